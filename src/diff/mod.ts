@@ -1,0 +1,7 @@
+/**
+ * Ref-keyed diff of element trees. Pure: needs no permission.
+ *
+ * @module
+ */
+
+export * from "./diff.ts";

@@ -1,0 +1,129 @@
+/**
+ * Structured errors. Every failure the tool reports is a {@link DesktopError}
+ * with a stable code, a message, and a suggestion an agent can act on.
+ *
+ * @module
+ */
+
+/** Stable error codes. Agents branch on these, so they never change meaning. */
+export type ErrorCode =
+  | "INVALID_ARGS"
+  | "APP_NOT_FOUND"
+  | "WINDOW_NOT_FOUND"
+  | "ELEMENT_NOT_FOUND"
+  | "AMBIGUOUS_TARGET"
+  | "STALE_REF"
+  | "ACTION_NOT_SUPPORTED"
+  | "ACTION_FAILED"
+  | "PERMISSION_DENIED"
+  | "PLATFORM_NOT_SUPPORTED"
+  | "APP_UNRESPONSIVE"
+  | "TIMEOUT"
+  | "SNAPSHOT_INVALID"
+  | "INTERNAL";
+
+/** A candidate element offered when a target is missing or ambiguous. */
+export interface Candidate {
+  /** The candidate's ref. */
+  ref?: string;
+  /** Numeric id in the read the candidate came from. */
+  i?: number;
+  /** Short role. */
+  r: string;
+  /** Label. */
+  t?: string;
+  /** Bounds. */
+  b?: [number, number, number, number];
+}
+
+/** Optional details carried by a {@link DesktopError}. */
+export interface ErrorDetails {
+  /** What the agent should do next. */
+  suggestion?: string;
+  /** Elements (or apps) the agent may have meant, nearest first. */
+  candidates?: Candidate[] | Array<{ name: string; pid: number }>;
+  /** Anything else machine-readable (what changed for STALE_REF, etc.). */
+  details?: Record<string, unknown>;
+  /** The underlying error, kept for debugging. */
+  cause?: unknown;
+}
+
+/** Exit code for bad arguments; every other error exits with 1. */
+export const EXIT_INVALID_ARGS = 2;
+
+/**
+ * An error with a stable code. Thrown by every layer; printed by the CLI as
+ * one JSON object on stderr.
+ *
+ * @example
+ * ```ts
+ * import { DesktopError } from "./errors.ts";
+ * const err = new DesktopError("ELEMENT_NOT_FOUND", "no element matches ref \"ok\"", {
+ *   suggestion: "Run read again and use one of the candidates' refs",
+ * });
+ * console.log(err.toJSON().code); // "ELEMENT_NOT_FOUND"
+ * ```
+ */
+export class DesktopError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: ErrorCode;
+  /** What the agent should do next. */
+  readonly suggestion?: string;
+  /** Candidates for ambiguous or missing targets. */
+  readonly candidates?: ErrorDetails["candidates"];
+  /** Extra machine-readable details. */
+  readonly details?: Record<string, unknown>;
+
+  /**
+   * @param code stable error code
+   * @param message human-readable explanation
+   * @param extra suggestion, candidates, details, cause
+   */
+  constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = "DesktopError";
+    this.code = code;
+    this.suggestion = extra.suggestion;
+    this.candidates = extra.candidates;
+    this.details = extra.details;
+  }
+
+  /** Process exit code for this error: 2 for bad arguments, else 1. */
+  get exitCode(): number {
+    return this.code === "INVALID_ARGS" ? EXIT_INVALID_ARGS : 1;
+  }
+
+  /** The JSON shape printed on stderr. */
+  toJSON(): {
+    error: true;
+    code: ErrorCode;
+    message: string;
+    suggestion?: string;
+    candidates?: ErrorDetails["candidates"];
+    details?: Record<string, unknown>;
+  } {
+    return {
+      error: true,
+      code: this.code,
+      message: this.message,
+      ...(this.suggestion ? { suggestion: this.suggestion } : {}),
+      ...(this.candidates?.length ? { candidates: this.candidates } : {}),
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+/**
+ * Wraps anything thrown into a DesktopError, keeping DesktopErrors as they are.
+ *
+ * @param err whatever was thrown
+ * @returns a DesktopError (code INTERNAL for unknown errors)
+ */
+export function toDesktopError(err: unknown): DesktopError {
+  if (err instanceof DesktopError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new DesktopError("INTERNAL", message, {
+    cause: err,
+    suggestion: "This is a bug in desktop; please report it with the command you ran",
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * The element model every backend produces and every formatter consumes.
+ *
+ * Keys are deliberately short: agents pay for every character they read, and
+ * the same keys appear in `json`, `yaml`, snapshots and observe events.
+ *
+ * @module
+ */
+
+/** Short role names agents see. One vocabulary for every platform. */
+export type Role =
+  | "app"
+  | "window"
+  | "dialog"
+  | "btn"
+  | "input"
+  | "txt"
+  | "lnk"
+  | "img"
+  | "chk"
+  | "toggle"
+  | "radio"
+  | "combo"
+  | "slider"
+  | "spin"
+  | "progress"
+  | "menubar"
+  | "menu"
+  | "menuitem"
+  | "tablist"
+  | "tab"
+  | "tabpanel"
+  | "list"
+  | "row"
+  | "cell"
+  | "colheader"
+  | "table"
+  | "tree"
+  | "treeitem"
+  | "group"
+  | "scroll"
+  | "toolbar"
+  | "statusbar"
+  | "form"
+  | "web"
+  | "heading"
+  | "landmark"
+  | "separator"
+  | "tooltip"
+  | "other";
+
+/** Bounds in global screen pixels: x, y, width, height (top-left origin). */
+export type Bounds = [x: number, y: number, w: number, h: number];
+
+/** A screen point in global pixels. */
+export interface Point {
+  /** Horizontal pixel, global coordinates. */
+  x: number;
+  /** Vertical pixel, global coordinates. */
+  y: number;
+}
+
+/**
+ * One accessible element. Optional keys are omitted when they carry no
+ * information (an enabled element has no `e`, an unfocused one no `f`).
+ */
+export interface Element {
+  /** Numeric id: depth-first position in the last read, from 1. */
+  i: number;
+  /** Stable landmark ref such as `form/email` (see src/refs). */
+  ref?: string;
+  /** Short role from the shared vocabulary. */
+  r: Role;
+  /** Label (title/name), never the value. */
+  t?: string;
+  /** Value: text content, number, selection. Never present for secure fields. */
+  v?: string;
+  /** Description / help text. */
+  d?: string;
+  /** Bounds in global pixels. */
+  b?: Bounds;
+  /** Focused. */
+  f?: true;
+  /** Enabled state: present (false) only when the element is disabled. */
+  e?: false;
+  /** Selected. */
+  s?: true;
+  /** Checked state for check boxes, toggles, radios, check menu items. */
+  chk?: boolean | "mixed";
+  /** Expanded state, present only for expandable elements. */
+  exp?: boolean;
+  /** Required form field. */
+  req?: true;
+  /** Read-only (editable role that cannot be edited). */
+  ro?: true;
+  /** Secure (password) field: its value is never read, printed or saved. */
+  sec?: true;
+  /** Range minimum, for sliders, spin buttons, progress bars. */
+  min?: number;
+  /** Range maximum. */
+  max?: number;
+  /** Heading level (1-6) for headings. */
+  lv?: number;
+  /** Placeholder text of an input. */
+  ph?: string;
+  /** Action names the element supports (`press`, `activate`, `toggle`...). */
+  a?: string[];
+  /** Children, in document order. */
+  c?: Element[];
+  /**
+   * Platform-native identity (AT-SPI `busName:objectPath`, AX element hash).
+   * Used by the provider to act on the element and by the ref store as a fast
+   * path; never printed in the agent format.
+   */
+  nid?: string;
+}
+
+/** An element in a flat list: no children, plus its landmark path. */
+export interface FlatElement extends Omit<Element, "c"> {
+  /** Landmark path of the element's ancestors, e.g. `window > form`. */
+  p?: string;
+}
+
+/** A running application with an accessible UI. */
+export interface AppInfo {
+  /** Application name as the accessibility API reports it. */
+  name: string;
+  /** Process id. */
+  pid: number;
+  /** Process start time (ms since epoch) when known, to detect restarts. */
+  started?: number;
+  /** Bundle id (macOS) or bus name (Linux), when known. */
+  id?: string;
+  /** Whether the app is frontmost / active. */
+  focused?: boolean;
+  /** Number of top-level windows, when known. */
+  windows?: number;
+}
+
+/** A top-level window of an application. */
+export interface WindowInfo {
+  /** Window id, unique within one provider session (platform window number where it exists). */
+  id: number;
+  /** Window title. */
+  title: string;
+  /** Owning application name. */
+  app: string;
+  /** Owning process id. */
+  pid: number;
+  /** Window bounds in global pixels. */
+  b?: Bounds;
+  /** Whether the window is active / focused. */
+  focused?: boolean;
+}
+
+/** The result of one read: which app it came from, and the element tree. */
+export interface Snapshot {
+  /** The app that was read. */
+  app: AppInfo;
+  /** The window the read was scoped to, if any. */
+  window?: WindowInfo;
+  /** ISO timestamp of the read. */
+  readAt: string;
+  /** Root of the tree (the app element, or the window when scoped to one). */
+  root: Element;
+}

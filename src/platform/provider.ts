@@ -1,0 +1,105 @@
+/**
+ * The contract every backend (Linux AT-SPI, macOS AX, replay) implements.
+ * Commands and the library never branch on the platform: they call these
+ * methods and get the same element model back.
+ *
+ * @module
+ */
+
+import type { AppInfo, Element, Point, Snapshot, WindowInfo } from "../model/element.ts";
+
+/** Which app or window an operation is about. Empty means "the focused app". */
+export interface Scope {
+  /** App name: case-insensitive exact match first, then unique substring. */
+  app?: string;
+  /** Process id. */
+  pid?: number;
+  /** Window title substring. */
+  window?: string;
+  /** Window id as `list` reports it. */
+  windowId?: number;
+}
+
+/** Options for {@link Provider.read}. Filtering happens later, in the pure model. */
+export interface ReadOptions {
+  /** Maximum depth below the root to walk (undefined: no limit). */
+  depth?: number;
+  /** Skip bounds when the caller does not need them (faster on some platforms). */
+  bounds?: boolean;
+}
+
+/** Mouse buttons for click. */
+export type MouseButton = "left" | "right" | "middle";
+
+/** Scroll directions. */
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
+/** Everything the tool can do to an element or a point. */
+export type Action =
+  /** Press: the element's own default action first, else a synthesized click at its centre. */
+  | { kind: "click"; button?: MouseButton; count?: number }
+  /** Type text into the element (focuses it first). */
+  | { kind: "type"; text: string }
+  /** Press a key combo such as `ctrl+a`, `Return`, `shift+Tab`. */
+  | { kind: "key"; combo: string }
+  /** Perform a named accessibility action (`press`, `activate`, `expand`...). */
+  | { kind: "action"; name: string }
+  /** Set the value: text, number, toggle state (`true`/`false`) or selection. */
+  | { kind: "set-value"; value: string }
+  /** Scroll by `amount` steps, or bring the element into view when `amount` is absent. */
+  | { kind: "scroll"; direction?: ScrollDirection; amount?: number }
+  /** Drag from the target to a point. */
+  | { kind: "drag"; to: Point }
+  /** Give keyboard focus (and raise the window). */
+  | { kind: "focus" };
+
+/** What an action is aimed at: an element from the last read, or a screen point. */
+export type ActionTarget = { element: Element } | { point: Point };
+
+/** How the provider carried out an action (reported to the agent). */
+export interface ActionResult {
+  /** `accessible` when done through the accessibility API, `input` when synthesized. */
+  via: "accessible" | "input";
+  /** Optional detail, e.g. the action name used. */
+  detail?: string;
+}
+
+/** Options every provider takes when it is created. */
+export interface ProviderOptions {
+  /**
+   * Deadline for each operation in milliseconds. A hung app must produce
+   * APP_UNRESPONSIVE within it, never a hang.
+   */
+  timeoutMs: number;
+}
+
+/**
+ * A live (or replayed) accessibility backend. Elements returned by {@link read}
+ * carry a `nid` the same provider instance can act on until {@link close}.
+ */
+export interface Provider {
+  /** Which backend this is. */
+  readonly platform: "linux" | "macos" | "replay";
+  /** Running apps with an accessible UI. */
+  listApps(): Promise<AppInfo[]>;
+  /** Top-level windows, optionally of one app. */
+  listWindows(scope?: Scope): Promise<WindowInfo[]>;
+  /**
+   * Read the tree of one app (or window). Throws APP_NOT_FOUND (with running
+   * apps as candidates), WINDOW_NOT_FOUND, APP_UNRESPONSIVE.
+   */
+  read(scope: Scope, opts?: ReadOptions): Promise<Snapshot>;
+  /**
+   * Carry out an action. Throws ACTION_NOT_SUPPORTED, ACTION_FAILED,
+   * STALE_REF (the element is gone), APP_UNRESPONSIVE.
+   */
+  act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult>;
+  /**
+   * Optional: call `onChange` whenever the app's UI may have changed (events
+   * from the platform), so observe and wait need not poll. Returns a function
+   * that stops watching.
+   */
+  watch?(scope: Scope, onChange: () => void): Promise<() => void>;
+  /** Release every native resource. Safe to call twice. */
+  close(): void;
+}
