@@ -1,15 +1,28 @@
 /**
  * The Linux backend (AT-SPI). Loaded only when a live Linux provider is asked for.
  *
+ * Errors: no reachable accessibility bus is PERMISSION_DENIED (the suggestion
+ * says how to start one); a missing libatspi is PLATFORM_NOT_SUPPORTED.
+ * Window ids are hashes of the window's bus name and object path (see
+ * scope.ts `windowId`), stable while the app runs.
+ *
  * @module
  */
 
-import { DesktopError } from "../../errors.ts";
+import { toDesktopError } from "../../errors.ts";
 import type { Provider, ProviderOptions } from "../provider.ts";
+import { LinuxProvider } from "./provider.ts";
 
-/** Opens the AT-SPI provider. */
-export function createLinuxProvider(_opts: ProviderOptions): Promise<Provider> {
-  return Promise.reject(
-    new DesktopError("PLATFORM_NOT_SUPPORTED", "the Linux backend is not available yet"),
-  );
+/**
+ * Opens the AT-SPI provider.
+ *
+ * @param opts per-operation deadline
+ * @returns the provider
+ */
+export function createLinuxProvider(opts: ProviderOptions): Promise<Provider> {
+  try {
+    return Promise.resolve(new LinuxProvider(opts));
+  } catch (e) {
+    return Promise.reject(toDesktopError(e));
+  }
 }

@@ -1,0 +1,323 @@
+/**
+ * Carrying out actions on one live accessible: its own AT-SPI actions and
+ * interfaces first, input synthesis at its centre where that is the only way.
+ *
+ * @module
+ */
+
+import { ATSPI_ROLE, ATSPI_SCROLL_ANYWHERE, ATSPI_STATE } from "../../ffi/atspi.ts";
+import { cstr } from "../../ffi/cstring.ts";
+import { DesktopError } from "../../errors.ts";
+import type { Point } from "../../model/element.ts";
+import type { Action, ActionResult } from "../provider.ts";
+import { hasState } from "./convert.ts";
+import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
+import { parseCombo } from "./keys.ts";
+import { type Native, type Ptr, stateWords } from "./native.ts";
+import { readActions, readExtents } from "./walk.ts";
+
+/** Action names that mean "press this", in order of preference. */
+export const CLICK_ACTIONS: readonly string[] = ["click", "press", "activate", "toggle", "jump"];
+
+/** Roles whose set-value means "checked or not". */
+const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
+
+/**
+ * Parses a boolean-ish set-value argument for toggles.
+ *
+ * @param value `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`, `checked`/`unchecked`
+ * @returns the boolean, or undefined when it is not one
+ */
+export function parseToggle(value: string): boolean | undefined {
+  const v = value.trim().toLowerCase();
+  if (["true", "on", "yes", "1", "checked", "check"].includes(v)) return true;
+  if (["false", "off", "no", "0", "unchecked", "uncheck"].includes(v)) return false;
+  return undefined;
+}
+
+/**
+ * Parses a number for Value.set_current_value; throws INVALID_ARGS otherwise.
+ *
+ * @param value the text
+ * @returns the number
+ */
+export function parseNumber(value: string): number {
+  const t = value.trim();
+  const num = t === "" ? Number.NaN : Number(t);
+  if (!Number.isFinite(num)) {
+    throw new DesktopError("INVALID_ARGS", `"${value}" is not a number`, {
+      suggestion: "Sliders and spin buttons take a number, e.g. set-value 42",
+    });
+  }
+  return num;
+}
+
+/**
+ * Picks the action index for a click: the first of {@link CLICK_ACTIONS}
+ * the element has (case-insensitive), else -1.
+ *
+ * @param names the element's action names
+ * @returns index into `names`, or -1
+ */
+export function pickClickAction(names: readonly string[]): number {
+  const lower = names.map((n) => n.toLowerCase());
+  for (const want of CLICK_ACTIONS) {
+    const i = lower.indexOf(want);
+    if (i >= 0) return i;
+  }
+  return -1;
+}
+
+/** Acts on a live accessible. */
+export class ElementActor {
+  #n: Native;
+  #acc: Ptr;
+
+  /**
+   * @param n the native session
+   * @param acc the target (borrowed for the actor's lifetime)
+   */
+  constructor(n: Native, acc: Ptr) {
+    this.#n = n;
+    this.#acc = acc;
+  }
+
+  /** Runs one action. */
+  run(action: Action): ActionResult {
+    switch (action.kind) {
+      case "click":
+        return this.click(action.button ?? "left", action.count ?? 1);
+      case "type":
+        return this.type(action.text);
+      case "key":
+        return this.key(action.combo);
+      case "action":
+        return this.named(action.name);
+      case "set-value":
+        return this.setValue(action.value);
+      case "scroll":
+        return this.scroll(action);
+      case "drag":
+        dragBetween(this.#n, this.centre(), action.to);
+        return { via: "input", detail: "drag" };
+      case "focus":
+        return this.focus();
+    }
+  }
+
+  /** The element's live centre in screen pixels; ACTION_FAILED when it has none. */
+  centre(): Point {
+    const e = readExtents(this.#n, this.#acc);
+    if (!e || e[2] <= 0 || e[3] <= 0 || e[0] === -2147483648) {
+      throw new DesktopError("ACTION_FAILED", "the element has no on-screen bounds to act at", {
+        suggestion: "Scroll it into view (scroll --ref ...) or make its window visible, then retry",
+      });
+    }
+    return { x: e[0] + Math.floor(e[2] / 2), y: e[1] + Math.floor(e[3] / 2) };
+  }
+
+  #states(): [number, number] {
+    using set = this.#n.own(this.#n.sym.atspi_accessible_get_state_set(this.#acc));
+    return set ? stateWords(set.ptr) : [0, 0];
+  }
+
+  #role(): number {
+    const r = this.#n.sym.atspi_accessible_get_role(this.#acc, this.#n.err.buf);
+    this.#n.check("read role", "STALE_REF");
+    return r;
+  }
+
+  #doAction(index: number, name: string): void {
+    const n = this.#n;
+    using act = n.own(n.sym.atspi_accessible_get_action_iface(this.#acc));
+    if (!act) throw new DesktopError("ACTION_NOT_SUPPORTED", "the element has no actions");
+    const ok = n.sym.atspi_action_do_action(act.ptr, index, n.err.buf);
+    n.check(`action "${name}"`, "ACTION_FAILED");
+    if (!ok) {
+      throw new DesktopError("ACTION_FAILED", `the app refused action "${name}"`, {
+        suggestion: "The element may be disabled; read again to check its state",
+      });
+    }
+  }
+
+  /** Own click-like action first, else a synthesized click at the centre. */
+  click(button: "left" | "right" | "middle", count: number): ActionResult {
+    if (button === "left" && count === 1) {
+      const names = readActions(this.#n, this.#acc);
+      const i = pickClickAction(names);
+      if (i >= 0) {
+        this.#doAction(i, names[i]);
+        return { via: "accessible", detail: names[i] };
+      }
+    }
+    clickAt(this.#n, this.centre(), button, count);
+    return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /** Runs the action called `name`; ACTION_NOT_SUPPORTED lists the available ones. */
+  named(name: string): ActionResult {
+    const names = readActions(this.#n, this.#acc);
+    const i = names.findIndex((a) => a.toLowerCase() === name.trim().toLowerCase());
+    if (i < 0) {
+      const list = names.filter((a) => a !== "");
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        `the element has no action "${name}"; available: ${list.join(", ") || "none"}`,
+        {
+          suggestion: list.length
+            ? `Use one of: ${list.join(", ")}`
+            : "Use click, type or set-value instead",
+          details: { available: list },
+        },
+      );
+    }
+    this.#doAction(i, names[i]);
+    return { via: "accessible", detail: names[i] };
+  }
+
+  /** Gives keyboard focus; moves the pointer over the element so X routes keys there. */
+  focus(): ActionResult {
+    const n = this.#n;
+    using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
+    if (!comp) {
+      throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot take focus", {
+        suggestion: "Focus a control (input, button...) instead",
+      });
+    }
+    const ok = n.sym.atspi_component_grab_focus(comp.ptr, n.err.buf);
+    n.check("grab focus", "ACTION_FAILED");
+    if (!ok && !hasState(this.#states(), ATSPI_STATE.FOCUSED)) {
+      throw new DesktopError("ACTION_FAILED", "the app refused to focus the element", {
+        suggestion: "The element may not be focusable; click it instead",
+      });
+    }
+    return { via: "accessible", detail: "grab_focus" };
+  }
+
+  #focusForKeys(): void {
+    try {
+      this.focus();
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
+    }
+  }
+
+  /** Focuses the element, then types: key events (always for secure fields). */
+  type(text: string): ActionResult {
+    this.#focusForKeys();
+    typeString(this.#n, text);
+    return { via: "input", detail: "keyboard" };
+  }
+
+  /** Focuses the element, then presses a combo. */
+  key(combo: string): ActionResult {
+    const parsed = parseCombo(combo);
+    this.#focusForKeys();
+    pressCombo(this.#n, parsed);
+    return { via: "input", detail: combo };
+  }
+
+  /** Sets text, a number, a toggle state, or a selection, by what the element is. */
+  setValue(value: string): ActionResult {
+    const n = this.#n;
+    const role = this.#role();
+    const states = this.#states();
+    if (TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE)) {
+      const want = parseToggle(value);
+      if (want === undefined) {
+        throw new DesktopError("INVALID_ARGS", `"${value}" is not a toggle state`, {
+          suggestion: "Check boxes and toggles take true or false",
+        });
+      }
+      const checked = hasState(states, ATSPI_STATE.CHECKED) ||
+        hasState(states, ATSPI_STATE.PRESSED);
+      if (checked === want) return { via: "accessible", detail: "unchanged" };
+      return this.click("left", 1);
+    }
+    {
+      using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
+      if (val && role !== ATSPI_ROLE.PASSWORD_TEXT) {
+        const num = parseNumber(value);
+        const ok = n.sym.atspi_value_set_current_value(val.ptr, num, n.err.buf);
+        n.check("set value", "ACTION_FAILED");
+        if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused value ${num}`);
+        return { via: "accessible", detail: "Value" };
+      }
+    }
+    {
+      using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
+      if (et) {
+        const ok = n.sym.atspi_editable_text_set_text_contents(et.ptr, cstr(value), n.err.buf);
+        n.check("set text", "ACTION_FAILED");
+        if (!ok) {
+          throw new DesktopError("ACTION_FAILED", "the app refused the text", {
+            suggestion: "The field may be read-only; check its state with read",
+          });
+        }
+        return { via: "accessible", detail: "EditableText" };
+      }
+    }
+    const selected = this.#select(value);
+    if (selected) return selected;
+    throw new DesktopError("ACTION_NOT_SUPPORTED", "the element has no settable value", {
+      suggestion:
+        "set-value works on text fields, sliders, spin buttons, toggles, lists and combos",
+    });
+  }
+
+  /** Selects the child named `value` through the Selection interface. */
+  #select(value: string): ActionResult | null {
+    const n = this.#n;
+    using sel = n.own(n.sym.atspi_accessible_get_selection_iface(this.#acc));
+    if (!sel) return null;
+    const want = value.trim().toLowerCase();
+    const names = childNames(n, this.#acc);
+    let index = names.findIndex((c) => c.toLowerCase() === want);
+    // Combo boxes keep their items in a single menu child.
+    if (index < 0 && names.length === 1) {
+      using only = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, 0, n.err.buf));
+      n.check("read child");
+      if (only) index = childNames(n, only.ptr).findIndex((c) => c.toLowerCase() === want);
+    }
+    if (index < 0) {
+      throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
+        suggestion: "Read the element's children and pass one of their labels",
+      });
+    }
+    const ok = n.sym.atspi_selection_select_child(sel.ptr, index, n.err.buf);
+    n.check("select", "ACTION_FAILED");
+    if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused to select "${value}"`);
+    return { via: "accessible", detail: "Selection" };
+  }
+
+  /** Scrolls into view (no amount) or wheels `amount` steps at the centre. */
+  scroll(action: Extract<Action, { kind: "scroll" }>): ActionResult {
+    const n = this.#n;
+    if (action.amount === undefined) {
+      using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
+      if (!comp) {
+        throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot be scrolled to");
+      }
+      const ok = n.sym.atspi_component_scroll_to(comp.ptr, ATSPI_SCROLL_ANYWHERE, n.err.buf);
+      n.check("scroll into view", "ACTION_FAILED");
+      if (!ok) {
+        throw new DesktopError("ACTION_FAILED", "the app did not scroll the element into view");
+      }
+      return { via: "accessible", detail: "scroll_to" };
+    }
+    wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
+    return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
+  }
+}
+
+function childNames(n: Native, acc: Ptr): string[] {
+  const count = n.sym.atspi_accessible_get_child_count(acc, n.err.buf);
+  n.check("read children");
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    using c = n.own(n.sym.atspi_accessible_get_child_at_index(acc, i, n.err.buf));
+    n.check("read child");
+    out.push(c ? n.str(n.sym.atspi_accessible_get_name(c.ptr, n.err.buf), "read name") : "");
+  }
+  return out;
+}

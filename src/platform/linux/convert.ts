@@ -1,0 +1,209 @@
+/**
+ * Conversion from the raw AT-SPI shape ({@link AtspiRawNode}, produced by
+ * both the libatspi walk and the bulk D-Bus reader) to the shared element
+ * model. Pure: no FFI, no I/O.
+ *
+ * @module
+ */
+
+import type { Bounds, Element } from "../../model/element.ts";
+import { roleFromAtspiCode } from "../../model/roles.ts";
+import type { AtspiRawNode } from "./raw.ts";
+
+/** AtspiStateType bit numbers used by the conversion. */
+const S = {
+  CHECKED: 4,
+  EDITABLE: 7,
+  ENABLED: 8,
+  EXPANDABLE: 9,
+  EXPANDED: 10,
+  FOCUSED: 12,
+  PRESSED: 20,
+  SELECTED: 23,
+  SENSITIVE: 24,
+  INDETERMINATE: 32,
+  REQUIRED: 33,
+  CHECKABLE: 41,
+  READ_ONLY: 43,
+} as const;
+
+/** AtspiRole values the conversion treats specially. */
+const R = {
+  CHECK_BOX: 7,
+  CHECK_MENU_ITEM: 8,
+  RADIO_BUTTON: 44,
+  RADIO_MENU_ITEM: 45,
+  TOGGLE_BUTTON: 62,
+  SWITCH: 130,
+  PASSWORD_TEXT: 40,
+  SPIN_BUTTON: 52,
+  TEXT: 61,
+  ENTRY: 79,
+  HEADING: 83,
+} as const;
+
+/** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
+const CHECK_ROLES: ReadonlySet<number> = new Set([
+  R.CHECK_BOX,
+  R.CHECK_MENU_ITEM,
+  R.RADIO_BUTTON,
+  R.RADIO_MENU_ITEM,
+  R.TOGGLE_BUTTON,
+  R.SWITCH,
+]);
+
+/** Editable roles: missing EDITABLE on one of them means read-only. */
+const EDIT_ROLES: ReadonlySet<number> = new Set([R.TEXT, R.ENTRY, R.PASSWORD_TEXT, R.SPIN_BUTTON]);
+
+/** Toolkits report hidden objects at this coordinate (INT32_MIN). */
+const OFFSCREEN = -2147483648;
+
+/**
+ * Whether bit `state` is set in an AtspiStateSet given as (low, high) words.
+ *
+ * @param states the two 32-bit words
+ * @param state an AtspiStateType value (0-63)
+ * @returns true when set
+ * @example
+ * ```ts
+ * import { hasState } from "./convert.ts";
+ * console.log(hasState([1 << 12, 0], 12)); // true (FOCUSED)
+ * ```
+ */
+export function hasState(states: readonly [number, number], state: number): boolean {
+  const word = state < 32 ? states[0] : states[1];
+  return ((word >>> (state % 32)) & 1) === 1;
+}
+
+/**
+ * Whether a node is hidden (no VISIBLE state) and so not part of what the
+ * user sees; top-level frames are kept whatever they report. Both readers
+ * drop hidden subtrees.
+ *
+ * @param node the raw node
+ * @returns true when the node and its subtree should be skipped
+ */
+export function isHidden(node: Pick<AtspiRawNode, "states" | "role">): boolean {
+  if (node.role === 23 /* frame */ || node.role === 75 /* application */) return false;
+  if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
+  return !hasState(node.states, 30 /* VISIBLE */);
+}
+
+/** The node identity used as `nid`: bus name followed by object path. */
+export function nodeId(node: Pick<AtspiRawNode, "bus" | "path">): string {
+  return `${node.bus}${node.path}`;
+}
+
+/**
+ * Splits a `nid` made by {@link nodeId} back into bus name and object path.
+ *
+ * @param nid e.g. `:1.42/org/a11y/atspi/accessible/17`
+ * @returns bus and path, or null when malformed
+ */
+export function parseNodeId(nid: string): { bus: string; path: string } | null {
+  const slash = nid.indexOf("/");
+  if (slash <= 0) return null;
+  return { bus: nid.slice(0, slash), path: nid.slice(slash) };
+}
+
+/**
+ * Converts a raw AT-SPI tree to elements (ids are 0: numbering happens later).
+ * Password fields get `sec` and never a value.
+ *
+ * @param node the raw root
+ * @returns the element tree
+ * @example
+ * ```ts
+ * import { rawToElement } from "./convert.ts";
+ * const el = rawToElement({
+ *   bus: ":1.5", path: "/p/1", role: 40, name: "Password", description: "",
+ *   states: [0, 0], interfaces: [], children: [], text: "hunter2",
+ * });
+ * console.log(el.sec, el.v); // true undefined
+ * ```
+ */
+export function rawToElement(node: AtspiRawNode): Element {
+  const st = node.states;
+  const has = (s: number) => hasState(st, s);
+  const editable = node.interfaces.includes("org.a11y.atspi.EditableText");
+  // GTK3 entries and text views use the generic "text" role; editable ones are inputs.
+  const role = node.role === R.TEXT && editable
+    ? roleFromAtspiCode(R.ENTRY)
+    : roleFromAtspiCode(node.role);
+  const el: Element = { i: 0, r: role, nid: nodeId(node) };
+
+  const label = node.name.trim() || node.labelledBy?.trim() || "";
+  if (label) el.t = label;
+  const desc = node.description.trim();
+  if (desc && desc !== label) el.d = desc;
+
+  const secure = node.role === R.PASSWORD_TEXT;
+  if (secure) el.sec = true;
+  else {
+    const v = valueOf(node);
+    if (v !== undefined && v !== "") el.v = v;
+  }
+  if (node.value && node.value.max > node.value.min) {
+    el.min = node.value.min;
+    el.max = node.value.max;
+  }
+
+  const b = boundsOf(node.extents);
+  if (b) el.b = b;
+
+  if (has(S.FOCUSED)) el.f = true;
+  const anyState = st[0] !== 0 || st[1] !== 0;
+  if (anyState && !has(S.ENABLED) && !has(S.SENSITIVE)) el.e = false;
+  if (has(S.SELECTED)) el.s = true;
+  if (has(S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || has(S.CHECKABLE))) el.chk = "mixed";
+  else if (CHECK_ROLES.has(node.role) || has(S.CHECKABLE)) {
+    el.chk = has(S.CHECKED) || (node.role === R.TOGGLE_BUTTON && has(S.PRESSED));
+  }
+  if (has(S.EXPANDABLE) || has(S.EXPANDED)) el.exp = has(S.EXPANDED);
+  if (has(S.REQUIRED)) el.req = true;
+  if (has(S.READ_ONLY) || (editable && EDIT_ROLES.has(node.role) && !has(S.EDITABLE))) {
+    el.ro = true;
+  }
+
+  const attrs = node.attributes ?? {};
+  const ph = attrs["placeholder-text"]?.trim();
+  if (ph) el.ph = ph;
+  if (node.role === R.HEADING || attrs.level !== undefined) {
+    const lv = Number.parseInt(attrs.level ?? "", 10);
+    if (lv >= 1 && lv <= 6) el.lv = lv;
+  }
+
+  const actions = (node.actions ?? []).filter((a) => a !== "");
+  if (actions.length) el.a = actions;
+
+  const kids = node.children.filter((c) => !isHidden(c));
+  if (kids.length) el.c = kids.map(rawToElement);
+  return el;
+}
+
+/** The value to show: text of inputs, else the Value interface's number. */
+function valueOf(node: AtspiRawNode): string | undefined {
+  if (node.text !== undefined && (EDIT_ROLES.has(node.role) || node.value === undefined)) {
+    return node.text;
+  }
+  if (node.value) {
+    if (node.value.text) return node.value.text;
+    if (node.value.max > node.value.min || node.value.current !== 0) {
+      return formatNumber(node.value.current);
+    }
+  }
+  return node.text;
+}
+
+/** Numbers without float noise: 0.30000000000000004 prints as 0.3. */
+function formatNumber(n: number): string {
+  return String(Number.isInteger(n) ? n : Number(n.toPrecision(12)));
+}
+
+/** Extents as bounds, dropping the INT32_MIN "not on screen" marker and empty boxes. */
+function boundsOf(e: AtspiRawNode["extents"]): Bounds | undefined {
+  if (!e) return undefined;
+  const [x, y, w, h] = e;
+  if (x === OFFSCREEN || y === OFFSCREEN || w <= 0 || h <= 0) return undefined;
+  return [x, y, w, h];
+}

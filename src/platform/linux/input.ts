@@ -1,0 +1,97 @@
+/**
+ * Input synthesis through the AT-SPI registry (XTest on X11): mouse clicks,
+ * wheel steps, drags, typed strings and key combos at screen coordinates.
+ *
+ * @module
+ */
+
+import { ATSPI_KEY } from "../../ffi/atspi.ts";
+import { cstr } from "../../ffi/cstring.ts";
+import type { Point } from "../../model/element.ts";
+import type { MouseButton, ScrollDirection } from "../provider.ts";
+import type { KeyCombo } from "./keys.ts";
+import type { Native } from "./native.ts";
+
+const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
+const EMPTY = cstr("");
+
+/**
+ * Sends one mouse event (`abs` motion, `b1p` press, `b1r` release, `b1c`
+ * click, `b1d` double click) at a screen point.
+ *
+ * @param n the native session
+ * @param p the point
+ * @param name the AT-SPI mouse event name
+ */
+export function mouseEvent(n: Native, p: Point, name: string): void {
+  n.sym.atspi_generate_mouse_event(
+    BigInt(Math.round(p.x)),
+    BigInt(Math.round(p.y)),
+    cstr(name),
+    n.err.buf,
+  );
+  n.check(`mouse ${name}`, "ACTION_FAILED");
+}
+
+/** Clicks `count` times (2 uses the double-click event) with a button at a point. */
+export function clickAt(n: Native, p: Point, button: MouseButton = "left", count = 1): void {
+  const b = BUTTON[button];
+  mouseEvent(n, p, "abs");
+  if (count === 2) return mouseEvent(n, p, `b${b}d`);
+  for (let i = 0; i < Math.max(1, count); i++) mouseEvent(n, p, `b${b}c`);
+}
+
+/** Scrolls with the wheel `amount` steps at a point. */
+export function wheelAt(n: Native, p: Point, direction: ScrollDirection, amount: number): void {
+  mouseEvent(n, p, "abs");
+  for (let i = 0; i < amount; i++) mouseEvent(n, p, `b${WHEEL[direction]}c`);
+}
+
+/** Presses button 1 at `from`, moves to `to` in a few steps, releases. */
+export function dragBetween(n: Native, from: Point, to: Point): void {
+  mouseEvent(n, from, "abs");
+  mouseEvent(n, from, "b1p");
+  const steps = 5;
+  for (let i = 1; i <= steps; i++) {
+    mouseEvent(n, {
+      x: from.x + ((to.x - from.x) * i) / steps,
+      y: from.y + ((to.y - from.y) * i) / steps,
+    }, "abs");
+  }
+  mouseEvent(n, to, "b1r");
+}
+
+/** Types a string as key events to whatever has keyboard focus. */
+export function typeString(n: Native, text: string): void {
+  if (!text) return;
+  n.sym.atspi_generate_keyboard_event(0n, cstr(text), ATSPI_KEY.STRING, n.err.buf);
+  n.check("type text", "ACTION_FAILED");
+}
+
+/** Presses a combo: lock its modifiers, press and release the key, unlock. */
+export function pressCombo(n: Native, combo: KeyCombo): void {
+  if (combo.mask) {
+    n.sym.atspi_generate_keyboard_event(
+      BigInt(combo.mask),
+      EMPTY,
+      ATSPI_KEY.LOCKMODIFIERS,
+      n.err.buf,
+    );
+    n.check("press modifiers", "ACTION_FAILED");
+  }
+  try {
+    n.sym.atspi_generate_keyboard_event(BigInt(combo.keysym), EMPTY, ATSPI_KEY.SYM, n.err.buf);
+    n.check("press key", "ACTION_FAILED");
+  } finally {
+    if (combo.mask) {
+      n.sym.atspi_generate_keyboard_event(
+        BigInt(combo.mask),
+        EMPTY,
+        ATSPI_KEY.UNLOCKMODIFIERS,
+        n.err.buf,
+      );
+      n.err.take();
+    }
+  }
+}
