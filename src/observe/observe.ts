@@ -1,0 +1,275 @@
+/**
+ * The observe engine: read once, then re-read whenever the UI may have
+ * changed and report only what changed, matched by ref.
+ *
+ * Matching by ref (not by traversal position) is what keeps the stream
+ * quiet: a row inserted at the top of a long list is one `added`, not a
+ * shift of every element below it.
+ *
+ * @module
+ */
+
+import type { Desktop } from "../desktop.ts";
+import { type Change, diffTrees } from "../diff/diff.ts";
+import { DesktopError, toDesktopError } from "../errors.ts";
+import type { Element, Role } from "../model/element.ts";
+import { filterTree } from "../model/filter.ts";
+import { assignIds, walk } from "../model/tree.ts";
+import type { Provider, Scope } from "../platform/provider.ts";
+import { assignRefs } from "../refs/generate.ts";
+import { Sleeper } from "./_sleeper.ts";
+import type { ObserveEvent } from "./events.ts";
+
+/** Default polling interval in milliseconds. */
+export const DEFAULT_INTERVAL_MS = 1000;
+
+/** Default delay between a change notification and the re-read, in milliseconds. */
+export const DEFAULT_DEBOUNCE_MS = 30;
+
+/** Options of {@link observe}. */
+export interface ObserveOptions {
+  /**
+   * Milliseconds between reads when the provider cannot notify changes; with
+   * notifications, the interval of a safety re-read (default 1000).
+   */
+  interval?: number;
+  /** Seconds to observe; 0 or absent observes until aborted. */
+  duration?: number;
+  /** Report only elements with these roles. */
+  roles?: ReadonlySet<Role>;
+  /** Observe only elements at most this deep below the root. */
+  depth?: number;
+  /** Do not report position and size changes. */
+  ignoreBounds?: boolean;
+  /** Do not report focus changes. */
+  ignoreFocus?: boolean;
+  /** Ends the stream (with a `done` event) when aborted. */
+  signal?: AbortSignal;
+  /**
+   * Milliseconds to wait after a change notification before re-reading, so a
+   * burst of notifications costs one read (default 30).
+   */
+  debounce?: number;
+}
+
+/** One read, reduced to what observe diffs. */
+interface View {
+  /** The filtered tree (ids and refs from the full tree). */
+  root: Element;
+  /** Elements an observer is told about (those matching the role filter). */
+  count: number;
+  /** Role of each ref in the view; only built when a role filter is set. */
+  roles?: Map<string, Role>;
+}
+
+/**
+ * Streams the changes of an app's UI: a `snapshot` event, then `added`,
+ * `removed` and `changed` events as they happen (none while the UI is
+ * stable), `error` events for failed reads, and a final `done`.
+ *
+ * With a provider that can notify changes (`watch`), a burst of
+ * notifications triggers one re-read after {@link ObserveOptions.debounce};
+ * a safety re-read still runs every `interval`. Otherwise it polls every
+ * `interval`. Only the previous read is kept, so memory stays flat.
+ *
+ * @param source a provider, or a Desktop session (its provider is used)
+ * @param scope the app or window to observe
+ * @param opts interval, duration, filters, ignore flags, abort signal
+ * @returns the event stream; iterating throws the DesktopError of the initial read
+ *   (APP_NOT_FOUND, WINDOW_NOT_FOUND...) if it fails
+ * @throws DesktopError INVALID_ARGS for a bad interval, duration, depth or debounce
+ * @example
+ * ```ts ignore
+ * import { observe } from "./observe.ts";
+ * for await (const ev of observe(provider, { app: "gedit" }, { duration: 5 })) {
+ *   console.log(JSON.stringify(ev));
+ * }
+ * ```
+ */
+export function observe(
+  source: Provider | Desktop,
+  scope: Scope,
+  opts: ObserveOptions = {},
+): AsyncIterable<ObserveEvent> {
+  validateOptions(opts);
+  const provider = "provider" in source ? source.provider : source;
+  return run(provider, scope, opts);
+}
+
+function validateOptions(opts: ObserveOptions): void {
+  const bad = (flag: string, value: unknown, rule: string) =>
+    new DesktopError("INVALID_ARGS", `${flag} must be ${rule}, got ${value}`, {
+      suggestion: `Pass ${flag} as ${rule}`,
+    });
+  const { interval, duration, depth, debounce } = opts;
+  if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) {
+    throw bad("interval", interval, "a positive number of milliseconds");
+  }
+  if (duration !== undefined && !(Number.isFinite(duration) && duration >= 0)) {
+    throw bad("duration", duration, "a number of seconds >= 0");
+  }
+  if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0)) {
+    throw bad("depth", depth, "an integer >= 0");
+  }
+  if (debounce !== undefined && !(Number.isFinite(debounce) && debounce >= 0)) {
+    throw bad("debounce", debounce, "a number of milliseconds >= 0");
+  }
+}
+
+async function* run(
+  provider: Provider,
+  scope: Scope,
+  opts: ObserveOptions,
+): AsyncGenerator<ObserveEvent> {
+  const interval = opts.interval ?? DEFAULT_INTERVAL_MS;
+  const debounce = opts.debounce ?? DEFAULT_DEBOUNCE_MS;
+  const started = Date.now();
+  const deadline = opts.duration ? started + opts.duration * 1000 : Infinity;
+  const { signal } = opts;
+  const sleeper = new Sleeper();
+  const onAbort = () => sleeper.wake();
+  signal?.addEventListener("abort", onAbort);
+  // When a change notification arrived that no read has covered yet.
+  let dirtySince: number | null = null;
+  let stopWatch: (() => void) | undefined;
+  let events = 0;
+
+  try {
+    let prev = await readView(provider, scope, opts);
+    yield { type: "snapshot", ts: Date.now(), count: prev.count };
+
+    if (provider.watch && !signal?.aborted) {
+      try {
+        stopWatch = await provider.watch(scope, () => {
+          // Coalesce: the first notification schedules a read, later ones ride along.
+          if (dirtySince === null) {
+            dirtySince = Date.now();
+            sleeper.wake();
+          }
+        });
+      } catch {
+        // Notifications are an optimisation; polling alone still sees every change.
+        stopWatch = undefined;
+      }
+    }
+
+    let lastRead = Date.now();
+    while (!signal?.aborted) {
+      const now = Date.now();
+      if (now >= deadline) break;
+      const due = Math.min(
+        lastRead + interval,
+        dirtySince === null ? Infinity : Math.max(dirtySince + debounce, lastRead + debounce),
+      );
+      if (now < due) {
+        await sleeper.sleepUntil(Math.min(due, deadline));
+        continue;
+      }
+
+      dirtySince = null;
+      let curr: View;
+      try {
+        curr = await readView(provider, scope, opts);
+      } catch (err) {
+        lastRead = Date.now();
+        const e = toDesktopError(err);
+        yield { type: "error", ts: Date.now(), code: e.code, error: e.message };
+        // The app is gone: nothing more will ever change.
+        if (e.code === "APP_NOT_FOUND") break;
+        continue;
+      }
+      lastRead = Date.now();
+
+      const ts = Date.now();
+      const changes = diffTrees(prev.root, curr.root, {
+        ignoreBounds: opts.ignoreBounds,
+        ignoreFocus: opts.ignoreFocus,
+      });
+      for (const change of changes) {
+        if (opts.roles && !matchesRoles(change, opts.roles, curr, prev)) continue;
+        events++;
+        yield toEvent(change, ts);
+      }
+      prev = curr;
+    }
+
+    const elapsedMs = Date.now() - started;
+    yield { type: "done", ts: Date.now(), elapsed: `${(elapsedMs / 1000).toFixed(1)}s`, events };
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    sleeper.wake();
+    try {
+      stopWatch?.();
+    } catch {
+      // Stopping a watch on an app that already quit can fail; nothing to release then.
+    }
+  }
+}
+
+/** Reads the scope, assigns ids and refs on the full tree, then applies the filters. */
+async function readView(provider: Provider, scope: Scope, opts: ObserveOptions): Promise<View> {
+  const snapshot = await provider.read(scope, { bounds: true });
+  const full = snapshot.root;
+  // Refs come from the full tree so they match what `read` prints for the same UI.
+  assignIds(full);
+  assignRefs(full);
+  let root = full;
+  if (opts.roles || opts.depth !== undefined) {
+    const filtered = filterTree(full, { roles: opts.roles, depth: opts.depth });
+    // Nothing matched: diff against an empty root so every later match shows as added.
+    root = filtered.root ?? { i: full.i, ref: full.ref, r: full.r };
+  }
+  let count = 0;
+  const roles = opts.roles ? new Map<string, Role>() : undefined;
+  walk(root, (el) => {
+    if (!opts.roles || opts.roles.has(el.r)) count++;
+    if (roles && el.ref !== undefined) roles.set(el.ref, el.r);
+  });
+  return { root, count, roles };
+}
+
+/** Whether a change is about an element of one of the observed roles. */
+function matchesRoles(
+  change: Change,
+  roles: ReadonlySet<Role>,
+  curr: View,
+  prev: View,
+): boolean {
+  switch (change.type) {
+    case "added":
+      return roles.has(change.el.r);
+    case "removed":
+      return roles.has(change.r as Role);
+    case "changed": {
+      // An element whose role changed into or out of the filter counts either way.
+      const before = prev.roles?.get(change.ref);
+      const after = curr.roles?.get(change.ref);
+      return (before !== undefined && roles.has(before)) ||
+        (after !== undefined && roles.has(after));
+    }
+  }
+}
+
+function toEvent(change: Change, ts: number): ObserveEvent {
+  switch (change.type) {
+    case "added":
+      return {
+        type: "added",
+        ts,
+        el: change.el,
+        ...(change.p ? { p: change.p } : {}),
+        ref: change.ref,
+      };
+    case "removed":
+      return {
+        type: "removed",
+        ts,
+        ref: change.ref,
+        i: change.i,
+        r: change.r,
+        ...(change.t !== undefined ? { t: change.t } : {}),
+      };
+    case "changed":
+      return { type: "changed", ts, ref: change.ref, i: change.i, changes: change.changes };
+  }
+}
