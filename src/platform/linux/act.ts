@@ -14,10 +14,26 @@ import { hasState } from "./convert.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
 import { parseCombo } from "./keys.ts";
 import { type Native, type Ptr, stateWords } from "./native.ts";
-import { readActions, readExtents } from "./walk.ts";
+import { optional, readActions, readExtents } from "./walk.ts";
 
 /** Action names that mean "press this", in order of preference. */
-export const CLICK_ACTIONS: readonly string[] = ["click", "press", "activate", "toggle", "jump"];
+export const CLICK_ACTIONS: readonly string[] = [
+  "click",
+  "press",
+  "activate",
+  "toggle",
+  "jump",
+  "check",
+  "uncheck",
+  "open",
+  "dodefault",
+];
+
+/** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
+const FOCUS_WAIT_MS = 600;
+
+/** Text roles whose value can be replaced by typing when EditableText is missing. */
+const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
 /** Roles whose set-value means "checked or not". */
 const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
@@ -143,7 +159,7 @@ export class ElementActor {
   /** Own click-like action first, else a synthesized click at the centre. */
   click(button: "left" | "right" | "middle", count: number): ActionResult {
     if (button === "left" && count === 1) {
-      const names = readActions(this.#n, this.#acc);
+      const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
       const i = pickClickAction(names);
       if (i >= 0) {
         this.#doAction(i, names[i]);
@@ -156,7 +172,7 @@ export class ElementActor {
 
   /** Runs the action called `name`; ACTION_NOT_SUPPORTED lists the available ones. */
   named(name: string): ActionResult {
-    const names = readActions(this.#n, this.#acc);
+    const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
     const i = names.findIndex((a) => a.toLowerCase() === name.trim().toLowerCase());
     if (i < 0) {
       const list = names.filter((a) => a !== "");
@@ -194,18 +210,46 @@ export class ElementActor {
     return { via: "accessible", detail: "grab_focus" };
   }
 
+  /** Whether the element reports FOCUSED now (bypassing libatspi's cache). */
+  #isFocused(): boolean {
+    this.#n.sym.atspi_accessible_clear_cache(this.#acc);
+    return hasState(this.#states(), ATSPI_STATE.FOCUSED);
+  }
+
+  /**
+   * Makes sure keys will reach the element: grab_focus, wait for FOCUSED,
+   * else click its centre (some apps ignore grab_focus) and wait again.
+   */
   #focusForKeys(): void {
+    if (this.#isFocused()) return;
     try {
       this.focus();
     } catch (e) {
       if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
     }
+    if (this.#waitFocused()) return;
+    clickAt(this.#n, this.centre());
+    if (this.#waitFocused()) return;
+    throw new DesktopError("ACTION_FAILED", "could not give the element keyboard focus", {
+      suggestion: "The element may be disabled or covered; read again to check its state",
+    });
+  }
+
+  #waitFocused(): boolean {
+    const until = Date.now() + FOCUS_WAIT_MS;
+    while (Date.now() < until) {
+      this.#n.pump();
+      if (this.#isFocused()) return true;
+      sleepSync(15);
+    }
+    return false;
   }
 
   /** Focuses the element, then types: key events (always for secure fields). */
   type(text: string): ActionResult {
     this.#focusForKeys();
     typeString(this.#n, text);
+    settle(this.#n);
     return { via: "input", detail: "keyboard" };
   }
 
@@ -214,6 +258,7 @@ export class ElementActor {
     const parsed = parseCombo(combo);
     this.#focusForKeys();
     pressCombo(this.#n, parsed);
+    settle(this.#n);
     return { via: "input", detail: combo };
   }
 
@@ -256,6 +301,15 @@ export class ElementActor {
         }
         return { via: "accessible", detail: "EditableText" };
       }
+    }
+    if (KEYBOARD_TEXT_ROLES.has(role)) {
+      // Text fields without EditableText (Chromium): select all, then type over it.
+      this.#focusForKeys();
+      pressCombo(n, parseCombo("ctrl+a"));
+      if (value === "") pressCombo(n, parseCombo("BackSpace"));
+      else typeString(n, value);
+      settle(n);
+      return { via: "input", detail: "keyboard" };
     }
     const selected = this.#select(value);
     if (selected) return selected;
@@ -308,6 +362,21 @@ export class ElementActor {
     wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
     return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
   }
+}
+
+/** Blocks the thread for `ms` (actions are synchronous FFI sequences). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Lets synthesized input reach the app before the next request: key events
+ * travel through the X server while accessibility calls go over D-Bus, so a
+ * later focus change could overtake them.
+ */
+function settle(n: Native): void {
+  sleepSync(60);
+  n.pump();
 }
 
 function childNames(n: Native, acc: Ptr): string[] {

@@ -132,24 +132,48 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
   };
   const has = (i: string) => interfaces.includes(`org.a11y.atspi.${i}`);
 
-  if (bounds && has("Component")) node.extents = readExtents(n, acc);
-  if (has("Action")) node.actions = readActions(n, acc);
-  if (has("Value")) node.value = readValue(n, acc);
+  // Optional properties: a toolkit that fails one (GTK4 lists actions it cannot
+  // name) loses that property, not the whole read.
+  if (bounds && has("Component")) node.extents = optional(() => readExtents(n, acc));
+  if (has("Action")) node.actions = optional(() => readActions(n, acc));
+  if (has("Value")) node.value = optional(() => readValue(n, acc));
   if (
     role !== ATSPI_ROLE.PASSWORD_TEXT && has("Text") &&
     (has("EditableText") || TEXT_VALUE_ROLES.has(role))
   ) {
-    node.text = readText(n, acc);
+    node.text = optional(() => readText(n, acc));
   }
-  if (role === ATSPI_ROLE.HEADING || has("EditableText") || role === ATSPI_ROLE.PASSWORD_TEXT) {
-    const attrs = readAttributes(n, acc);
+  if (
+    role === ATSPI_ROLE.HEADING || has("EditableText") || TEXT_VALUE_ROLES.has(role) ||
+    role === ATSPI_ROLE.PASSWORD_TEXT
+  ) {
+    const attrs = optional(() => readAttributes(n, acc));
     if (attrs) node.attributes = attrs;
   }
   if (name === "" && (LABELLABLE_ROLES.has(role) || has("EditableText"))) {
-    const label = readLabelledBy(n, acc);
+    const label = optional(() => readLabelledBy(n, acc));
     if (label) node.labelledBy = label;
   }
+  for (const k of ["extents", "actions", "value", "text"] as const) {
+    if (node[k] === undefined) delete node[k];
+  }
   return node;
+}
+
+/**
+ * Runs a read of an optional property: an unresponsive app still fails the
+ * read, any other native error just leaves the property out.
+ *
+ * @param fn the read
+ * @returns its result, or undefined when it failed
+ */
+export function optional<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof DesktopError && e.code === "APP_UNRESPONSIVE") throw e;
+    return undefined;
+  }
 }
 
 function readInterfaces(n: Native, acc: Ptr): string[] {

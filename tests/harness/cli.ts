@@ -1,0 +1,49 @@
+/**
+ * Runs the `desktop` CLI against a test desktop and captures what it prints.
+ *
+ * @module
+ */
+
+import { REPO_ROOT, type TestDesktop } from "./desktop.ts";
+
+/** What one CLI run produced. */
+export interface CliResult {
+  /** Exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+}
+
+/**
+ * Runs `deno run -A cli.ts ...args` with the desktop's environment.
+ *
+ * @param desktop the test desktop
+ * @param args CLI arguments
+ * @returns exit code and output
+ */
+export async function runCli(desktop: TestDesktop, args: string[]): Promise<CliResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${REPO_ROOT}cli.ts`, ...args],
+    cwd: REPO_ROOT,
+    env: { ...desktop.env, DESKTOP_STATE_DIR: `${desktop.env.XDG_RUNTIME_DIR}/state` },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/**
+ * Parses the JSON error object the CLI prints on stderr.
+ *
+ * @param res a failed run
+ * @returns the error's code (and the whole object)
+ */
+export function cliError(res: CliResult): { code: string; [k: string]: unknown } {
+  const line = res.stderr.trim().split("\n").reverse().find((l) => l.trim().startsWith("{"));
+  if (!line) throw new Error(`no JSON error on stderr (exit ${res.code}): ${res.stderr}`);
+  return JSON.parse(line);
+}

@@ -1,0 +1,358 @@
+/**
+ * A private, headless Linux desktop for end-to-end tests: Xvfb on a free
+ * display, a private D-Bus session bus, the AT-SPI bus launcher, and one real
+ * app with accessibility on. Everything runs in its own process group and
+ * temporary directory, so tests never touch the user's session and
+ * `stop()` leaves no orphans.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+
+/** Apps the harness knows how to start. */
+export type DesktopApp = "gtk3-widget-factory" | "gtk4-widget-factory" | "chromium";
+
+/** Options of {@link startDesktop}. */
+export interface DesktopOptions {
+  /** Which app to run. */
+  app: DesktopApp;
+  /** Page to open (Chromium only): a URL or a local file path. */
+  url?: string;
+  /** Extra environment for the app. */
+  extraEnv?: Record<string, string>;
+  /** How long to wait for the app to register on the accessibility bus (ms). */
+  registerTimeoutMs?: number;
+}
+
+/** A running test desktop. */
+export interface TestDesktop extends AsyncDisposable {
+  /** Environment for subprocesses that talk to this desktop (DISPLAY, D-Bus address...). */
+  readonly env: Record<string, string>;
+  /** The app's process id. */
+  readonly pid: number;
+  /** The app's accessible name, as `--app` takes it. */
+  readonly appName: string;
+  /** The X display, e.g. `:3`. */
+  readonly display: string;
+  /** Stops the app (SIGSTOP) or resumes it (SIGCONT), for unresponsiveness tests. */
+  signalApp(signal: "SIGSTOP" | "SIGCONT" | "SIGKILL"): void;
+  /** Kills every process of the desktop and removes its files. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
+const TOOLS = ["Xvfb", "dbus-daemon", "setsid"];
+const APP_BINARIES: Record<DesktopApp, string> = {
+  "gtk3-widget-factory": "gtk3-widget-factory",
+  "gtk4-widget-factory": "gtk4-widget-factory",
+  chromium: "chromium",
+};
+
+/** The repository root (for running cli.ts and the probe). */
+export const REPO_ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+
+function onPath(bin: string): boolean {
+  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
+    try {
+      if (Deno.statSync(`${dir}/${bin}`).isFile) return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
+}
+
+/** Which of the tools the harness needs are missing (empty on a ready machine). */
+export function missingDesktopTools(app?: DesktopApp): string[] {
+  const missing = TOOLS.filter((t) => !onPath(t));
+  try {
+    Deno.statSync(LAUNCHER);
+  } catch {
+    missing.push(LAUNCHER);
+  }
+  if (app && !onPath(APP_BINARIES[app])) missing.push(APP_BINARIES[app]);
+  return missing;
+}
+
+let warned = false;
+
+/**
+ * Whether e2e tests should run here: true on Linux (where `scripts/run`
+ * installs the tools, and a missing tool must fail loudly in
+ * {@link startDesktop}), false elsewhere, with a one-time message.
+ */
+export function hasDesktopTools(): boolean {
+  if (Deno.build.os === "linux") return true;
+  if (!warned) {
+    warned = true;
+    console.error(`e2e: the Linux test desktop needs Linux (this is ${Deno.build.os}); ignoring`);
+  }
+  return false;
+}
+
+/** A child process in its own process group (started through setsid). */
+class Group {
+  readonly child: Deno.ChildProcess;
+  readonly name: string;
+  #done = false;
+
+  constructor(
+    name: string,
+    cmd: string,
+    args: string[],
+    env: Record<string, string>,
+    stdout: boolean,
+  ) {
+    this.name = name;
+    this.child = new Deno.Command("setsid", {
+      args: [cmd, ...args],
+      env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: stdout ? "piped" : "null",
+      stderr: "null",
+    }).spawn();
+    this.child.status.then(() => (this.#done = true));
+  }
+
+  get pid(): number {
+    return this.child.pid;
+  }
+
+  get exited(): boolean {
+    return this.#done;
+  }
+
+  signal(sig: Deno.Signal): void {
+    try {
+      Deno.kill(-this.child.pid, sig); // the whole group
+    } catch {
+      try {
+        this.child.kill(sig);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#done) {
+      this.signal("SIGCONT");
+      this.signal("SIGTERM");
+      const t = setTimeout(() => this.signal("SIGKILL"), 2000);
+      await this.child.status;
+      clearTimeout(t);
+    }
+    // Grandchildren that outlived the leader (renderers, registryd) still hold the group id.
+    try {
+      Deno.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      // the group is empty
+    }
+  }
+}
+
+/** Reads the first line a child prints on stdout, within `ms`. */
+async function firstLine(g: Group, ms: number): Promise<string> {
+  const reader = g.child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  const deadline = Date.now() + ms;
+  try {
+    while (!buf.includes("\n")) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<{ done: true; value: undefined }>((r) => {
+          timer = setTimeout(() => r({ done: true, value: undefined }), left);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (next.done) break;
+      buf += next.value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  // Keep draining so the child never blocks on a full pipe.
+  g.child.stdout.pipeTo(new WritableStream()).catch(() => {});
+  const line = buf.split("\n")[0].trim();
+  if (!line) throw new Error(`${g.name} printed nothing within ${ms} ms`);
+  return line;
+}
+
+function baseEnv(): Record<string, string> {
+  const keep = ["PATH", "HOME", "LANG", "LC_ALL", "USER", "TERM", "DENO_DIR", "DENO_INSTALL_ROOT"];
+  const env: Record<string, string> = {};
+  for (const k of keep) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) env[k] = v;
+  }
+  env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  return env;
+}
+
+function appCommand(
+  opts: DesktopOptions,
+  dir: string,
+): { cmd: string; args: string[]; env: Record<string, string> } {
+  switch (opts.app) {
+    case "gtk3-widget-factory":
+      return { cmd: "gtk3-widget-factory", args: [], env: {} };
+    case "gtk4-widget-factory":
+      // Without a GPU the GL renderer spins on Xvfb and the app never reaches
+      // its main loop, so it never registers on the bus; cairo renders in software.
+      return { cmd: "gtk4-widget-factory", args: [], env: { GSK_RENDERER: "cairo" } };
+    case "chromium": {
+      const url = opts.url ?? "about:blank";
+      const page = /^[a-z]+:/i.test(url) ? url : `file://${url}`;
+      return {
+        cmd: "chromium",
+        args: [
+          "--force-renderer-accessibility",
+          "--no-sandbox",
+          "--test-type", // no infobar about --no-sandbox
+          "--disable-gpu",
+          "--no-first-run",
+          "--no-default-browser-check",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--disable-features=Translate,MediaRouter",
+          "--password-store=basic",
+          "--window-position=0,0",
+          "--window-size=1200,900",
+          `--user-data-dir=${dir}/chromium-profile`,
+          page,
+        ],
+        env: { ACCESSIBILITY_ENABLED: "1" },
+      };
+    }
+  }
+}
+
+interface ProbeApp {
+  name: string;
+  pid: number;
+  windows?: number;
+}
+
+/** Lists apps on the desktop's bus from a subprocess (the test process has its own bus). */
+async function probeApps(env: Record<string, string>): Promise<ProbeApp[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${REPO_ROOT}tests/harness/list_apps.ts`],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (out.code !== 0) return [];
+  try {
+    return JSON.parse(new TextDecoder().decode(out.stdout)) as ProbeApp[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Starts a private desktop running one app, and waits until the app is
+ * registered on the accessibility bus with at least one window.
+ *
+ * @param opts which app (and page) to run
+ * @returns the running desktop; dispose it (or call stop) to tear it down
+ */
+export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
+  const missing = missingDesktopTools(opts.app);
+  if (missing.length) {
+    throw new Error(`the test desktop needs: ${missing.join(", ")} (scripts/run installs them)`);
+  }
+  const dir = await Deno.makeTempDir({ prefix: "desktop-e2e-" });
+  const runtime = `${dir}/run`;
+  await Deno.mkdir(runtime, { mode: 0o700 });
+  const groups: Group[] = [];
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const g of [...groups].reverse()) await g.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    const env = baseEnv();
+    env.XDG_RUNTIME_DIR = runtime; // the a11y bus socket lands here, not in a shared ~/.cache
+    const xvfb = new Group(
+      "Xvfb",
+      "Xvfb",
+      [
+        "-displayfd",
+        "1",
+        "-screen",
+        "0",
+        "1280x1024x24",
+        "-nolisten",
+        "tcp",
+      ],
+      env,
+      true,
+    );
+    groups.push(xvfb);
+    const display = `:${await firstLine(xvfb, 10000)}`;
+    env.DISPLAY = display;
+
+    const dbus = new Group(
+      "dbus-daemon",
+      "dbus-daemon",
+      [
+        "--session",
+        "--nofork",
+        "--print-address=1",
+        `--address=unix:path=${runtime}/bus`,
+      ],
+      env,
+      true,
+    );
+    groups.push(dbus);
+    env.DBUS_SESSION_BUS_ADDRESS = await firstLine(dbus, 10000);
+
+    groups.push(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
+
+    const app = appCommand(opts, dir);
+    const appEnv = { ...env, ...app.env, ...(opts.extraEnv ?? {}) };
+    delete appEnv.NO_AT_BRIDGE;
+    if (appEnv.GTK_A11Y === "none") delete appEnv.GTK_A11Y;
+    const appGroup = new Group(opts.app, app.cmd, app.args, appEnv, false);
+    groups.push(appGroup);
+
+    const deadline = Date.now() + (opts.registerTimeoutMs ?? 30000);
+    let seen: ProbeApp[] = [];
+    let found: ProbeApp | undefined;
+    while (Date.now() < deadline) {
+      if (appGroup.exited) throw new Error(`${opts.app} exited before registering`);
+      seen = await probeApps(env);
+      found = seen.find((a) => a.pid === appGroup.pid && (a.windows ?? 0) > 0);
+      if (found) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (!found) {
+      throw new Error(
+        `${opts.app} (pid ${appGroup.pid}) did not register on the accessibility bus within ` +
+          `${opts.registerTimeoutMs ?? 30000} ms; registered: ${JSON.stringify(seen)}`,
+      );
+    }
+    const appName = found.name;
+    return {
+      env,
+      pid: appGroup.pid,
+      appName,
+      display,
+      signalApp: (sig) => appGroup.signal(sig),
+      stop,
+      [Symbol.asyncDispose]: stop,
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
