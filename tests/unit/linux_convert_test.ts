@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { hasState, isHidden, parseNodeId, rawToElement } from "../../src/platform/linux/convert.ts";
+import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
+
+/** State bits as (low, high) words. */
+function states(...bits: number[]): [number, number] {
+  const w: [number, number] = [0, 0];
+  for (const b of bits) {
+    if (b < 32) w[0] = (w[0] | (1 << b)) >>> 0;
+    else w[1] = (w[1] | (1 << (b - 32))) >>> 0;
+  }
+  return w;
+}
+
+const ENABLED = 8, SENSITIVE = 24, VISIBLE = 30, SHOWING = 25;
+const LIVE = [ENABLED, SENSITIVE, VISIBLE, SHOWING];
+
+function node(over: Partial<AtspiRawNode>): AtspiRawNode {
+  return {
+    bus: ":1.7",
+    path: "/org/a11y/atspi/accessible/3",
+    role: 43,
+    name: "",
+    description: "",
+    states: states(...LIVE),
+    interfaces: ["org.a11y.atspi.Accessible"],
+    children: [],
+    ...over,
+  };
+}
+
+Deno.test("convert: nid is the bus name followed by the object path, and parses back", () => {
+  const el = rawToElement(node({}));
+  assert.equal(el.nid, ":1.7/org/a11y/atspi/accessible/3");
+  assert.deepEqual(parseNodeId(el.nid!), { bus: ":1.7", path: "/org/a11y/atspi/accessible/3" });
+  assert.equal(parseNodeId("no-slash"), null);
+});
+
+Deno.test("convert: a password field is secure and never carries its text", () => {
+  const el = rawToElement(node({ role: 40, name: "Password", text: "hunter2" }));
+  assert.equal(el.sec, true);
+  assert.equal(el.v, undefined);
+  assert.ok(!JSON.stringify(el).includes("hunter2"));
+});
+
+Deno.test("convert: state bits map to the compact flags", () => {
+  const cases: Array<{ bits: number[]; role?: number; want: Record<string, unknown> }> = [
+    { bits: [...LIVE, 12], want: { f: true } },
+    { bits: [VISIBLE, SHOWING], want: { e: false } },
+    { bits: [...LIVE, 23], want: { s: true } },
+    { bits: [...LIVE, 4], role: 7, want: { chk: true } },
+    { bits: [...LIVE], role: 7, want: { chk: false } },
+    { bits: [...LIVE, 32], role: 7, want: { chk: "mixed" } },
+    { bits: [...LIVE, 41], role: 43, want: { chk: false } },
+    { bits: [...LIVE, 20], role: 62, want: { chk: true } },
+    { bits: [...LIVE, 9], want: { exp: false } },
+    { bits: [...LIVE, 9, 10], want: { exp: true } },
+    { bits: [...LIVE, 33], want: { req: true } },
+    { bits: [...LIVE, 43], want: { ro: true } },
+  ];
+  for (const c of cases) {
+    const el = rawToElement(node({ states: states(...c.bits), role: c.role ?? 43 }));
+    for (const [k, v] of Object.entries(c.want)) {
+      assert.deepEqual((el as unknown as Record<string, unknown>)[k], v, `${k} for bits ${c.bits}`);
+    }
+  }
+});
+
+Deno.test("convert: an enabled plain element carries no state flags", () => {
+  const el = rawToElement(node({}));
+  for (const k of ["f", "e", "s", "chk", "exp", "req", "ro", "sec"]) {
+    assert.equal(k in el, false, k);
+  }
+});
+
+Deno.test("convert: an editable role without EDITABLE is read-only", () => {
+  const el = rawToElement(
+    node({ role: 79, interfaces: ["org.a11y.atspi.EditableText"], text: "x" }),
+  );
+  assert.equal(el.ro, true);
+  assert.equal(el.v, "x");
+});
+
+Deno.test("convert: label falls back to the labelled-by name when the name is empty", () => {
+  assert.equal(rawToElement(node({ role: 79, labelledBy: "Email" })).t, "Email");
+  assert.equal(rawToElement(node({ role: 79, name: "Own", labelledBy: "Other" })).t, "Own");
+});
+
+Deno.test("convert: placeholder, heading level and description", () => {
+  const input = rawToElement(
+    node({ role: 79, attributes: { "placeholder-text": "you@example.com" }, description: "help" }),
+  );
+  assert.equal(input.ph, "you@example.com");
+  assert.equal(input.d, "help");
+  const h = rawToElement(node({ role: 83, name: "Title", attributes: { level: "2" } }));
+  assert.equal(h.lv, 2);
+  const same = rawToElement(node({ name: "Same", description: "Same" }));
+  assert.equal(same.d, undefined);
+});
+
+Deno.test("convert: values come from Text for inputs and from Value for ranges", () => {
+  const slider = rawToElement(
+    node({ role: 51, value: { current: 0.30000000000000004, min: 0, max: 1 } }),
+  );
+  assert.equal(slider.v, "0.3");
+  assert.equal(slider.min, 0);
+  assert.equal(slider.max, 1);
+  const spin = rawToElement(
+    node({ role: 52, text: "50", value: { current: 50, min: 1, max: 100 } }),
+  );
+  assert.equal(spin.v, "50");
+  const empty = rawToElement(node({ role: 79, text: "" }));
+  assert.equal(empty.v, undefined);
+});
+
+Deno.test("convert: bounds drop the off-screen marker and empty boxes", () => {
+  assert.deepEqual(rawToElement(node({ extents: [1, 2, 3, 4] })).b, [1, 2, 3, 4]);
+  assert.equal(rawToElement(node({ extents: [-2147483648, -2147483648, 5, 5] })).b, undefined);
+  assert.equal(rawToElement(node({ extents: [0, 0, 0, 0] })).b, undefined);
+});
+
+Deno.test("convert: empty action names are dropped and hidden children are skipped", () => {
+  const el = rawToElement(node({
+    actions: ["click", ""],
+    children: [
+      node({ path: "/a", name: "shown" }),
+      node({ path: "/b", name: "hidden", states: states(ENABLED, SENSITIVE) }),
+    ],
+  }));
+  assert.deepEqual(el.a, ["click"]);
+  assert.deepEqual(el.c?.map((c) => c.t), ["shown"]);
+});
+
+Deno.test("convert: hidden means no VISIBLE state, except frames and apps", () => {
+  assert.equal(isHidden({ role: 43, states: states(ENABLED) }), true);
+  assert.equal(isHidden({ role: 43, states: states(VISIBLE) }), false);
+  assert.equal(isHidden({ role: 23, states: states(ENABLED) }), false);
+  assert.equal(isHidden({ role: 75, states: [0, 0] }), false);
+  assert.equal(hasState(states(41), 41), true);
+  assert.equal(hasState(states(41), 40), false);
+});
