@@ -4,25 +4,112 @@
  * @module
  */
 
+import { traceRefs } from "../refs/generate.ts";
 import type { Element, FlatElement } from "./element.ts";
 
-/** Numbers every element depth-first from 1 (the `i` key). */
+/**
+ * Numbers every element depth-first (pre-order) from 1: the `i` key.
+ *
+ * @param root the tree (mutated)
+ * @example
+ * ```ts
+ * import { assignIds } from "./tree.ts";
+ * const root = { i: 0, r: "app" as const, c: [{ i: 0, r: "btn" as const }] };
+ * assignIds(root);
+ * console.log(root.i, root.c[0].i); // 1 2
+ * ```
+ */
 export function assignIds(root: Element): void {
-  throw new Error(`not implemented ${root.r}`);
+  let next = 1;
+  walk(root, (el) => {
+    el.i = next++;
+  });
 }
 
 /**
- * Visits every element depth-first with its ancestors (root first). Return
- * `false` from the visitor to skip an element's children.
+ * Visits every element depth-first (pre-order) with its ancestors (root
+ * first). Return `false` from the visitor to skip an element's children.
+ * Iterative, so very deep trees do not overflow the stack. The ancestors
+ * array is only valid during the call: copy it to keep it.
+ *
+ * @param root the tree
+ * @param visit called once per element
+ * @example
+ * ```ts
+ * import { walk } from "./tree.ts";
+ * const names: string[] = [];
+ * walk({ i: 1, r: "app", c: [{ i: 2, r: "btn", t: "OK" }] }, (el, anc) => {
+ *   names.push(`${anc.length}:${el.r}`);
+ * });
+ * console.log(names); // ["0:app", "1:btn"]
+ * ```
  */
 export function walk(
   root: Element,
   visit: (el: Element, ancestors: readonly Element[]) => void | false,
 ): void {
-  throw new Error(`not implemented ${root.r} ${visit}`);
+  const ancestors: Element[] = [];
+  // Each frame is an element and the index of its next child to visit.
+  const frames: Array<{ el: Element; next: number }> = [];
+  if (visit(root, ancestors) === false) return;
+  frames.push({ el: root, next: 0 });
+  ancestors.push(root);
+  while (frames.length) {
+    const top = frames[frames.length - 1];
+    const kids = top.el.c ?? [];
+    if (top.next >= kids.length) {
+      frames.pop();
+      ancestors.pop();
+      continue;
+    }
+    const child = kids[top.next++];
+    if (visit(child, ancestors) === false) continue;
+    frames.push({ el: child, next: 0 });
+    ancestors.push(child);
+  }
 }
 
-/** Flattens a tree to document order; each element carries its landmark path `p`. */
+/**
+ * Copies an element without its children (and without `c`).
+ *
+ * @param el the element
+ * @returns a shallow copy without `c`
+ */
+export function withoutChildren(el: Element): FlatElement {
+  const { c: _c, ...rest } = el;
+  return rest;
+}
+
+/**
+ * The landmark path of an element's ancestors as `flatten` prints it: the
+ * roles of the ancestors that contribute to refs, joined with ` > `.
+ *
+ * @param landmarks contributing ancestors, outermost first
+ * @returns e.g. `dialog > form`, or "" when there are none
+ */
+export function landmarkPath(landmarks: readonly Element[]): string {
+  return landmarks.map((el) => el.r).join(" > ");
+}
+
+/**
+ * Flattens a tree to document order. Each element is a copy without `c`; it
+ * carries its landmark path `p` (the roles of the ancestors that contribute
+ * to its ref, the same rules as refs) when it has one.
+ *
+ * @param root the tree
+ * @returns the elements, document order
+ * @example
+ * ```ts
+ * import { flatten } from "./tree.ts";
+ * const flat = flatten({ i: 1, r: "app", c: [{ i: 2, r: "form", c: [{ i: 3, r: "input", t: "Email" }] }] });
+ * console.log(flat[2].p); // "form"
+ * ```
+ */
 export function flatten(root: Element): FlatElement[] {
-  throw new Error(`not implemented ${root.r}`);
+  return traceRefs(root).map(({ el, landmarks }) => {
+    const flat = withoutChildren(el);
+    const p = landmarkPath(landmarks);
+    if (p) flat.p = p;
+    return flat;
+  });
 }

@@ -2,22 +2,243 @@
  * Ref generation (guide: refs.md section 1). Pure and deterministic: the same
  * tree always gets the same refs.
  *
+ * The rules, in one place:
+ *
+ * - A ref is the `/`-joined segments of the element's *contributing*
+ *   ancestors, then the element's own segment.
+ * - Own segment: `slug(bestLabel)`, else the short role. A row or tree item
+ *   without a label uses its row key (below). When the label's slug repeats
+ *   the segment of the nearest contributing ancestor (a link's text child, a
+ *   cell that names its row), the own segment is the role instead, so the
+ *   child does not collide with its container.
+ * - Contributing ancestors:
+ *   - never: app, window, scroll, web (always implied), and an element whose
+ *     label just repeats its container's segment;
+ *   - landmarks (toolbar, menubar, menu, dialog, tab, list, table, tree, form,
+ *     landmark): label slug, else role. An unlabeled menu or list that pops up
+ *     from a menu item, button or combo contributes nothing: the item already
+ *     named it (`menubar/file/new-window`);
+ *   - rows and tree items: label slug, else row key (slug of the first
+ *     labeled cell, link, text or heading inside), else nothing;
+ *   - any other element with a label (labeled group, link with text inside):
+ *     its slug. Unlabeled containers contribute nothing.
+ * - Duplicates: every element sharing a ref gets `.1`, `.2`... in document
+ *   order.
+ *
+ * Why this is stable: a ref depends only on the labels and roles of the
+ * element and its contributing ancestors (and, for row keys, on the row's own
+ * text), never on sibling positions or values. Inserting or removing an
+ * element elsewhere, or changing a value, leaves every other ref unchanged
+ * unless it creates or removes a duplicate.
+ *
  * @module
  */
 
-import type { Element } from "../model/element.ts";
+import type { Element, Role } from "../model/element.ts";
 
-/** Turns a label into a ref segment: lowercase, Unicode letters and digits kept, at most 40 chars. */
+/** Longest slug, in code points. */
+export const MAX_SLUG_LENGTH = 40;
+
+/** Roles never shown in a ref path, labeled or not. */
+const SKIPPED_ROLES: ReadonlySet<Role> = new Set<Role>(["app", "window", "scroll", "web"]);
+
+/** Roles that contribute a segment even when unlabeled (their role). */
+export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "toolbar",
+  "menubar",
+  "menu",
+  "dialog",
+  "tab",
+  "list",
+  "table",
+  "tree",
+  "form",
+  "landmark",
+]);
+
+/** Rows whose key may come from their content. */
+const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem"]);
+
+/** Descendant roles whose label can key a row. */
+const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "txt", "lnk", "heading"]);
+
+/** Roles that open an unlabeled popup menu or list named by themselves. */
+const POPUP_OWNERS: ReadonlySet<Role> = new Set<Role>(["menuitem", "btn", "combo"]);
+
+/**
+ * Turns a label into a ref segment: NFKC-normalized, lowercase, Unicode
+ * letters, digits and combining marks kept (a Japanese or Cyrillic label stays
+ * readable), every other run of characters one `-`, trimmed, at most 40 code
+ * points, cut at a `-` boundary when that keeps at least half of it.
+ *
+ * @param label any label
+ * @returns the slug; empty when the label has no letter or digit
+ * @example
+ * ```ts
+ * import { slug } from "./generate.ts";
+ * console.log(slug("Inbox (23,288 unread)")); // "inbox-23-288-unread"
+ * console.log(slug("Сохранить как…")); // "сохранить-как"
+ * ```
+ */
 export function slug(label: string): string {
-  throw new Error(`not implemented ${label}`);
+  const s = label.normalize("NFKC").toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+  const chars = Array.from(s);
+  if (chars.length <= MAX_SLUG_LENGTH) return s;
+  // Prefer a cut where a word ends: at position 40 itself, or the last '-' before it.
+  if (chars[MAX_SLUG_LENGTH] === "-") return chars.slice(0, MAX_SLUG_LENGTH).join("");
+  const head = chars.slice(0, MAX_SLUG_LENGTH);
+  const dash = head.lastIndexOf("-");
+  if (dash >= MAX_SLUG_LENGTH / 2) return head.slice(0, dash).join("");
+  return head.join("").replace(/-+$/, "");
 }
 
-/** The label a ref is built from: title, else description, else placeholder. Never the value. */
+/**
+ * The label a ref is built from: title, else description, else placeholder
+ * (trimmed). Never the value: values change.
+ *
+ * @param el the element
+ * @returns the label, or "" when it has none
+ * @example
+ * ```ts
+ * import { bestLabel } from "./generate.ts";
+ * console.log(bestLabel({ i: 1, r: "input", v: "john", ph: "Email" })); // "Email"
+ * ```
+ */
 export function bestLabel(el: Element): string {
-  throw new Error(`not implemented ${el.r}`);
+  return el.t?.trim() || el.d?.trim() || el.ph?.trim() || "";
 }
 
-/** Sets `ref` on every element of the tree (duplicates get `.1`, `.2`... in document order). */
+/** A contributing ancestor in the path being built (a shared linked list). */
+interface PathNode {
+  /** Segment this ancestor contributes. */
+  readonly seg: string;
+  /** The ancestor itself. */
+  readonly el: Element;
+  /** The previous contributing ancestor. */
+  readonly prev: PathNode | null;
+}
+
+/** What {@link traceRefs} reports for each element. */
+export interface RefTrace {
+  /** The element. */
+  el: Element;
+  /** The ref before duplicate indexes are added. */
+  base: string;
+  /** Contributing (landmark) ancestors, outermost first. */
+  landmarks: Element[];
+  /** Depth below the root (root is 0). */
+  depth: number;
+}
+
+/**
+ * Computes every element's base ref and landmark ancestors, in document order.
+ * The building block of {@link assignRefs} and of `flatten`'s landmark path.
+ *
+ * @param root the tree
+ * @returns one trace per element, document order
+ * @example
+ * ```ts
+ * import { traceRefs } from "./generate.ts";
+ * const t = traceRefs({ i: 1, r: "toolbar", c: [{ i: 2, r: "input", t: "Search" }] });
+ * console.log(t[1].base); // "toolbar/search"
+ * ```
+ */
+export function traceRefs(root: Element): RefTrace[] {
+  const out: RefTrace[] = [];
+  // Explicit stack: generated trees can be deeper than the call stack allows.
+  const stack: Array<
+    { el: Element; parent: Element | null; path: PathNode | null; depth: number }
+  > = [{ el: root, parent: null, path: null, depth: 0 }];
+  while (stack.length) {
+    const { el, parent, path, depth } = stack.pop()!;
+    const { own, contributes } = segmentOf(el, parent, path);
+    const segs: string[] = [];
+    const landmarks: Element[] = [];
+    for (let p = path; p; p = p.prev) {
+      segs.push(p.seg);
+      landmarks.push(p.el);
+    }
+    segs.reverse().push(own);
+    out.push({ el, base: segs.join("/"), landmarks: landmarks.reverse(), depth });
+    const childPath = contributes === null ? path : { seg: contributes, el, prev: path };
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) {
+      stack.push({ el: kids[k], parent: el, path: childPath, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+
+/** The element's own segment, and the segment it contributes to descendants (or null). */
+function segmentOf(
+  el: Element,
+  parent: Element | null,
+  path: PathNode | null,
+): { own: string; contributes: string | null } {
+  const labelSlug = slug(bestLabel(el));
+  // A label that repeats its container's segment is an echo: name it by role.
+  if (labelSlug && path && path.seg === labelSlug) return { own: el.r, contributes: null };
+  if (SKIPPED_ROLES.has(el.r)) return { own: labelSlug || el.r, contributes: null };
+  if (ROW_ROLES.has(el.r) && !labelSlug) {
+    const key = rowKey(el);
+    if (key && !(path && path.seg === key)) return { own: key, contributes: key };
+    return { own: el.r, contributes: null };
+  }
+  if (LANDMARK_ROLES.has(el.r)) {
+    if (labelSlug) return { own: labelSlug, contributes: labelSlug };
+    const popup = (el.r === "menu" || el.r === "list") && parent && POPUP_OWNERS.has(parent.r);
+    return { own: el.r, contributes: popup ? null : el.r };
+  }
+  if (labelSlug) return { own: labelSlug, contributes: labelSlug };
+  return { own: el.r, contributes: null };
+}
+
+/** Slug of the first labeled cell, link, text or heading inside a row, depth-first. */
+function rowKey(row: Element): string {
+  const stack = [...(row.c ?? [])].reverse();
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (ROW_KEY_ROLES.has(el.r)) {
+      const s = slug(bestLabel(el));
+      if (s) return s;
+    }
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  return "";
+}
+
+/**
+ * Sets `ref` on every element of the tree. Elements that would share a ref
+ * all get `.1`, `.2`... in document order, so a bare duplicate never
+ * resolves to a guess.
+ *
+ * @param root the tree (mutated: `ref` is set on every element)
+ * @example
+ * ```ts
+ * import { assignRefs } from "./generate.ts";
+ * import type { Element } from "../model/element.ts";
+ * const root: Element = { i: 1, r: "dialog", c: [
+ *   { i: 2, r: "btn", t: "OK" }, { i: 3, r: "btn", t: "OK" },
+ * ] };
+ * assignRefs(root);
+ * console.log(root.c?.map((e) => e.ref)); // ["dialog/ok.1", "dialog/ok.2"]
+ * ```
+ */
 export function assignRefs(root: Element): void {
-  throw new Error(`not implemented ${root.r}`);
+  const traces = traceRefs(root);
+  const counts = new Map<string, number>();
+  for (const t of traces) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  for (const t of traces) {
+    if (counts.get(t.base)! > 1) {
+      const n = (seen.get(t.base) ?? 0) + 1;
+      seen.set(t.base, n);
+      t.el.ref = `${t.base}.${n}`;
+    } else {
+      t.el.ref = t.base;
+    }
+  }
 }

@@ -1,0 +1,285 @@
+import assert from "node:assert/strict";
+import type { Element, Role } from "../../src/model/element.ts";
+import { assignIds } from "../../src/model/tree.ts";
+import { assignRefs, bestLabel, slug, traceRefs } from "../../src/refs/generate.ts";
+
+/** Builds an element: role, label, children, extra keys. */
+function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
+  return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
+}
+
+/** Numbers and refs a tree; returns refs keyed by `role "label"` (first occurrence wins). */
+function refsOf(root: Element): Map<Element, string> {
+  assignIds(root);
+  assignRefs(root);
+  const out = new Map<Element, string>();
+  for (const t of traceRefs(root)) out.set(t.el, t.el.ref!);
+  return out;
+}
+
+Deno.test("slug: table of labels", () => {
+  const cases: Array<[string, string]> = [
+    ["Search", "search"],
+    ["Full Name", "full-name"],
+    ["New Window", "new-window"],
+    ["Inbox 23288 unread", "inbox-23288-unread"],
+    ["  --Hello,   World!--  ", "hello-world"],
+    ["Save as…", "save-as"],
+    ["e-mail address", "e-mail-address"],
+    ["ファイルを開く", "ファイルを開く"],
+    ["保存 (S)", "保存-s"],
+    ["Сохранить как", "сохранить-как"],
+    ["Ｆｕｌｌ　Ｗｉｄｔｈ", "full-width"],
+    ["Crème Brûlée", "crème-brûlée"],
+    ["!!!", ""],
+    ["", ""],
+    ["OK", "ok"],
+  ];
+  for (const [label, want] of cases) assert.equal(slug(label), want, label);
+});
+
+Deno.test("slug: long labels are cut to 40 code points at a word boundary", () => {
+  const s = slug("The quick brown fox jumps over the lazy dog and keeps running far away");
+  assert.ok(Array.from(s).length <= 40, s);
+  assert.equal(s, "the-quick-brown-fox-jumps-over-the-lazy");
+  assert.ok(!s.endsWith("-"));
+  const noSpaces = slug("a".repeat(60));
+  assert.equal(noSpaces, "a".repeat(40));
+  const cjk = slug("日本語".repeat(20));
+  assert.equal(Array.from(cjk).length, 40);
+});
+
+Deno.test("bestLabel: title, else description, else placeholder, never the value", () => {
+  assert.equal(bestLabel(el("btn", "OK", undefined, { d: "Confirm" })), "OK");
+  assert.equal(bestLabel(el("btn", undefined, undefined, { d: "Confirm" })), "Confirm");
+  assert.equal(bestLabel(el("input", undefined, undefined, { ph: "Email", v: "a@b" })), "Email");
+  assert.equal(bestLabel(el("input", undefined, undefined, { v: "typed" })), "");
+  assert.equal(bestLabel(el("input", "  ", undefined, { d: " Help " })), "Help");
+});
+
+Deno.test("refs: seed 000 examples", () => {
+  const search = el("input", "Search");
+  const ok = el("btn", "OK");
+  const newWindow = el("menuitem", "New Window");
+  const fullName = el("input", "Full Name");
+  const email = el("input", "Email");
+  const submit = el("btn", "Submit");
+  const inbox = el("lnk", "Inbox 23288 unread");
+  const back = el("btn", "Back");
+  const root = el("app", "Safari", [
+    el("window", "Safari", [
+      el("menubar", undefined, [el("menu", "File", [newWindow])]),
+      el("toolbar", undefined, [el("group", undefined, [back]), search]),
+      el("group", undefined, [
+        el("scroll", undefined, [
+          el("web", "Page", [
+            el("form", undefined, [fullName, email, submit]),
+            el("group", "Sidebar", [inbox]),
+          ]),
+        ]),
+      ]),
+      el("dialog", undefined, [ok]),
+    ]),
+  ]);
+  const refs = refsOf(root);
+  const table: Array<[Element, string]> = [
+    [search, "toolbar/search"],
+    [back, "toolbar/back"],
+    [ok, "dialog/ok"],
+    [newWindow, "menubar/file/new-window"],
+    [fullName, "form/full-name"],
+    [email, "form/email"],
+    [submit, "form/submit"],
+    [inbox, "sidebar/inbox-23288-unread"],
+  ];
+  for (const [e, want] of table) assert.equal(refs.get(e), want, e.t);
+});
+
+Deno.test("refs: AX-style menus (menu bar item > unlabeled menu) read like seed 000", () => {
+  const item = el("menuitem", "New Window");
+  const root = el("app", "Finder", [
+    el("menubar", undefined, [el("menuitem", "File", [el("menu", undefined, [item])])]),
+  ]);
+  assert.equal(refsOf(root).get(item), "menubar/file/new-window");
+});
+
+Deno.test("refs: duplicates get .1, .2 in document order", () => {
+  const a = el("btn", "OK");
+  const b = el("btn", "OK");
+  const cancel = el("btn", "Cancel");
+  const root = el("window", "W", [el("dialog", undefined, [a, cancel, b])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(a), "dialog/ok.1");
+  assert.equal(refs.get(b), "dialog/ok.2");
+  assert.equal(refs.get(cancel), "dialog/cancel");
+});
+
+Deno.test("refs: compact rules skip window, scroll, web and anonymous groups", () => {
+  const input = el("input", "Email");
+  const root = el("window", "Main", [
+    el("group", undefined, [
+      el("scroll", "Scrolled", [el("group", undefined, [el("web", "Doc", [
+        el("group", undefined, [el("form", undefined, [input])]),
+      ])])]),
+    ]),
+  ]);
+  assert.equal(refsOf(root).get(input), "form/email");
+});
+
+Deno.test("refs: labeled landmarks contribute their label, unlabeled their role", () => {
+  const ok = el("btn", "OK");
+  const save = el("btn", "Save");
+  const nav = el("lnk", "Home");
+  const root = el("window", "W", [
+    el("dialog", "Save changes?", [ok]),
+    el("toolbar", undefined, [save]),
+    el("landmark", "Navigation", [nav]),
+  ]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(ok), "save-changes/ok");
+  assert.equal(refs.get(save), "toolbar/save");
+  assert.equal(refs.get(nav), "navigation/home");
+});
+
+Deno.test("refs: every element gets a ref, containers and text included", () => {
+  const root = el("app", "Demo", [
+    el("window", "Demo", [
+      el("group", undefined, [el("txt", "Hello"), el("separator"), el("img")]),
+      el("list", "Items", [el("row", undefined, [el("txt", "One")])]),
+    ]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const all = traceRefs(root).map((t) => t.el.ref);
+  assert.deepEqual(all, [
+    "demo.1", // the app
+    "demo.2", // its window, same label
+    "group",
+    "hello",
+    "separator",
+    "img",
+    "items",
+    "items/one", // the row, keyed by its text
+    "items/one/txt", // the text that keys it
+  ]);
+});
+
+Deno.test("refs: row keys come from the first labeled cell, link or text", () => {
+  const del17 = el("btn", "Delete");
+  const del18 = el("btn", "Delete");
+  const row17 = el("row", undefined, [
+    el("cell", "Invoice 2024-17"),
+    el("cell", "$30"),
+    el("cell", undefined, [del17]),
+  ]);
+  const row18 = el("row", undefined, [
+    el("cell", "Invoice 2024-18"),
+    el("cell", "$12"),
+    el("cell", undefined, [del18]),
+  ]);
+  const root = el("window", "Invoices", [el("list", undefined, [row17, row18])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(row17), "list/invoice-2024-17");
+  assert.equal(refs.get(del17), "list/invoice-2024-17/delete");
+  assert.equal(refs.get(del18), "list/invoice-2024-18/delete");
+  // The keying cell repeats the row's segment, so it is named by role, like the unlabeled cell.
+  assert.equal(refs.get(row17.c![0]), "list/invoice-2024-17/cell.1");
+  assert.equal(refs.get(row17.c![2]), "list/invoice-2024-17/cell.2");
+  assert.equal(refs.get(row17.c![1]), "list/invoice-2024-17/30");
+});
+
+Deno.test("refs: a row with its own label uses it; one with no text contributes nothing", () => {
+  const chk = el("chk", "Enabled");
+  const labeled = el("row", "Wi-Fi", [el("txt", "Connected")]);
+  const bare = el("row", undefined, [chk]);
+  const root = el("window", "Settings", [el("list", undefined, [labeled, bare])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(labeled), "list/wi-fi");
+  assert.equal(refs.get(labeled.c![0]), "list/wi-fi/connected");
+  assert.equal(refs.get(bare), "list/row");
+  assert.equal(refs.get(chk), "list/enabled");
+});
+
+Deno.test("refs: a text child repeating its link's label does not collide with it", () => {
+  const link = el("lnk", "Inbox", [el("txt", "Inbox")]);
+  const root = el("window", "Mail", [el("landmark", "Sidebar", [link])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(link), "sidebar/inbox");
+  assert.equal(refs.get(link.c![0]), "sidebar/inbox/txt");
+});
+
+Deno.test("refs: Japanese and Cyrillic labels give readable refs", () => {
+  const open = el("btn", "開く");
+  const save = el("btn", "Сохранить");
+  const root = el("window", "W", [
+    el("toolbar", "ツールバー", [open]),
+    el("dialog", "Сохранение", [save]),
+  ]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(open), "ツールバー/開く");
+  assert.equal(refs.get(save), "сохранение/сохранить");
+});
+
+Deno.test("refs: placeholder labels an input; its value never does", () => {
+  const input = el("input", undefined, undefined, { ph: "Search mail", v: "from:bob" });
+  const root = el("window", "Mail", [el("toolbar", undefined, [input])]);
+  assert.equal(refsOf(root).get(input), "toolbar/search-mail");
+});
+
+/** A form with a list of invoice rows, for the stability tests. */
+function invoices(rows: string[], emailValue = ""): Element {
+  return el("app", "Books", [
+    el("window", "Books", [
+      el("toolbar", undefined, [el("btn", "New"), el("input", "Search")]),
+      el("form", undefined, [
+        el("input", "Email", undefined, emailValue ? { v: emailValue } : {}),
+        el("btn", "Submit"),
+      ]),
+      el(
+        "list",
+        "Invoices",
+        rows.map((r) =>
+          el("row", undefined, [el("cell", r), el("cell", undefined, [el("btn", "Delete")])])
+        ),
+      ),
+    ]),
+  ]);
+}
+
+/** Refs of the elements with a given label or the row texts, keyed by label path. */
+function refSet(root: Element): Set<string> {
+  assignIds(root);
+  assignRefs(root);
+  return new Set(traceRefs(root).map((t) => t.el.ref!));
+}
+
+Deno.test("refs: inserting or removing an element elsewhere leaves other refs unchanged", () => {
+  const before = refSet(invoices(["Invoice 17", "Invoice 18"]));
+  const inserted = refSet(invoices(["Invoice 16", "Invoice 17", "Invoice 18"]));
+  for (const r of before) assert.ok(inserted.has(r), `lost ${r} after insert`);
+  const removed = refSet(invoices(["Invoice 18"]));
+  for (const r of before) {
+    if (!r.includes("invoice-17")) assert.ok(removed.has(r), `lost ${r} after removal`);
+  }
+  assert.ok(before.has("invoices/invoice-18/delete"));
+});
+
+Deno.test("refs: a value change does not change any ref", () => {
+  const a = [...refSet(invoices(["Invoice 17"]))];
+  const b = [...refSet(invoices(["Invoice 17"], "john@example.com"))];
+  assert.deepEqual(b, a);
+  assert.ok(a.includes("form/email"));
+});
+
+Deno.test("refs: deterministic for the same tree", () => {
+  assert.deepEqual([...refSet(invoices(["A", "B"]))], [...refSet(invoices(["A", "B"]))]);
+});
+
+Deno.test("refs: very deep trees do not overflow", () => {
+  let leaf: Element = el("btn", "Deep");
+  const target = leaf;
+  for (let k = 0; k < 20000; k++) leaf = el("group", undefined, [leaf]);
+  const root = el("window", "W", [leaf]);
+  assignRefs(root);
+  assert.equal(target.ref, "deep");
+});
