@@ -1,0 +1,345 @@
+/**
+ * A D-Bus connection over a unix socket: handshake, Hello, and method calls
+ * matched to replies by serial. Any number of calls may be in flight; calls
+ * made in the same tick go out in one socket write. Every call has a deadline,
+ * so an app that stops answering cannot hang the caller.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../../errors.ts";
+import { socketPaths } from "./address.ts";
+import { authRequest, BEGIN, expectOk, LineBuffer } from "./auth.ts";
+import { connectionError, errorFromReply, noReplyError } from "./errors.ts";
+import {
+  decodeMessage,
+  encodeMessage,
+  Flags,
+  type Message,
+  messageLength,
+  MessageType,
+} from "./message.ts";
+import type { DBusValue } from "./value.ts";
+
+/** One method call. */
+export interface MethodCall {
+  /** Bus name to call. */
+  destination: string;
+  /** Object path. */
+  path: string;
+  /** Interface of the method. */
+  interface: string;
+  /** Method name. */
+  member: string;
+  /** Signature of the arguments ("" or omitted for none). */
+  signature?: string;
+  /** Arguments. */
+  body?: DBusValue[];
+}
+
+interface Pending {
+  resolve: (body: DBusValue[]) => void;
+  reject: (e: DesktopError) => void;
+  deadline: number;
+  call: MethodCall;
+}
+
+/** Counters for profiling: how much went over the wire. */
+export interface WireStats {
+  /** Method calls sent. */
+  calls: number;
+  /** Socket writes made (calls are batched). */
+  writes: number;
+  /** Bytes sent. */
+  bytesOut: number;
+  /** Bytes received. */
+  bytesIn: number;
+  /** Milliseconds spent decoding messages. */
+  decodeMs: number;
+}
+
+const READ_CHUNK = 256 * 1024;
+
+/** A connection to one D-Bus daemon. */
+export class DBusConnection {
+  readonly #conn: Deno.UnixConn;
+  #serial = 0;
+  readonly #pending = new Map<number, Pending>();
+  #outQueue: Uint8Array[] = [];
+  #flushing = false;
+  #closed: DesktopError | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+  /** Our unique name on the bus (from Hello). */
+  uniqueName = "";
+  /** Wire counters since the connection opened. */
+  readonly stats: WireStats = { calls: 0, writes: 0, bytesOut: 0, bytesIn: 0, decodeMs: 0 };
+
+  private constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+  }
+
+  /**
+   * Connects, authenticates and says Hello.
+   *
+   * @param address a D-Bus address string (`unix:path=...`)
+   * @param timeoutMs limit for the whole opening
+   * @returns the open connection
+   * @throws DesktopError PLATFORM_NOT_SUPPORTED (address), PERMISSION_DENIED (auth),
+   *   TIMEOUT (no answer in time), INTERNAL (cannot connect)
+   */
+  static async open(address: string, timeoutMs: number): Promise<DBusConnection> {
+    const deadline = Date.now() + timeoutMs;
+    const paths = socketPaths(address);
+    let conn: Deno.UnixConn | undefined;
+    let lastErr: unknown;
+    for (const path of paths) {
+      try {
+        conn = await Deno.connect({ transport: "unix", path });
+        break;
+      } catch (e) {
+        lastErr = e;
+      }
+    }
+    if (!conn) {
+      throw connectionError(
+        `cannot connect to ${address}: ${(lastErr as Error)?.message ?? "no address"}`,
+        lastErr,
+      );
+    }
+    try {
+      await withDeadline(handshake(conn), deadline, `D-Bus handshake with ${address}`);
+    } catch (e) {
+      conn.close();
+      throw e;
+    }
+    const c = new DBusConnection(conn);
+    c.#readLoop();
+    try {
+      const [name] = await c.call({
+        destination: "org.freedesktop.DBus",
+        path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus",
+        member: "Hello",
+      }, deadline);
+      c.uniqueName = name as string;
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /**
+   * Calls a method and resolves with the reply's body.
+   *
+   * @param m the call
+   * @param deadline absolute time (ms since epoch) after which the call fails
+   * @returns the reply's values
+   * @throws DesktopError from the error reply, APP_UNRESPONSIVE past the deadline,
+   *   INTERNAL when the connection is lost
+   */
+  call(m: MethodCall, deadline: number): Promise<DBusValue[]> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    const serial = this.#nextSerial();
+    const bytes = encodeMessage({
+      type: MessageType.METHOD_CALL,
+      flags: Flags.NO_AUTO_START,
+      serial,
+      destination: m.destination,
+      path: m.path,
+      interface: m.interface,
+      member: m.member,
+      signature: m.signature ?? "",
+      body: m.body ?? [],
+    });
+    return new Promise<DBusValue[]>((resolve, reject) => {
+      this.#pending.set(serial, { resolve, reject, deadline, call: m });
+      this.#armTimer(deadline);
+      this.#send(bytes);
+    });
+  }
+
+  /** Calls currently waiting for a reply. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  /** Closes the socket and fails every pending call. */
+  close(): void {
+    this.#fail(connectionError("closed"));
+  }
+
+  #nextSerial(): number {
+    this.#serial = this.#serial >= 0xfffffffe ? 1 : this.#serial + 1;
+    return this.#serial;
+  }
+
+  #send(bytes: Uint8Array): void {
+    this.#outQueue.push(bytes);
+    this.stats.calls++;
+    if (!this.#flushing) {
+      this.#flushing = true;
+      // Let the current tick queue more calls so they share one write.
+      queueMicrotask(() => this.#flush());
+    }
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#outQueue.length > 0 && !this.#closed) {
+        const parts = this.#outQueue;
+        this.#outQueue = [];
+        let total = 0;
+        for (const p of parts) total += p.length;
+        const buf = new Uint8Array(total);
+        let off = 0;
+        for (const p of parts) {
+          buf.set(p, off);
+          off += p.length;
+        }
+        this.stats.writes++;
+        this.stats.bytesOut += total;
+        let done = 0;
+        while (done < total) done += await this.#conn.write(buf.subarray(done));
+      }
+    } catch (e) {
+      this.#fail(connectionError(`write failed: ${(e as Error).message}`, e));
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  async #readLoop(): Promise<void> {
+    let buf = new Uint8Array(READ_CHUNK);
+    let start = 0;
+    let end = 0;
+    try {
+      while (!this.#closed) {
+        if (end === buf.length) {
+          // Compact, or grow when one message is larger than the buffer.
+          const used = end - start;
+          const size = used * 2 > buf.length ? buf.length * 2 : buf.length;
+          const next = new Uint8Array(size);
+          next.set(buf.subarray(start, end));
+          buf = next;
+          start = 0;
+          end = used;
+        }
+        const n = await this.#conn.read(buf.subarray(end));
+        if (n === null) throw connectionError("the bus closed the connection");
+        end += n;
+        this.stats.bytesIn += n;
+        const t0 = performance.now();
+        for (;;) {
+          const len = messageLength(buf.subarray(start, end));
+          if (len < 0 || end - start < len) {
+            // Make room ahead of time for a large message that is still arriving.
+            if (len > buf.length - start && start > 0) {
+              const next = new Uint8Array(Math.max(buf.length, len * 2));
+              next.set(buf.subarray(start, end));
+              buf = next;
+              end -= start;
+              start = 0;
+            }
+            break;
+          }
+          const msg = decodeMessage(buf.subarray(start, start + len));
+          start += len;
+          this.#dispatch(msg);
+        }
+        if (start === end) start = end = 0;
+        this.stats.decodeMs += performance.now() - t0;
+      }
+    } catch (e) {
+      this.#fail(
+        e instanceof DesktopError ? e : connectionError(`read failed: ${(e as Error).message}`, e),
+      );
+    }
+  }
+
+  #dispatch(msg: Message): void {
+    if (msg.type !== MessageType.METHOD_RETURN && msg.type !== MessageType.ERROR) return;
+    const p = msg.replySerial === undefined ? undefined : this.#pending.get(msg.replySerial);
+    if (!p) return;
+    this.#pending.delete(msg.replySerial!);
+    if (msg.type === MessageType.METHOD_RETURN) {
+      p.resolve(msg.body);
+    } else {
+      const text = typeof msg.body[0] === "string" ? msg.body[0] : "";
+      p.reject(errorFromReply(msg.errorName ?? "", text, `${p.call.interface}.${p.call.member}`));
+    }
+  }
+
+  #armTimer(deadline: number): void {
+    if (deadline >= this.#timerAt) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = deadline;
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, deadline - Date.now()));
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [serial, p] of this.#pending) {
+      if (p.deadline <= now) {
+        this.#pending.delete(serial);
+        p.reject(noReplyError(`${p.call.interface}.${p.call.member}`, p.call.destination));
+      } else if (p.deadline < next) {
+        next = p.deadline;
+      }
+    }
+    if (next < Infinity) this.#armTimer(next);
+  }
+
+  #fail(err: DesktopError): void {
+    if (this.#closed) return;
+    this.#closed = err;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed.
+    }
+    for (const p of this.#pending.values()) p.reject(err);
+    this.#pending.clear();
+  }
+}
+
+async function handshake(conn: Deno.UnixConn): Promise<void> {
+  await writeAll(conn, authRequest(Deno.uid() ?? 0));
+  const lines = new LineBuffer();
+  const chunk = new Uint8Array(4096);
+  for (;;) {
+    const n = await conn.read(chunk);
+    if (n === null) throw connectionError("the bus closed the connection during authentication");
+    const got = lines.push(chunk.subarray(0, n));
+    if (got.length > 0) {
+      expectOk(got[0]);
+      break;
+    }
+  }
+  await writeAll(conn, BEGIN);
+}
+
+async function writeAll(conn: Deno.UnixConn, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) done += await conn.write(bytes.subarray(done));
+}
+
+function withDeadline<T>(p: Promise<T>, deadline: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new DesktopError("TIMEOUT", `${what} did not finish in time`, {
+          suggestion: "Check that the D-Bus daemon is running and not stopped, then retry",
+        }),
+      );
+    }, Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
