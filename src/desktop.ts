@@ -8,6 +8,25 @@
 import type { AppInfo, Element, Point, Role, Snapshot, WindowInfo } from "./model/element.ts";
 import type { FilterOptions, FilterResult } from "./model/filter.ts";
 import type { Action, ActionResult, Provider, Scope } from "./platform/provider.ts";
+import { DesktopError } from "./errors.ts";
+import { assignIds } from "./model/tree.ts";
+import { filterTree } from "./model/filter.ts";
+import { assignRefs } from "./refs/generate.ts";
+import { findElements, resolveRef, resolveText, validateRef } from "./refs/resolve.ts";
+import {
+  createFileRefStore,
+  createMemoryRefStore,
+  type RefStore,
+  stateDir,
+} from "./state/ref_store.ts";
+import {
+  checkIndexedRef,
+  locateAll,
+  type Located,
+  resolveStoredId,
+  toStored,
+} from "./session/identity.ts";
+import { checkCondition, waitUntil } from "./session/wait.ts";
 
 /** How an action names its element. At most one of ref, id, text; or a point. */
 export interface Target {
@@ -83,4 +102,189 @@ export interface Desktop {
   wait(scope: Scope, cond: WaitCondition, timeoutMs: number): Promise<Element | null>;
   /** Release the provider. */
   close(): void;
+}
+
+// Implementation: createDesktop and its helpers.
+
+/** Options of {@link createDesktop}: the session options plus an explicit store. */
+export interface CreateDesktopOptions extends DesktopOptions {
+  /**
+   * Where reads are remembered for `--id` and indexed refs. Default: the file
+   * store in the state directory when `persistRefs`, else an in-memory store.
+   */
+  store?: RefStore;
+}
+
+/** Default per-operation deadline. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens a session over a provider.
+ *
+ * @param provider the backend (see `openProvider` in src/platform/load.ts)
+ * @param opts deadline, ref persistence, store
+ * @returns the session; `close()` releases the provider
+ *
+ * @example
+ * ```ts ignore
+ * import { createDesktop } from "./desktop.ts";
+ * import { openProvider } from "./platform/load.ts";
+ * const desktop = createDesktop(await openProvider({ from: "snap.json", timeoutMs: 5000 }));
+ * const email = await desktop.resolve({}, { ref: "form/email" });
+ * console.log(email.r); // "input"
+ * desktop.close();
+ * ```
+ */
+export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {}): Desktop {
+  const store = opts.store ?? defaultStore(opts.persistRefs ?? false);
+
+  /** A fresh read with ids and refs, not persisted. */
+  async function readFull(scope: Scope, bounds = true): Promise<Snapshot> {
+    const snapshot = await provider.read(scope, { bounds });
+    assignIds(snapshot.root);
+    assignRefs(snapshot.root);
+    return snapshot;
+  }
+
+  async function resolveIn(snapshot: Snapshot, target: Target): Promise<Element> {
+    checkTarget(target);
+    const root = snapshot.root;
+    if (target.ref !== undefined) {
+      validateRef(target.ref);
+      const found = resolveRef(root, target.ref);
+      const stored = await store.load(snapshot.app.pid);
+      checkIndexedRef(found, locateAll(root), stored, snapshot.app);
+      return found;
+    }
+    if (target.id !== undefined) {
+      const stored = await store.load(snapshot.app.pid);
+      return resolveStoredId(locateAll(root), stored, snapshot.app, target.id);
+    }
+    if (target.text !== undefined) {
+      return resolveText(root, { text: target.text, exact: target.exact, roles: target.roles });
+    }
+    return elementAtPoint(locateAll(root), target.point!);
+  }
+
+  const desktop: Desktop = {
+    provider,
+    listApps: () => provider.listApps(),
+    listWindows: (scope) => provider.listWindows(scope),
+
+    async read(scope, req = {}) {
+      const snapshot = await readFull(scope, req.bounds ?? true);
+      const view = filterTree(snapshot.root, req);
+      const paths = new Map(locateAll(snapshot.root).map((x) => [x.el.i, x.path]));
+      const printed = view.root ? locateAll(view.root) : [];
+      await store.save({
+        app: {
+          name: snapshot.app.name,
+          pid: snapshot.app.pid,
+          ...(snapshot.app.started !== undefined ? { started: snapshot.app.started } : {}),
+        },
+        readAt: snapshot.readAt,
+        elements: printed.map(({ el }) => toStored(el, paths.get(el.i) ?? "")),
+      });
+      return { snapshot, view };
+    },
+
+    async resolve(scope, target) {
+      return await resolveIn(await readFull(scope), target);
+    },
+
+    async act(scope, target, action) {
+      if (target.point && !hasElementTarget(target)) {
+        return await provider.act(scope, { point: target.point }, action);
+      }
+      const snapshot = await readFull(scope);
+      const element = hasAnyTarget(target)
+        ? await resolveIn(snapshot, target)
+        : focusedOrRoot(snapshot.root, action);
+      const result = await provider.act(scope, { element }, action);
+      return { ...result, element };
+    },
+
+    async wait(scope, cond, timeoutMs) {
+      const given = [cond.text, cond.gone, cond.ref].filter((x) => x !== undefined).length;
+      if (given !== 1) {
+        throw new DesktopError("INVALID_ARGS", "wait takes exactly one condition", {
+          suggestion: "Pass one of --for-text, --gone, --for-ref",
+        });
+      }
+      if (cond.ref !== undefined) validateRef(cond.ref);
+      return await waitUntil(provider, scope, timeoutMs, async () => {
+        const snapshot = await readFull(scope, false);
+        return checkCondition(snapshot.root, cond, findElements, refOrUndefined);
+      });
+    },
+
+    close: () => provider.close(),
+  };
+  return desktop;
+}
+
+function defaultStore(persist: boolean): RefStore {
+  if (!persist) return createMemoryRefStore();
+  const dir = stateDir();
+  if (!dir) {
+    console.error(
+      "desktop: warning: no state directory (set DESKTOP_STATE_DIR); --id works only within one process",
+    );
+    return createMemoryRefStore();
+  }
+  return createFileRefStore(dir);
+}
+
+function hasElementTarget(t: Target): boolean {
+  return t.ref !== undefined || t.id !== undefined || t.text !== undefined;
+}
+
+function hasAnyTarget(t: Target): boolean {
+  return hasElementTarget(t) || t.point !== undefined;
+}
+
+/** Exactly one of ref, id, text, point. */
+function checkTarget(t: Target): void {
+  const given = [t.ref, t.id, t.text, t.point].filter((x) => x !== undefined).length;
+  if (given === 1) return;
+  throw new DesktopError(
+    "INVALID_ARGS",
+    given === 0 ? "no target given" : "give only one of --ref, --id, --text, --x/--y",
+    { suggestion: "Target an element with exactly one of --ref, --id, --text or --x/--y" },
+  );
+}
+
+function refOrUndefined(root: Element, ref: string): Element | undefined {
+  try {
+    return resolveRef(root, ref);
+  } catch (err) {
+    if (err instanceof DesktopError && err.code !== "INVALID_ARGS") return undefined;
+    throw err;
+  }
+}
+
+/** The element keys go to when no target is given: the focused one (type needs one). */
+function focusedOrRoot(root: Element, action: Action): Element {
+  const focused = locateAll(root).filter((x) => x.el.f).pop()?.el;
+  if (focused) return focused;
+  if (action.kind === "key") return root;
+  throw new DesktopError("ELEMENT_NOT_FOUND", `no focused element to ${action.kind} into`, {
+    suggestion: "Target the element with --ref, --id or --text",
+  });
+}
+
+/** The deepest element whose bounds contain the point. */
+function elementAtPoint(all: Located[], p: Point): Element {
+  let best: Located | undefined;
+  for (const x of all) {
+    const b = x.el.b;
+    if (!b || p.x < b[0] || p.y < b[1] || p.x >= b[0] + b[2] || p.y >= b[1] + b[3]) continue;
+    if (!best || x.path.split(".").length >= best.path.split(".").length) best = x;
+  }
+  if (!best) {
+    throw new DesktopError("ELEMENT_NOT_FOUND", `no element at (${p.x},${p.y})`, {
+      suggestion: "Check the coordinates against bounds from read",
+    });
+  }
+  return best.el;
 }

@@ -1,0 +1,143 @@
+/**
+ * The `desktop` command: read native app UIs through the accessibility tree
+ * and act on their elements by stable ref.
+ *
+ * Every failure prints one JSON object on stderr (`{"error":true,"code":...}`)
+ * and exits with 1, or 2 for bad arguments.
+ *
+ * @example
+ * ```sh
+ * deno run -A cli.ts read --app Chromium --interactive
+ * deno run -A cli.ts click --app Chromium --ref form/submit
+ * ```
+ *
+ * @module
+ */
+
+import { Command, CommanderError, type CommandUnknownOpts } from "commander";
+import config from "./deno.json" with { type: "json" };
+import { DesktopError } from "./src/errors.ts";
+import { printError } from "./src/commands/_shared.ts";
+import { listCommand } from "./src/commands/list.ts";
+import { readCommand } from "./src/commands/read.ts";
+import { findCommand } from "./src/commands/find.ts";
+import { clickCommand } from "./src/commands/click.ts";
+import { typeCommand } from "./src/commands/type.ts";
+import { keyCommand } from "./src/commands/key.ts";
+import { actionCommand } from "./src/commands/action.ts";
+import { setValueCommand } from "./src/commands/set_value.ts";
+import { scrollCommand } from "./src/commands/scroll.ts";
+import { dragCommand } from "./src/commands/drag.ts";
+import { focusCommand } from "./src/commands/focus.ts";
+import { waitCommand } from "./src/commands/wait.ts";
+import { observeCommand } from "./src/commands/observe.ts";
+import { diffCommand } from "./src/commands/diff.ts";
+import { mcpCommand } from "./src/commands/mcp.ts";
+
+/** The version `--version` prints. */
+export const VERSION: string = config.version;
+
+/**
+ * Builds the whole command tree.
+ *
+ * @returns the program
+ */
+export function buildProgram(): CommandUnknownOpts {
+  const program = new Command("desktop")
+    .description(
+      "Eyes and hands on native app UIs through the accessibility tree: read elements with " +
+        "stable refs, act on them, watch them change",
+    )
+    .version(VERSION, "-V, --version", "print the version")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ desktop list
+  $ desktop read --app Chromium --interactive
+  $ desktop click --app Chromium --ref form/submit
+  $ desktop type --app Chromium --ref form/email --text "ada@example.com"
+  $ desktop read --from tests/fixtures/browser_form.json
+
+Errors are one JSON object on stderr: {"error":true,"code":"...","message":"...","suggestion":"..."}`,
+    );
+  for (
+    const cmd of [
+      listCommand(),
+      readCommand(),
+      findCommand(),
+      clickCommand(),
+      typeCommand(),
+      keyCommand(),
+      actionCommand(),
+      setValueCommand(),
+      scrollCommand(),
+      dragCommand(),
+      focusCommand(),
+      waitCommand(),
+      observeCommand(),
+      diffCommand(),
+      mcpCommand(),
+    ]
+  ) program.addCommand(cmd);
+  routeErrors(program);
+  return program as unknown as CommandUnknownOpts;
+}
+
+/** Makes commander throw instead of exiting, and stay quiet: errors are printed as JSON. */
+function routeErrors(cmd: CommandUnknownOpts): void {
+  cmd.exitOverride().configureOutput({ outputError: () => {}, writeOut, writeErr });
+  for (const sub of cmd.commands) routeErrors(sub);
+}
+
+/** Writes all of `text`; a closed pipe (`desktop read --help | head`) is not an error. */
+function writeAll(file: typeof Deno.stdout, text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  try {
+    for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+  }
+}
+
+const writeOut = (text: string) => writeAll(Deno.stdout, text);
+const writeErr = (text: string) => writeAll(Deno.stderr, text);
+
+/** Commander codes that are not errors (help and version were printed). */
+const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
+
+/**
+ * Runs the CLI with `args` (without the program name) and sets `Deno.exitCode`.
+ *
+ * @param args command-line arguments
+ */
+export async function main(args: string[]): Promise<void> {
+  const program = buildProgram();
+  if (args.length === 0) {
+    program.outputHelp();
+    return;
+  }
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (NOT_ERRORS.has(err.code)) {
+        Deno.exitCode = err.exitCode;
+        return;
+      }
+      const command = args.find((a) => !a.startsWith("-")) ?? "";
+      printError(
+        new DesktopError("INVALID_ARGS", err.message.replace(/^error:\s*/, ""), {
+          suggestion: `Run \`desktop ${command ? `${command} ` : ""}--help\` for the options`,
+          details: { reason: err.code.replace(/^commander\./, "") },
+        }),
+      );
+      return;
+    }
+    printError(err);
+  }
+}
+
+if (import.meta.main) {
+  await main(Deno.args);
+}

@@ -1,0 +1,105 @@
+/**
+ * `desktop read`: the element tree of an app or window, with ids and refs.
+ *
+ * @module
+ */
+
+import { Command, type CommandUnknownOpts } from "commander";
+import type { Role } from "../model/element.ts";
+import { parseRoles } from "../model/roles.ts";
+import { type Format, renderElements } from "../output/render.ts";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  snapshotToText,
+} from "../platform/replay/snapshot_file.ts";
+import { addScopeOptions, choiceOption, intOption, runCommand, withDesktop } from "./_shared.ts";
+
+/** Formats `read` prints. */
+export const READ_FORMATS: readonly Format[] = ["agent", "yaml", "json"];
+
+/**
+ * Builds the roles filter from `--roles` and `--interactive`.
+ *
+ * @param roles the `--roles` list
+ * @param interactive whether `--interactive` was given
+ * @returns the role set, or undefined for no role filter
+ */
+export function rolesFilter(roles?: string, interactive?: boolean): Set<Role> | undefined {
+  if (roles === undefined && !interactive) return undefined;
+  const list = [roles, interactive ? "interactive" : undefined].filter(Boolean).join(",");
+  return parseRoles(list);
+}
+
+/**
+ * The `read` command.
+ *
+ * @returns the commander command
+ */
+export function readCommand(): CommandUnknownOpts {
+  const cmd = addScopeOptions(
+    new Command("read")
+      .description(
+        "Print the accessibility tree of an app or window: one element per line with its id and ref",
+      ),
+  )
+    .option("--flat", "a flat list with landmark paths instead of a tree")
+    .option(
+      "--roles <list>",
+      "keep these roles (`btn,input,lnk`, `interactive`) and their ancestors",
+    )
+    .option("--interactive", "keep only elements an agent can act on (= --roles interactive)")
+    .option("--text <text>", "keep elements whose label, value or description contains this")
+    .option("--depth <n>", "maximum depth below the root", intOption("--depth"))
+    .option("--focused", "keep only the focused element and its ancestors")
+    .option("--scope-ref <ref>", "keep only the subtree of this ref")
+    .option("--max-elements <n>", "stop after this many elements", intOption("--max-elements"))
+    .option("--prune", "drop unlabeled containers, lifting their children")
+    .option(
+      "--format <format>",
+      "agent (compact lines), yaml or json (json loads back with --from)",
+      choiceOption<Format>("--format", READ_FORMATS),
+      "agent" as Format,
+    )
+    .option("--save <file>", "also write the full snapshot (JSON) to this file for --from and diff")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ desktop read --app Chromium --interactive
+  $ desktop read --app Chromium --scope-ref form --format yaml
+  $ desktop read --app Chromium --save before.json
+  $ desktop read --from before.json --flat --roles btn`,
+    )
+    .action(runCommand(async (opts) => {
+      await withDesktop(opts, async (desktop, scope) => {
+        const { snapshot, view } = await desktop.read(scope, {
+          roles: rolesFilter(opts.roles, opts.interactive),
+          text: opts.text,
+          depth: opts.depth,
+          focused: opts.focused,
+          scopeRef: opts.scopeRef,
+          maxElements: opts.maxElements,
+          prune: opts.prune,
+        });
+        if (opts.save !== undefined) await Deno.writeTextFile(opts.save, snapshotToText(snapshot));
+        if (!view.root) {
+          console.error(`desktop: no element matched the filters (${view.total} read)`);
+          return;
+        }
+        const meta = {
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+          app: snapshot.app,
+          ...(snapshot.window ? { window: snapshot.window } : {}),
+          readAt: snapshot.readAt,
+          total: view.total,
+          kept: view.kept,
+          ...(view.truncated ? { truncated: view.truncated } : {}),
+        };
+        const text = renderElements(view.root, { format: opts.format, flat: opts.flat, meta });
+        console.log(text.replace(/\n$/, ""));
+      });
+    }));
+  return cmd;
+}

@@ -1,0 +1,60 @@
+/**
+ * Picks and opens a backend: the replay provider for a saved snapshot, else
+ * the live backend of the current OS, loaded by dynamic import so that
+ * importing the library never loads FFI code.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../errors.ts";
+import type { Provider } from "./provider.ts";
+
+/** Options of {@link openProvider}. */
+export interface OpenProviderOptions {
+  /** Path of a saved snapshot: open the read-only replay backend on it. */
+  from?: string;
+  /** Per-operation deadline in milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * Opens the provider a command asked for.
+ *
+ * @param opts `from` for a snapshot file, and the per-operation deadline
+ * @returns the opened provider; close it when done
+ * @throws DesktopError PLATFORM_NOT_SUPPORTED on an OS without a backend,
+ *   SNAPSHOT_INVALID for a bad snapshot file
+ *
+ * @example
+ * ```ts ignore
+ * import { openProvider } from "./load.ts";
+ * const provider = await openProvider({ from: "tests/fixtures/browser_form.json", timeoutMs: 5000 });
+ * console.log((await provider.listApps())[0].name); // "Chromium"
+ * provider.close();
+ * ```
+ */
+export async function openProvider(opts: OpenProviderOptions): Promise<Provider> {
+  if (opts.from !== undefined) {
+    const { openReplayProvider } = await import("./replay/mod.ts");
+    return await openReplayProvider(opts.from, { timeoutMs: opts.timeoutMs });
+  }
+  switch (Deno.build.os) {
+    case "linux": {
+      const { createLinuxProvider } = await import("./linux/mod.ts");
+      return await createLinuxProvider({ timeoutMs: opts.timeoutMs });
+    }
+    case "darwin": {
+      const { createMacosProvider } = await import("./macos/mod.ts");
+      return await createMacosProvider({ timeoutMs: opts.timeoutMs });
+    }
+    default:
+      throw new DesktopError(
+        "PLATFORM_NOT_SUPPORTED",
+        `no accessibility backend for ${Deno.build.os}`,
+        {
+          suggestion:
+            "Run on Linux (AT-SPI) or macOS (AX), or read a saved snapshot with --from FILE",
+        },
+      );
+  }
+}

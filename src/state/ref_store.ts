@@ -1,0 +1,280 @@
+/**
+ * The ref store: what the last `read` of each app printed, kept between CLI
+ * processes so that `--id N` means "element N of the last read" (guide:
+ * refs.md section 3).
+ *
+ * One file per app process (`refs/pid-<pid>.json`) in the user's state
+ * directory. The directory is 0700 and files are 0600 (window titles and
+ * labels can be private); each file is replaced atomically (temporary file +
+ * rename) so a reader never sees half a file. At most {@link DEFAULT_LIMITS}
+ * apps are kept (least recently read dropped first), and a file holds at most
+ * 2 MB: elements beyond that are dropped from the end of document order and
+ * the read is marked `truncated`, so an id past the cut gets STALE_REF.
+ *
+ * A corrupt or unreadable store file is treated as empty, with a warning on
+ * stderr; a store that cannot be written only warns. The store never makes a
+ * command fail.
+ *
+ * @module
+ */
+
+import type { Bounds } from "../model/element.ts";
+
+/** What the store remembers of one printed element. */
+export interface StoredElement {
+  /** Numeric id in that read. */
+  i: number;
+  /** Ref in that read. */
+  ref?: string;
+  /** Short role. */
+  r: string;
+  /** Label. */
+  t?: string;
+  /** Platform-native identity, when the backend has one. */
+  nid?: string;
+  /** Bounds. */
+  b?: Bounds;
+  /** Child-index path from the read's root (`0.2.5`). */
+  path: string;
+}
+
+/** The app a stored read came from. */
+export interface StoredApp {
+  /** Application name. */
+  name: string;
+  /** Process id. */
+  pid: number;
+  /** Process start time, when known: a different one means the app restarted. */
+  started?: number;
+}
+
+/** One stored read. */
+export interface StoredRead {
+  /** The app that was read. */
+  app: StoredApp;
+  /** ISO timestamp of the read. */
+  readAt: string;
+  /** Printed elements in document order. */
+  elements: StoredElement[];
+  /** True when elements were dropped to respect the size cap. */
+  truncated?: boolean;
+}
+
+/** Where reads are remembered. */
+export interface RefStore {
+  /** Remembers a read, replacing the previous read of the same app process. */
+  save(read: StoredRead): Promise<void>;
+  /** The last stored read of the process `pid`, or null. */
+  load(pid: number): Promise<StoredRead | null>;
+}
+
+/** Size limits of the file store. */
+export interface RefStoreLimits {
+  /** Apps kept; the least recently read are dropped beyond this. */
+  maxApps: number;
+  /** Bytes per app file; elements past this are dropped. */
+  maxFileBytes: number;
+}
+
+/** The default limits: 16 apps, 2 MB per app. */
+export const DEFAULT_LIMITS: RefStoreLimits = { maxApps: 16, maxFileBytes: 2 * 1024 * 1024 };
+
+/**
+ * The state directory: `$DESKTOP_STATE_DIR`, else `$XDG_STATE_HOME/desktop`,
+ * else `~/.local/state/desktop` (macOS: `~/Library/Application Support/desktop`).
+ *
+ * @param env environment lookup (defaults to `Deno.env.get`)
+ * @param os operating system (defaults to `Deno.build.os`)
+ * @returns the directory path, or null when no home directory is known
+ *
+ * @example
+ * ```ts
+ * import { stateDir } from "./ref_store.ts";
+ * const env: Record<string, string> = { HOME: "/home/ada" };
+ * console.log(stateDir((k) => env[k], "linux")); // "/home/ada/.local/state/desktop"
+ * ```
+ */
+export function stateDir(
+  env: (key: string) => string | undefined = (k) => Deno.env.get(k),
+  os: string = Deno.build.os,
+): string | null {
+  const explicit = env("DESKTOP_STATE_DIR");
+  if (explicit) return explicit;
+  const home = env("HOME");
+  if (os === "darwin") return home ? `${home}/Library/Application Support/desktop` : null;
+  const xdg = env("XDG_STATE_HOME");
+  if (xdg) return `${xdg}/desktop`;
+  return home ? `${home}/.local/state/desktop` : null;
+}
+
+/**
+ * A store in process memory: what the library uses when it does not persist.
+ *
+ * @returns an empty store
+ *
+ * @example
+ * ```ts
+ * import { createMemoryRefStore } from "./ref_store.ts";
+ * const store = createMemoryRefStore();
+ * await store.save({ app: { name: "Calc", pid: 7 }, readAt: "", elements: [] });
+ * console.log((await store.load(7))?.app.name); // "Calc"
+ * ```
+ */
+export function createMemoryRefStore(): RefStore {
+  const reads = new Map<number, StoredRead>();
+  return {
+    save(read) {
+      reads.set(read.app.pid, structuredClone(read));
+      return Promise.resolve();
+    },
+    load(pid) {
+      const read = reads.get(pid);
+      return Promise.resolve(read ? structuredClone(read) : null);
+    },
+  };
+}
+
+/**
+ * A store in files under `dir` (see the module doc for modes, atomicity and caps).
+ *
+ * @param dir the state directory (see {@link stateDir})
+ * @param limits size caps
+ * @param warn where warnings go (defaults to stderr)
+ * @returns the store
+ *
+ * @example
+ * ```ts
+ * import { createFileRefStore } from "./ref_store.ts";
+ * const dir = await Deno.makeTempDir();
+ * const store = createFileRefStore(dir);
+ * await store.save({ app: { name: "Calc", pid: 7 }, readAt: "", elements: [] });
+ * console.log((await store.load(7))?.app.pid); // 7
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function createFileRefStore(
+  dir: string,
+  limits: RefStoreLimits = DEFAULT_LIMITS,
+  warn: (message: string) => void = (m) => console.error(`desktop: warning: ${m}`),
+): RefStore {
+  const refsDir = `${dir}/refs`;
+  const fileOf = (pid: number) => `${refsDir}/pid-${pid}.json`;
+
+  return {
+    async save(read) {
+      try {
+        await ensurePrivateDir(dir);
+        await ensurePrivateDir(refsDir);
+        const text = encodeCapped(read, limits.maxFileBytes);
+        const target = fileOf(read.app.pid);
+        const tmp = `${target}.${crypto.randomUUID()}.tmp`;
+        try {
+          await Deno.writeTextFile(tmp, text, { mode: 0o600, createNew: true });
+          await chmodIfPosix(tmp, 0o600);
+          await Deno.rename(tmp, target);
+        } catch (err) {
+          await Deno.remove(tmp).catch(() => {});
+          throw err;
+        }
+        await evictBeyond(refsDir, limits.maxApps, target);
+      } catch (err) {
+        warn(`could not save the ref store in ${dir}: ${messageOf(err)}`);
+      }
+    },
+    async load(pid) {
+      const file = fileOf(pid);
+      let text: string;
+      try {
+        text = await Deno.readTextFile(file);
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) {
+          warn(`could not read the ref store file ${file}: ${messageOf(err)}`);
+        }
+        return null;
+      }
+      const read = decode(text);
+      if (!read || read.app.pid !== pid) {
+        warn(`ignoring the corrupt ref store file ${file}`);
+        return null;
+      }
+      return read;
+    },
+  };
+}
+
+/** Serializes a read, dropping trailing elements until it fits `maxBytes`. */
+function encodeCapped(read: StoredRead, maxBytes: number): string {
+  let text = JSON.stringify(read);
+  if (byteLength(text) <= maxBytes) return text;
+  let keep = read.elements.length;
+  // Shrink proportionally, then step down: a few passes at most.
+  while (keep > 0) {
+    keep = Math.min(keep - 1, Math.floor(keep * maxBytes / byteLength(text)));
+    text = JSON.stringify({ ...read, elements: read.elements.slice(0, keep), truncated: true });
+    if (byteLength(text) <= maxBytes) return text;
+  }
+  return JSON.stringify({ ...read, elements: [], truncated: true });
+}
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** Parses a store file, returning null for anything that is not a stored read. */
+function decode(text: string): StoredRead | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(data) || !isRecord(data.app) || !Array.isArray(data.elements)) return null;
+  const app = data.app;
+  if (typeof app.name !== "string" || typeof app.pid !== "number") return null;
+  if (app.started !== undefined && typeof app.started !== "number") return null;
+  for (const el of data.elements) {
+    if (!isRecord(el) || typeof el.i !== "number" || typeof el.r !== "string") return null;
+    if (typeof el.path !== "string") return null;
+  }
+  return data as unknown as StoredRead;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** Creates `path` as 0700, or tightens an existing directory to 0700. */
+async function ensurePrivateDir(path: string): Promise<void> {
+  await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+  await chmodIfPosix(path, 0o700);
+}
+
+async function chmodIfPosix(path: string, mode: number): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  await Deno.chmod(path, mode);
+}
+
+/** Keeps the `maxApps` most recently written files; `keep` is never removed. */
+async function evictBeyond(refsDir: string, maxApps: number, keep: string): Promise<void> {
+  const files: Array<{ path: string; mtime: number }> = [];
+  for await (const entry of Deno.readDir(refsDir)) {
+    if (!entry.isFile || !/^pid-\d+\.json$/.test(entry.name)) continue;
+    const path = `${refsDir}/${entry.name}`;
+    const info = await Deno.stat(path).catch(() => null);
+    if (info) files.push({ path, mtime: info.mtime?.getTime() ?? 0 });
+  }
+  if (files.length <= maxApps) return;
+  files.sort((a, b) => b.mtime - a.mtime || (a.path === keep ? -1 : b.path === keep ? 1 : 0));
+  const keepSet = new Set([
+    keep,
+    ...files.filter((f) => f.path !== keep).slice(0, maxApps - 1)
+      .map((f) => f.path),
+  ]);
+  for (const f of files) {
+    if (!keepSet.has(f.path)) await Deno.remove(f.path).catch(() => {});
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
