@@ -73,8 +73,12 @@ export function createReplayProvider(snapshot: Snapshot, source = "snapshot"): P
       return Promise.resolve([{ ...snapshot.app, windows: windows.length }]);
     },
     listWindows(scope: Scope = {}): Promise<WindowInfo[]> {
-      checkApp(scope);
-      return Promise.resolve(windows.map((w) => w.info));
+      try {
+        checkApp(scope);
+        return Promise.resolve(windows.map((w) => w.info));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     },
     read(scope: Scope, _opts?: ReadOptions): Promise<Snapshot> {
       try {

@@ -83,6 +83,7 @@ export function parseSnapshotText(text: string, source = "snapshot"): Snapshot {
   }
   if (typeof data.readAt !== "string") throw invalid(`${source} has no "readAt" timestamp`);
   checkElement(data.root, `${source}: root`);
+  scrubSecure(data.root as Element);
   return {
     app: app as unknown as Snapshot["app"],
     ...(isRecord(data.window) ? { window: data.window as unknown as Snapshot["window"] } : {}),
@@ -119,6 +120,12 @@ export function snapshotToText(snapshot: Snapshot): string {
     null,
     1,
   ) + "\n";
+}
+
+/** Drops values of secure fields in place: a hand-edited or foreign file may carry one. */
+function scrubSecure(el: Element): void {
+  if (el.sec) delete el.v;
+  el.c?.forEach(scrubSecure);
 }
 
 function checkElement(x: unknown, where: string): void {
