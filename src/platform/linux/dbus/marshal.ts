@@ -73,6 +73,52 @@ export class Writer {
     this.#len += pad;
   }
 
+  /**
+   * Writes one byte.
+   *
+   * @param v 0..255
+   */
+  writeByte(v: number): void {
+    this.#u8(v);
+  }
+
+  /**
+   * Writes an aligned u32.
+   *
+   * @param v the value
+   */
+  writeUint32(v: number): void {
+    this.#u32(v);
+  }
+
+  /**
+   * Overwrites a u32 written earlier.
+   *
+   * @param at byte position within this buffer
+   * @param v the value
+   */
+  patchUint32(at: number, v: number): void {
+    this.#view.setUint32(at, v, true);
+  }
+
+  /**
+   * Writes a string (type s or o) without checks.
+   *
+   * @param s the string
+   */
+  writeString(s: string): void {
+    this.#str(s, 4);
+  }
+
+  /**
+   * Writes a signature (type g) without checks.
+   *
+   * @param s the signature
+   */
+  writeSignature(s: string): void {
+    this.#str(s, 1);
+  }
+
   #u8(v: number): void {
     this.#ensure(1);
     this.#buf[this.#len++] = v;

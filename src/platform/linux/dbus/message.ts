@@ -9,7 +9,7 @@ import { DesktopError } from "../../../errors.ts";
 import { Writer } from "./marshal.ts";
 import { parseSignature } from "./signature.ts";
 import { Reader } from "./unmarshal.ts";
-import type { DBusValue, Variant } from "./value.ts";
+import type { DBusValue } from "./value.ts";
 
 /** Message types. */
 export const MessageType = {
@@ -94,36 +94,50 @@ function malformed(why: string): DesktopError {
  * ```
  */
 export function encodeMessage(m: Message): Uint8Array {
-  const fields: DBusValue[] = [];
-  const add = (code: number, sig: string, value: DBusValue | undefined) => {
-    if (value !== undefined) fields.push([code, { signature: sig, value } satisfies Variant]);
-  };
-  add(Field.PATH, "o", m.path);
-  add(Field.INTERFACE, "s", m.interface);
-  add(Field.MEMBER, "s", m.member);
-  add(Field.ERROR_NAME, "s", m.errorName);
-  add(Field.REPLY_SERIAL, "u", m.replySerial);
-  add(Field.DESTINATION, "s", m.destination);
-  add(Field.SENDER, "s", m.sender);
-  if (m.signature) add(Field.SIGNATURE, "g", m.signature);
-
-  const body = new Writer(0);
-  if (m.signature) body.writeAll(m.signature, m.body);
-  const head = new Writer(0, 128);
-  head.writeAll("yyyyuua(yv)", [
-    0x6c,
-    m.type,
-    m.flags,
-    1,
-    body.length,
-    m.serial,
-    fields,
-  ]);
+  // Header fields are written directly (not as variant objects): calls are
+  // encoded thousands of times per read.
+  const head = new Writer(0, 256);
+  head.writeByte(0x6c);
+  head.writeByte(m.type);
+  head.writeByte(m.flags);
+  head.writeByte(1);
+  head.writeUint32(0); // body length, patched below
+  head.writeUint32(m.serial);
+  const lenAt = head.length;
+  head.writeUint32(0); // header fields array length, patched below
   head.align(8);
-  const out = new Uint8Array(head.length + body.length);
-  out.set(head.bytes(), 0);
-  out.set(body.bytes(), head.length);
-  return out;
+  const fieldsStart = head.length;
+  const str = (code: number, sig: "s" | "o", value: string | undefined) => {
+    if (value === undefined) return;
+    head.align(8);
+    head.writeByte(code);
+    head.writeSignature(sig);
+    head.writeString(value);
+  };
+  str(Field.PATH, "o", m.path);
+  str(Field.INTERFACE, "s", m.interface);
+  str(Field.MEMBER, "s", m.member);
+  str(Field.ERROR_NAME, "s", m.errorName);
+  if (m.replySerial !== undefined) {
+    head.align(8);
+    head.writeByte(Field.REPLY_SERIAL);
+    head.writeSignature("u");
+    head.writeUint32(m.replySerial);
+  }
+  str(Field.DESTINATION, "s", m.destination);
+  str(Field.SENDER, "s", m.sender);
+  if (m.signature) {
+    head.align(8);
+    head.writeByte(Field.SIGNATURE);
+    head.writeSignature("g");
+    head.writeSignature(m.signature);
+  }
+  head.patchUint32(lenAt, head.length - fieldsStart);
+  head.align(8);
+  const bodyStart = head.length;
+  if (m.signature) head.writeAll(m.signature, m.body);
+  head.patchUint32(4, head.length - bodyStart);
+  return head.bytes().slice();
 }
 
 /**
@@ -161,21 +175,29 @@ function endianOf(b: number): boolean {
  */
 export function decodeMessage(buf: Uint8Array): Message {
   const le = endianOf(buf[0]);
+  if (buf[3] !== 1) throw malformed(`protocol version ${buf[3]}`);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const bodyLen = view.getUint32(4, le);
+  const m: Message = {
+    type: buf[1],
+    flags: buf[2],
+    serial: view.getUint32(8, le),
+    signature: "",
+    body: [],
+  };
+  // Header fields read one by one (a(yv) with known value types), which is
+  // much cheaper than building variant objects for every reply.
   const r = new Reader(buf, le, 0);
-  const [, type, flags, version, bodyLen, serial, fields] = r.readAll("yyyyuua(yv)") as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    Array<[number, Variant]>,
-  ];
-  if (version !== 1) throw malformed(`protocol version ${version}`);
-  r.align(8);
-  const m: Message = { type, flags, serial, signature: "", body: [] };
-  for (const [code, v] of fields) {
-    const value = v.value;
+  r.skip(12);
+  const fieldsEnd = 16 + view.getUint32(12, le);
+  r.skip(4);
+  while (r.position < fieldsEnd) {
+    r.align(8);
+    const code = r.readByte();
+    const sig = r.readSignature();
+    const inner = parseSignature(sig);
+    if (inner.length !== 1) throw malformed(`header field signature "${sig}"`);
+    const value = r.read(inner[0]);
     switch (code) {
       case Field.PATH:
         m.path = value as string;
@@ -203,6 +225,8 @@ export function decodeMessage(buf: Uint8Array): Message {
         break;
     }
   }
+  if (r.position !== fieldsEnd) throw malformed("header fields overrun their length");
+  r.align(8);
   const bodyStart = r.position;
   if (bodyStart + bodyLen !== buf.length) throw malformed("body length does not match");
   if (m.signature) {

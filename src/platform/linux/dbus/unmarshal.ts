@@ -60,6 +60,28 @@ export class Reader {
     this.#pos += pad;
   }
 
+  /**
+   * Skips bytes.
+   *
+   * @param n how many
+   */
+  skip(n: number): void {
+    this.#need(n);
+    this.#pos += n;
+  }
+
+  /** Reads one byte. */
+  readByte(): number {
+    this.#need(1);
+    return this.#buf[this.#pos++];
+  }
+
+  /** Reads a signature (type g). */
+  readSignature(): string {
+    this.#need(1);
+    return this.#str(this.#buf[this.#pos++]);
+  }
+
   #need(n: number): void {
     if (this.#pos + n > this.#buf.length) {
       throw malformed(`needs ${n} bytes at ${this.#pos}, has ${this.#buf.length - this.#pos}`);
@@ -80,16 +102,16 @@ export class Reader {
     const end = start + len;
     if (this.#buf[end] !== 0) throw malformed("string is not NUL-terminated");
     this.#pos = end + 1;
-    // Short ASCII strings (most names and paths) skip the decoder.
-    if (len < 64) {
-      let ascii = true;
+    // Short ASCII strings (most names and paths) skip the decoder's call cost.
+    if (len <= 48) {
+      const b = this.#buf;
+      let s = "";
       for (let i = start; i < end; i++) {
-        if (this.#buf[i] > 0x7f) {
-          ascii = false;
-          break;
-        }
+        const c = b[i];
+        if (c > 0x7f) return decoder.decode(b.subarray(start, end));
+        s += String.fromCharCode(c);
       }
-      if (ascii) return String.fromCharCode(...this.#buf.subarray(start, end));
+      return s;
     }
     return decoder.decode(this.#buf.subarray(start, end));
   }

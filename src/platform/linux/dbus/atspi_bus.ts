@@ -1,0 +1,353 @@
+/**
+ * The fast AT-SPI reader: our own D-Bus client on the accessibility bus.
+ * A whole app comes from one `Cache.GetItems` call when the app offers it,
+ * then extents, actions, text, values, relations and attributes are fetched
+ * with many calls in flight at once instead of one round trip after another.
+ * Apps without the cache are walked with pipelined per-object calls.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../../errors.ts";
+import { isHidden } from "../convert.ts";
+import type { AtspiRawNode } from "../raw.ts";
+import {
+  cachedChildren,
+  type CacheItem,
+  indexItems,
+  type ItemIndex,
+  parseItems,
+} from "./cache_items.ts";
+import { DBusConnection, type MethodCall } from "./connection.ts";
+import { fetchDetails } from "./details.ts";
+import { dbusErrorName } from "./errors.ts";
+import type { DBusValue, Variant } from "./value.ts";
+
+const REGISTRY = "org.a11y.atspi.Registry";
+const ROOT = "/org/a11y/atspi/accessible/root";
+const ACCESSIBLE = "org.a11y.atspi.Accessible";
+const PROPS = "org.freedesktop.DBus.Properties";
+/** A rarely emitted event: registering it makes toolkits publish their cache. */
+const ACTIVATING_EVENT = "object:property-change:accessible-parent";
+/** Most calls kept in flight at once (the bus allows 50,000 pending replies). */
+export const MAX_IN_FLIGHT = 4096;
+
+/** One app registered on the accessibility bus. */
+export interface BusApp {
+  /** Unique bus name. */
+  bus: string;
+  /** Application name. */
+  name: string;
+  /** Process id (0 when the bus cannot tell). */
+  pid: number;
+  /** Object path of the app's root accessible. */
+  root: string;
+}
+
+/** Options of {@link AtspiBus.readTree}. */
+export interface ReadTreeOptions {
+  /** Levels below the root to read (undefined: all). */
+  depth?: number;
+  /** Read screen extents. */
+  bounds: boolean;
+  /** Absolute deadline (ms since epoch). */
+  deadline: number;
+}
+
+/** Counters of the last read, for profiling. */
+export interface ReadProfile {
+  /** Whether GetItems served the tree. */
+  bulk: boolean;
+  /** Nodes returned. */
+  nodes: number;
+  /** Method calls made. */
+  calls: number;
+  /** Socket writes made. */
+  writes: number;
+  /** Bytes received. */
+  bytesIn: number;
+  /** Milliseconds spent decoding. */
+  decodeMs: number;
+  /** Milliseconds until the structure was known. */
+  structureMs: number;
+  /** Milliseconds in total. */
+  totalMs: number;
+}
+
+/** A call function bound to one app and one deadline. */
+export type AppCall = (
+  path: string,
+  iface: string,
+  member: string,
+  signature?: string,
+  body?: DBusValue[],
+) => Promise<DBusValue[]>;
+
+/** The AT-SPI client on the accessibility bus. */
+export class AtspiBus {
+  readonly #conn: DBusConnection;
+  #activated: Promise<void> | null = null;
+  /** Counters of the last {@link readTree}. */
+  lastProfile: ReadProfile | null = null;
+
+  private constructor(conn: DBusConnection) {
+    this.#conn = conn;
+  }
+
+  /**
+   * Connects to the accessibility bus: the session bus (from
+   * DBUS_SESSION_BUS_ADDRESS) names it through `org.a11y.Bus.GetAddress`.
+   *
+   * @param timeoutMs limit for connecting
+   * @returns the client
+   * @throws DesktopError PLATFORM_NOT_SUPPORTED without a session bus, TIMEOUT, INTERNAL
+   * @example
+   * ```ts ignore
+   * const bus = await AtspiBus.connect(2000);
+   * console.log(await bus.listApps());
+   * bus.close();
+   * ```
+   */
+  static async connect(timeoutMs: number): Promise<AtspiBus> {
+    const deadline = Date.now() + timeoutMs;
+    const sessionAddr = Deno.env.get("DBUS_SESSION_BUS_ADDRESS");
+    if (!sessionAddr) {
+      throw new DesktopError("PLATFORM_NOT_SUPPORTED", "DBUS_SESSION_BUS_ADDRESS is not set", {
+        suggestion: "Run inside a desktop session (or under dbus-run-session) with AT-SPI enabled",
+      });
+    }
+    const session = await DBusConnection.open(sessionAddr, timeoutMs);
+    let a11yAddr: string;
+    try {
+      const [addr] = await session.call({
+        destination: "org.a11y.Bus",
+        path: "/org/a11y/bus",
+        interface: "org.a11y.Bus",
+        member: "GetAddress",
+      }, deadline);
+      a11yAddr = addr as string;
+    } catch (e) {
+      throw new DesktopError("PLATFORM_NOT_SUPPORTED", "the accessibility bus is not available", {
+        suggestion: "Start at-spi-bus-launcher (package at-spi2-core) in the desktop session",
+        cause: e,
+      });
+    } finally {
+      session.close();
+    }
+    const conn = await DBusConnection.open(a11yAddr, Math.max(1, deadline - Date.now()));
+    return new AtspiBus(conn);
+  }
+
+  /** Wire counters of the underlying connection. */
+  get stats(): DBusConnection["stats"] {
+    return this.#conn.stats;
+  }
+
+  /**
+   * Lists the apps registered with the AT-SPI registry.
+   *
+   * @param timeoutMs limit for the whole listing
+   * @returns bus name, name, pid and root path of each app
+   * @throws DesktopError APP_UNRESPONSIVE when the registry does not answer
+   */
+  async listApps(timeoutMs = 3000): Promise<BusApp[]> {
+    const deadline = Date.now() + timeoutMs;
+    const [children] = await this.#conn.call({
+      destination: REGISTRY,
+      path: ROOT,
+      interface: ACCESSIBLE,
+      member: "GetChildren",
+    }, deadline);
+    const refs = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    return await Promise.all(refs.map(async ([bus, root]): Promise<BusApp> => {
+      const [name, pid] = await Promise.all([
+        this.#conn.call({
+          destination: bus,
+          path: root,
+          interface: PROPS,
+          member: "Get",
+          signature: "ss",
+          body: [ACCESSIBLE, "Name"],
+        }, deadline).then(([v]) => String((v as Variant).value), () => ""),
+        this.#conn.call({
+          destination: "org.freedesktop.DBus",
+          path: "/org/freedesktop/DBus",
+          interface: "org.freedesktop.DBus",
+          member: "GetConnectionUnixProcessID",
+          signature: "s",
+          body: [bus],
+        }, deadline).then(([v]) => v as number, () => 0),
+      ]);
+      return { bus, name, pid, root };
+    }));
+  }
+
+  /**
+   * Reads an app (or a subtree) with every printed attribute.
+   *
+   * @param bus the app's unique bus name
+   * @param rootPath object path to start from
+   * @param opts depth, bounds, deadline
+   * @returns the raw tree
+   * @throws DesktopError APP_UNRESPONSIVE (no answer in time), APP_NOT_FOUND (app gone),
+   *   STALE_REF (root gone), TIMEOUT (deadline passed)
+   */
+  async readTree(bus: string, rootPath: string, opts: ReadTreeOptions): Promise<AtspiRawNode> {
+    const t0 = performance.now();
+    const before = { ...this.#conn.stats };
+    const call: AppCall = (path, iface, member, signature, body) => {
+      const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
+      return this.#conn.call(m, opts.deadline);
+    };
+    await this.#activate(opts.deadline);
+    let idx: ItemIndex | null = null;
+    try {
+      const [items] = await call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems");
+      const parsed = parseItems([items]);
+      if (parsed.length > 0) idx = indexItems(parsed);
+    } catch (e) {
+      // No cache on this app (or not yet published): walk it instead.
+      if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
+    }
+    const nodes: AtspiRawNode[] = [];
+    const root = await buildTree(bus, rootPath, idx, call, opts, nodes);
+    const structureMs = performance.now() - t0;
+    checkDeadline(opts.deadline);
+    await fetchDetails(nodes, idx, call, opts.bounds, MAX_IN_FLIGHT);
+    checkDeadline(opts.deadline);
+    const s = this.#conn.stats;
+    this.lastProfile = {
+      bulk: idx !== null,
+      nodes: nodes.length,
+      calls: s.calls - before.calls,
+      writes: s.writes - before.writes,
+      bytesIn: s.bytesIn - before.bytesIn,
+      decodeMs: s.decodeMs - before.decodeMs,
+      structureMs,
+      totalMs: performance.now() - t0,
+    };
+    return root;
+  }
+
+  /** Closes the connection (the registry drops our event registration with it). */
+  close(): void {
+    this.#conn.close();
+  }
+
+  /**
+   * Registers one rarely emitted event once per connection. Toolkits using
+   * the ATK bridge publish `Cache.GetItems` only while some client listens
+   * for events, as screen readers always do.
+   */
+  #activate(deadline: number): Promise<void> {
+    this.#activated ??= this.#conn.call({
+      destination: REGISTRY,
+      path: "/org/a11y/atspi/registry",
+      interface: REGISTRY,
+      member: "RegisterEvent",
+      signature: "s",
+      body: [ACTIVATING_EVENT],
+    }, deadline).then(() => {}, () => {});
+    return this.#activated;
+  }
+}
+
+function checkDeadline(deadline: number): void {
+  if (Date.now() > deadline) {
+    throw new DesktopError("TIMEOUT", "reading the accessibility tree ran past the deadline", {
+      suggestion: "Narrow the read (--window, --depth, --no-bounds) or raise --timeout",
+    });
+  }
+}
+
+/** The basic fields of a node, as the walk fetches them when there is no cache row. */
+async function fetchItem(call: AppCall, path: string): Promise<CacheItem> {
+  const [[role], [states], [ifaces], [props]] = await Promise.all([
+    call(path, ACCESSIBLE, "GetRole"),
+    call(path, ACCESSIBLE, "GetState"),
+    call(path, ACCESSIBLE, "GetInterfaces"),
+    call(path, PROPS, "GetAll", "s", [ACCESSIBLE]),
+  ]);
+  const p = new Map(props as Array<[string, Variant]>);
+  const st = states as number[];
+  return {
+    path,
+    parent: "",
+    index: -1,
+    childCount: Number(p.get("ChildCount")?.value ?? 0),
+    interfaces: ifaces as string[],
+    name: String(p.get("Name")?.value ?? ""),
+    role: role as number,
+    description: String(p.get("Description")?.value ?? ""),
+    states: [st[0] ?? 0, st[1] ?? 0],
+  };
+}
+
+function toNode(bus: string, it: CacheItem): AtspiRawNode {
+  return {
+    bus,
+    path: it.path,
+    role: it.role,
+    name: it.name,
+    description: it.description,
+    states: it.states,
+    interfaces: it.interfaces,
+    children: [],
+  };
+}
+
+/**
+ * Builds the tree below `rootPath`, from the cache where it can tell and with
+ * pipelined calls where it cannot. Every node read is appended to `out`.
+ */
+async function buildTree(
+  bus: string,
+  rootPath: string,
+  idx: ItemIndex | null,
+  call: AppCall,
+  opts: ReadTreeOptions,
+  out: AtspiRawNode[],
+): Promise<AtspiRawNode> {
+  const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath);
+  const root = toNode(bus, rootItem);
+  out.push(root);
+  const expand = async (item: CacheItem, node: AtspiRawNode, level: number): Promise<void> => {
+    if (opts.depth !== undefined && level >= opts.depth) return;
+    if (item.childCount === 0) return;
+    checkDeadline(opts.deadline);
+    let kids: CacheItem[];
+    const cached = idx ? cachedChildren(idx, item) : null;
+    if (cached) {
+      kids = cached;
+    } else {
+      const [refs] = await call(item.path, ACCESSIBLE, "GetChildren");
+      const settled = await Promise.all(
+        (refs as Array<[string, string]>).map(([b, p]) => {
+          if (b !== bus) return Promise.resolve(null); // embedded in another app
+          const hit = idx?.byPath.get(p);
+          return hit ? Promise.resolve(hit) : fetchItem(call, p).catch(skipGone);
+        }),
+      );
+      kids = settled.filter((k): k is CacheItem => k !== null);
+    }
+    const pending: Promise<void>[] = [];
+    for (const k of kids) {
+      const child = toNode(bus, k);
+      if (isHidden(child)) continue;
+      node.children.push(child);
+      out.push(child);
+      pending.push(expand(k, child, level + 1));
+    }
+    await Promise.all(pending);
+  };
+  await expand(rootItem, root, 0);
+  return root;
+}
+
+/** A child that disappeared while we read is skipped; other errors stand. */
+function skipGone(e: unknown): null {
+  if (e instanceof DesktopError && (e.code === "STALE_REF" || e.code === "ACTION_NOT_SUPPORTED")) {
+    return null;
+  }
+  throw e;
+}

@@ -1,0 +1,139 @@
+/**
+ * The rows of `org.a11y.atspi.Cache.GetItems` and how they become a tree:
+ * which rows are whose children, and in what order.
+ *
+ * @module
+ */
+
+import type { DBusValue } from "./value.ts";
+
+/** One object as the app's cache describes it. */
+export interface CacheItem {
+  /** Object path. */
+  path: string;
+  /** Parent's object path ("" for none). */
+  parent: string;
+  /** Index in the parent (-1 when the toolkit does not say). */
+  index: number;
+  /** Number of children the object reports. */
+  childCount: number;
+  /** D-Bus interfaces. */
+  interfaces: string[];
+  /** Accessible name. */
+  name: string;
+  /** AtspiRole value. */
+  role: number;
+  /** Accessible description. */
+  description: string;
+  /** State bitfield words (low, high). */
+  states: [number, number];
+}
+
+/** The signature at-spi2-core's bridges, Chromium and GTK4 answer with. */
+export const ITEMS_SIGNATURE = "a((so)(so)(so)iiassusau)";
+
+function isRef(v: DBusValue): v is [string, string] {
+  return Array.isArray(v) && v.length === 2 && typeof v[1] === "string";
+}
+
+function words(v: DBusValue): [number, number] {
+  const a = Array.isArray(v) ? v : [];
+  return [typeof a[0] === "number" ? a[0] : 0, typeof a[1] === "number" ? a[1] : 0];
+}
+
+/**
+ * Parses the body of a GetItems reply. Rows of the current layout
+ * (`(so)(so)(so)iiassusau`) and of the legacy one without index and child
+ * count (`(so)(so)(so)assusau`) are accepted; anything else is skipped.
+ *
+ * @param body the reply body
+ * @returns one item per understood row
+ * @example
+ * ```ts
+ * import { parseItems } from "./cache_items.ts";
+ * parseItems([[[[":1.2", "/a"], [":1.2", "/root"], [":1.2", "/root"], 0, 0, [], "OK", 43, "", [0, 0]]]]);
+ * ```
+ */
+export function parseItems(body: DBusValue[]): CacheItem[] {
+  const rows = Array.isArray(body[0]) ? body[0] : [];
+  const out: CacheItem[] = [];
+  for (const row of rows) {
+    if (!Array.isArray(row)) continue;
+    if (row.length === 10 && isRef(row[0]) && isRef(row[2])) {
+      out.push({
+        path: row[0][1],
+        parent: row[2][1],
+        index: row[3] as number,
+        childCount: row[4] as number,
+        interfaces: row[5] as string[],
+        name: row[6] as string,
+        role: row[7] as number,
+        description: row[8] as string,
+        states: words(row[9]),
+      });
+    } else if (row.length === 8 && isRef(row[0]) && isRef(row[2])) {
+      // Legacy layout: (so)(so)(so)assusau, children counted from the rows.
+      out.push({
+        path: row[0][1],
+        parent: row[2][1],
+        index: -1,
+        childCount: -1,
+        interfaces: row[3] as string[],
+        name: row[4] as string,
+        role: row[5] as number,
+        description: row[6] as string,
+        states: words(row[7]),
+      });
+    }
+  }
+  return out;
+}
+
+/** Cache rows indexed for tree building. */
+export interface ItemIndex {
+  /** Row by object path. */
+  byPath: Map<string, CacheItem>;
+  /** Child rows by parent path, in row order. */
+  childrenOf: Map<string, CacheItem[]>;
+}
+
+/**
+ * Indexes rows by path and by parent.
+ *
+ * @param items parsed rows
+ * @returns the index
+ */
+export function indexItems(items: readonly CacheItem[]): ItemIndex {
+  const byPath = new Map<string, CacheItem>();
+  const childrenOf = new Map<string, CacheItem[]>();
+  for (const it of items) {
+    byPath.set(it.path, it);
+    if (!it.parent) continue;
+    let list = childrenOf.get(it.parent);
+    if (!list) childrenOf.set(it.parent, list = []);
+    list.push(it);
+  }
+  return { byPath, childrenOf };
+}
+
+/**
+ * The children of an object in order, when the cache alone can tell: the rows
+ * must account for every child the object reports and their indices must be
+ * exactly 0..n-1. Otherwise (lazy toolkits, objects that manage their
+ * descendants, missing indices) the caller asks the app with GetChildren.
+ *
+ * @param idx the index
+ * @param parent the parent row
+ * @returns ordered child rows, or null when the cache cannot tell
+ */
+export function cachedChildren(idx: ItemIndex, parent: CacheItem): CacheItem[] | null {
+  const rows = idx.childrenOf.get(parent.path) ?? [];
+  if (parent.childCount < 0) return rows;
+  if (rows.length !== parent.childCount) return null;
+  const ordered = new Array<CacheItem | undefined>(rows.length);
+  for (const r of rows) {
+    if (r.index < 0 || r.index >= rows.length || ordered[r.index]) return null;
+    ordered[r.index] = r;
+  }
+  return ordered as CacheItem[];
+}

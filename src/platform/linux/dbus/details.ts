@@ -1,0 +1,171 @@
+/**
+ * The per-node attributes that no bulk call returns (extents, action names,
+ * text, values, attributes, labelled-by), fetched with many calls in flight.
+ * Which node needs which call mirrors the libatspi walk, so both readers
+ * print the same thing.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../../errors.ts";
+import type { AtspiRawNode } from "../raw.ts";
+import type { AppCall } from "./atspi_bus.ts";
+import type { ItemIndex } from "./cache_items.ts";
+import type { DBusValue, Variant } from "./value.ts";
+
+/** Longest text value kept from a Text object. */
+export const TEXT_CAP = 2000;
+/** AtspiRole values used to decide what to fetch. */
+const ROLE_PASSWORD_TEXT = 40;
+const ROLE_HEADING = 83;
+/** Roles whose Text content is their value (inputs, not labels). */
+const TEXT_VALUE_ROLES = new Set([61, 79, 52, 11]);
+/** Roles that may be labelled by another object. */
+const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
+/** AtspiRelationType LABELLED_BY. */
+const RELATION_LABELLED_BY = 2;
+/** Object attributes worth keeping. */
+const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"];
+const ATSPI = "org.a11y.atspi.";
+const COORD_TYPE_SCREEN = 0;
+
+/** One fetch for one node. */
+type Task = () => Promise<void>;
+
+/**
+ * The fetches a node needs, given its role, interfaces and name.
+ *
+ * @param node the node (basic fields filled)
+ * @param bounds whether extents are wanted
+ * @returns the names of the fetches, in a fixed order
+ * @example
+ * ```ts
+ * import { plan } from "./details.ts";
+ * plan({ bus: ":1.2", path: "/a", role: 43, name: "OK", description: "", states: [0, 0],
+ *   interfaces: ["org.a11y.atspi.Component", "org.a11y.atspi.Action"], children: [] }, true);
+ * // ["extents", "actions"]
+ * ```
+ */
+export function plan(node: AtspiRawNode, bounds: boolean): string[] {
+  const has = (i: string) => node.interfaces.includes(ATSPI + i);
+  const out: string[] = [];
+  const editable = has("EditableText");
+  const textValue = TEXT_VALUE_ROLES.has(node.role);
+  if (bounds && has("Component")) out.push("extents");
+  if (has("Action")) out.push("actions");
+  if (has("Value")) out.push("value");
+  // Secrets stay secret: a password field's text is never read.
+  if (node.role !== ROLE_PASSWORD_TEXT && has("Text") && (editable || textValue)) {
+    out.push("text");
+  }
+  if (node.role === ROLE_HEADING || editable || textValue || node.role === ROLE_PASSWORD_TEXT) {
+    out.push("attributes");
+  }
+  if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
+  return out;
+}
+
+/**
+ * Fetches every planned attribute of every node, at most `maxInFlight` calls
+ * at a time, writing the results into the nodes. An attribute that fails
+ * with anything but an unresponsive app is left out.
+ *
+ * @param nodes the nodes to complete
+ * @param idx the cache index (for names of label targets), or null
+ * @param call the app call function
+ * @param bounds whether extents are wanted
+ * @param maxInFlight concurrency limit
+ * @throws DesktopError APP_UNRESPONSIVE when the app stops answering
+ */
+export async function fetchDetails(
+  nodes: readonly AtspiRawNode[],
+  idx: ItemIndex | null,
+  call: AppCall,
+  bounds: boolean,
+  maxInFlight: number,
+): Promise<void> {
+  const tasks: Task[] = [];
+  for (const node of nodes) {
+    for (const what of plan(node, bounds)) tasks.push(() => fetchOne(node, what, idx, call));
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(maxInFlight, tasks.length) }, worker));
+}
+
+async function fetchOne(
+  node: AtspiRawNode,
+  what: string,
+  idx: ItemIndex | null,
+  call: AppCall,
+): Promise<void> {
+  const p = node.path;
+  try {
+    switch (what) {
+      case "extents": {
+        const [r] = await call(p, ATSPI + "Component", "GetExtents", "u", [COORD_TYPE_SCREEN]);
+        const [x, y, w, h] = r as number[];
+        node.extents = [x, y, w, h];
+        return;
+      }
+      case "actions": {
+        const [acts] = await call(p, ATSPI + "Action", "GetActions");
+        node.actions = (acts as DBusValue[][]).map((a) => String(a[0]));
+        return;
+      }
+      case "value": {
+        const [props] = await call(p, "org.freedesktop.DBus.Properties", "GetAll", "s", [
+          ATSPI + "Value",
+        ]);
+        const m = new Map(props as Array<[string, Variant]>);
+        const num = (k: string) => Number(m.get(k)?.value ?? 0);
+        node.value = {
+          current: num("CurrentValue"),
+          min: num("MinimumValue"),
+          max: num("MaximumValue"),
+        };
+        const text = m.get("Text")?.value;
+        if (typeof text === "string" && text !== "") node.value.text = text;
+        return;
+      }
+      case "text": {
+        const [t] = await call(p, ATSPI + "Text", "GetText", "ii", [0, -1]);
+        node.text = String(t).slice(0, TEXT_CAP);
+        return;
+      }
+      case "attributes": {
+        const [pairs] = await call(p, ATSPI + "Accessible", "GetAttributes");
+        const out: Record<string, string> = {};
+        for (const [k, v] of pairs as Array<[string, string]>) {
+          if (ATTRIBUTE_KEYS.includes(k)) out[k] = v;
+        }
+        if (Object.keys(out).length) node.attributes = out;
+        return;
+      }
+      case "labelledBy": {
+        const [rels] = await call(p, ATSPI + "Accessible", "GetRelationSet");
+        for (const [type, targets] of rels as Array<[number, Array<[string, string]>]>) {
+          if (type !== RELATION_LABELLED_BY || targets.length === 0) continue;
+          const [bus, path] = targets[0];
+          if (bus !== node.bus) return; // a label in another app is not worth a second bus
+          let name = idx?.byPath.get(path)?.name;
+          if (name === undefined) {
+            const [v] = await call(path, "org.freedesktop.DBus.Properties", "Get", "ss", [
+              ATSPI + "Accessible",
+              "Name",
+            ]);
+            name = String((v as Variant).value);
+          }
+          if (name) node.labelledBy = name;
+          return;
+        }
+        return;
+      }
+    }
+  } catch (e) {
+    // Optional attributes: only an app that stopped answering fails the read.
+    if (e instanceof DesktopError && e.code === "APP_UNRESPONSIVE") throw e;
+  }
+}
