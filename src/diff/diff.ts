@@ -1,10 +1,16 @@
 /**
  * Ref-keyed tree diff: what was added, removed and changed between two reads.
  *
+ * Elements are matched by ref, not by position, so inserting a row at the top
+ * of a list is one `added` change, not a cascade. Refs with a `.N` duplicate
+ * index can move to another element when a duplicate appears or goes; they
+ * are still matched by ref (a known, accepted limit).
+ *
  * @module
  */
 
 import type { Element, FlatElement } from "../model/element.ts";
+import { flatten } from "../model/tree.ts";
 
 /** One difference between two reads. */
 export type Change =
@@ -20,10 +26,111 @@ export interface DiffOptions {
   ignoreFocus?: boolean;
 }
 
+/** Fields compared, in the order changes list them. */
+export const DIFF_FIELDS: readonly (keyof Element)[] = [
+  "r",
+  "t",
+  "v",
+  "d",
+  "ph",
+  "b",
+  "f",
+  "e",
+  "s",
+  "chk",
+  "exp",
+  "req",
+  "ro",
+  "sec",
+  "min",
+  "max",
+  "lv",
+  "a",
+];
+
+/** Flags whose absence means false (e: absence means true). */
+const FLAG_FIELDS: ReadonlySet<string> = new Set(["f", "s", "req", "ro", "sec"]);
+
+/** A field's value with absence made explicit: false for flags, true for `e`, else null. */
+function fieldValue(el: FlatElement, k: keyof Element): unknown {
+  const v = (el as unknown as Record<string, unknown>)[k];
+  if (k === "e") return v === false ? false : true;
+  if (FLAG_FIELDS.has(k)) return v === true;
+  return v === undefined ? null : v;
+}
+
+/** Deep equality for the field values (scalars and arrays of scalars). */
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, k) => x === b[k]);
+  }
+  return a === b;
+}
+
+/** A flat element safe to report: no native id, no secure value. */
+function reportable(el: FlatElement): FlatElement {
+  const { nid: _nid, ...rest } = el;
+  if (rest.sec) delete rest.v;
+  return rest;
+}
+
 /**
- * Diffs two trees with refs assigned, matching elements by ref. Secure
- * fields' values never appear in a change.
+ * Diffs two trees with refs assigned, matching elements by ref. Changes come
+ * in the order of the new tree (added and changed), then removed elements in
+ * the order of the old one. A secure element's value never appears in a
+ * change, and `nid` never does.
+ *
+ * @param before the earlier tree
+ * @param after the later tree
+ * @param opts fields to ignore
+ * @returns the changes; empty when nothing changed
+ * @example
+ * ```ts
+ * import { diffTrees } from "./diff.ts";
+ * const a = { i: 1, ref: "form", r: "form" as const, c: [{ i: 2, ref: "form/email", r: "input" as const, t: "Email" }] };
+ * const b = { i: 1, ref: "form", r: "form" as const, c: [{ i: 2, ref: "form/email", r: "input" as const, t: "Email", v: "x" }] };
+ * console.log(diffTrees(a, b)[0].type); // "changed"
+ * ```
  */
 export function diffTrees(before: Element, after: Element, opts: DiffOptions = {}): Change[] {
-  throw new Error(`not implemented ${before.r} ${after.r} ${opts}`);
+  const old = byRef(flatten(before));
+  const cur = flatten(after);
+  const seen = new Set<string>();
+  const out: Change[] = [];
+  for (const el of cur) {
+    if (el.ref === undefined || seen.has(el.ref)) continue;
+    seen.add(el.ref);
+    const prev = old.get(el.ref);
+    if (!prev) {
+      const rep = reportable(el);
+      const { p, ...flat } = rep;
+      out.push({ type: "added", ref: el.ref, el: flat, ...(p ? { p } : {}) });
+      continue;
+    }
+    const changes: Record<string, [unknown, unknown]> = {};
+    for (const k of DIFF_FIELDS) {
+      if (k === "b" && opts.ignoreBounds) continue;
+      if (k === "f" && opts.ignoreFocus) continue;
+      // A secure value is never compared or reported, before or after.
+      if (k === "v" && (prev.sec || el.sec)) continue;
+      const a = fieldValue(prev, k);
+      const b = fieldValue(el, k);
+      if (!same(a, b)) changes[k] = [a, b];
+    }
+    if (Object.keys(changes).length) {
+      out.push({ type: "changed", ref: el.ref, i: el.i, changes });
+    }
+  }
+  for (const [ref, el] of old) {
+    if (seen.has(ref)) continue;
+    out.push({ type: "removed", ref, i: el.i, r: el.r, ...(el.t ? { t: el.t } : {}) });
+  }
+  return out;
+}
+
+/** Flat elements by ref (the first one when a ref repeats). */
+function byRef(list: FlatElement[]): Map<string, FlatElement> {
+  const m = new Map<string, FlatElement>();
+  for (const el of list) if (el.ref !== undefined && !m.has(el.ref)) m.set(el.ref, el);
+  return m;
 }

@@ -1,7 +1,13 @@
 /**
- * Formatters: agent text, YAML, JSON, JSONL. Pure: needs no permission.
+ * Formatters: agent text, YAML, JSON, JSONL, and snapshot files.
+ * Pure: needs no permission.
  *
  * @module
  */
 
 export * from "./render.ts";
+export * from "./snapshot.ts";
+export { elementLine, informativeActions, isAnonymous, quote, renderAgent } from "./agent.ts";
+export type { AgentOptions } from "./agent.ts";
+export { elementData, flatData, treeData } from "./data.ts";
+export type { ElementData } from "./data.ts";

@@ -1,14 +1,30 @@
 /**
  * Renders element trees and changes as text for agents and programs.
  *
+ * - `agent`: compact lines, see {@link renderAgent}.
+ * - `json`: one document `{"format":"desktop-snapshot","version":1, ...meta,
+ *   "root": tree}` (or `"elements": [...]` when flat) that the replay backend
+ *   loads back with `parseSnapshot`.
+ * - `yaml`: the same data without the format header, bounds and actions in
+ *   flow style.
+ *
+ * No format ever contains `nid` or a secure element's value.
+ *
  * @module
  */
 
+import YAML from "yaml";
 import type { Change } from "../diff/diff.ts";
 import type { Element } from "../model/element.ts";
+import { elementLine, quote, renderAgent } from "./agent.ts";
+import { elementData, flatData, treeData } from "./data.ts";
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./snapshot.ts";
 
 /** Output formats of `read` and `find`. */
 export type Format = "agent" | "yaml" | "json";
+
+/** The formats {@link renderElements} accepts, for argument checking. */
+export const FORMATS: readonly Format[] = ["agent", "yaml", "json"];
 
 /** How to render. */
 export interface RenderOptions {
@@ -18,14 +34,128 @@ export interface RenderOptions {
   flat?: boolean;
   /** Extra top-level fields for yaml/json (app, window, truncated...). */
   meta?: Record<string, unknown>;
+  /** Agent format: print bounds (default true). */
+  bounds?: boolean;
+  /** Agent format: longest label or value printed (default 120 characters). */
+  maxText?: number;
+  /** JSON: indent with two spaces (default: one compact line). */
+  pretty?: boolean;
 }
 
-/** Renders a tree (with ids and refs assigned) in the chosen format. */
+/** Keys of the JSON document that `meta` cannot override. */
+const RESERVED = new Set(["format", "version", "root", "elements"]);
+
+/** Meta without the reserved keys. */
+function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(meta ?? {})) if (!RESERVED.has(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * Renders a tree (with ids and refs assigned) in the chosen format.
+ *
+ * @param root the tree
+ * @param opts format, flat, meta and format options
+ * @returns the text (agent and yaml end with a newline, json does not)
+ * @example
+ * ```ts
+ * import { renderElements } from "./render.ts";
+ * const root = { i: 1, ref: "toolbar", r: "toolbar" as const, c: [
+ *   { i: 2, ref: "toolbar/search", r: "input" as const, t: "Search", b: [200, 50, 800, 30] as [number, number, number, number] },
+ * ] };
+ * console.log(renderElements(root, { format: "agent" }));
+ * // [1|toolbar] toolbar
+ * //   [2|toolbar/search] input "Search" (200,50,800,30)
+ * ```
+ */
 export function renderElements(root: Element, opts: RenderOptions): string {
-  throw new Error(`not implemented ${root.r} ${opts}`);
+  switch (opts.format) {
+    case "agent":
+      return renderAgent(root, { bounds: opts.bounds, maxText: opts.maxText, tree: !opts.flat });
+    case "json": {
+      const doc = {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        ...cleanMeta(opts.meta),
+        ...(opts.flat ? { elements: flatData(root) } : { root: treeData(root) }),
+      };
+      return JSON.stringify(doc, null, opts.pretty ? 2 : undefined);
+    }
+    case "yaml": {
+      const doc = {
+        ...cleanMeta(opts.meta),
+        ...(opts.flat ? { elements: flatData(root) } : { root: treeData(root) }),
+      };
+      return toYaml(doc);
+    }
+  }
 }
 
-/** Renders diff changes as agent text (one line each) or JSONL. */
+/** YAML with bounds and action lists in flow style (`b: [1, 2, 3, 4]`) and no line folding. */
+function toYaml(data: unknown): string {
+  const doc = new YAML.Document(data);
+  YAML.visit(doc, {
+    Seq(_key, node, path) {
+      const parent = path[path.length - 1];
+      if (YAML.isPair(parent) && YAML.isScalar(parent.key)) {
+        const k = parent.key.value;
+        if (k === "b" || k === "a" || k === "chk") node.flow = true;
+      }
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** A value in a changed line: strings quoted, bounds as `(x,y,w,h)`, absent as `none`. */
+function changeValue(key: string, v: unknown): string {
+  if (v === null || v === undefined) return "none";
+  if (typeof v === "string") return quote(v, 120);
+  if (key === "b" && Array.isArray(v)) return `(${v.join(",")})`;
+  if (Array.isArray(v)) return v.join(",");
+  return String(v);
+}
+
+/** A change with any secure value removed, as written in JSONL. */
+function safeChange(ch: Change): Change {
+  if (ch.type !== "added") return ch;
+  const { el, ...rest } = ch;
+  const data = elementData(el) as unknown as typeof el;
+  if (el.p !== undefined) data.p = el.p;
+  return { ...rest, el: data };
+}
+
+/**
+ * Renders diff changes as agent text (one line each: `+` added, `-` removed,
+ * `~` changed with `key: old -> new`) or JSONL (one JSON object per line).
+ *
+ * @param changes the changes, in order
+ * @param format `agent` or `jsonl`
+ * @returns the text, ending with a newline when not empty
+ * @example
+ * ```ts
+ * import { renderChanges } from "./render.ts";
+ * console.log(renderChanges([
+ *   { type: "changed", ref: "form/email", i: 5, changes: { v: ["a", "b"] } },
+ * ], "agent")); // ~ [5|form/email] v: "a" -> "b"
+ * ```
+ */
 export function renderChanges(changes: Change[], format: "agent" | "jsonl"): string {
-  throw new Error(`not implemented ${changes} ${format}`);
+  if (changes.length === 0) return "";
+  const lines = changes.map((ch) => {
+    if (format === "jsonl") return JSON.stringify(safeChange(ch));
+    switch (ch.type) {
+      case "added":
+        return `+ ${elementLine({ ...ch.el, ref: ch.ref })}`;
+      case "removed":
+        return `- ${elementLine({ i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t })}`;
+      case "changed": {
+        const parts = Object.entries(ch.changes).map(([k, [a, b]]) =>
+          `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
+        );
+        return `~ [${ch.i}|${ch.ref}] ${parts.join("; ")}`;
+      }
+    }
+  });
+  return lines.join("\n") + "\n";
 }

@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import YAML from "yaml";
+import type { Change } from "../../src/diff/diff.ts";
+import type { Element, Role } from "../../src/model/element.ts";
+import { assignIds } from "../../src/model/tree.ts";
+import { elementLine, quote, renderChanges, renderElements } from "../../src/output/mod.ts";
+import { assignRefs } from "../../src/refs/generate.ts";
+
+function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
+  return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
+}
+
+const SECRET = "hunter2-s3cret";
+
+/** A small app: toolbar, list with a row, form with a password (with a value set by mistake). */
+function app(): Element {
+  const root = el("app", "Books", [
+    el("window", "Books", [
+      el("toolbar", undefined, [
+        el("btn", "New", [el("txt", "New")], { a: ["click"] }),
+        el("input", "Search", undefined, { f: true, ph: "Search invoices", b: [200, 50, 800, 30] }),
+      ]),
+      el("group", undefined, [
+        el("scroll", undefined, [
+          el("list", "Invoices", [
+            el("row", undefined, [
+              el("cell", "Invoice 17", [el("txt", "Invoice 17")]),
+              el("cell", "$30"),
+              el("cell", undefined, [el("btn", "Delete")]),
+            ], { s: true }),
+          ]),
+        ]),
+      ]),
+      el("form", undefined, [
+        el("input", "Email", undefined, { v: "john@example.com", req: true }),
+        el("input", "Password", undefined, { sec: true, v: SECRET, nid: "native-1" }),
+        el("chk", "Remember me", undefined, { chk: false, a: ["toggle"] }),
+        el("combo", "Country", undefined, { exp: false, e: false, a: ["press", "edit"] }),
+        el("slider", "Volume", undefined, { v: "30", min: 0, max: 100 }),
+        el("heading", "Billing", undefined, { lv: 2 }),
+      ]),
+    ]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  return root;
+}
+
+Deno.test("agent: one line per element with [id|ref], role, label, bounds and flags", () => {
+  const text = renderElements(app(), { format: "agent" });
+  const lines = text.trimEnd().split("\n");
+  assert.ok(text.endsWith("\n"));
+  assert.ok(
+    lines.includes(
+      '      [6|toolbar/search] input "Search" (200,50,800,30) focused ph="Search invoices"',
+    ),
+  );
+  assert.ok(lines.includes('      [4|toolbar/new] btn "New"'), "click is not informative");
+  assert.ok(
+    lines.some((l) => l.trim() === '[17|form/email] input "Email" val="john@example.com" required'),
+  );
+  assert.ok(lines.some((l) => l.trim() === '[19|form/remember-me] chk "Remember me" unchecked'));
+  assert.ok(
+    lines.some((l) =>
+      l.trim() === '[20|form/country] combo "Country" disabled collapsed actions=edit'
+    ),
+  );
+  assert.ok(
+    lines.some((l) => l.trim() === '[21|form/volume] slider "Volume" val="30" range=0..100'),
+  );
+  assert.ok(lines.some((l) => l.trim() === '[22|form/billing] heading "Billing" lv=2'));
+});
+
+Deno.test("agent: tree mode indents 2 spaces per printed level; anonymous containers are skipped", () => {
+  const lines = renderElements(app(), { format: "agent" }).trimEnd().split("\n");
+  assert.equal(lines[0], '[1|books.1] app "Books"');
+  assert.equal(lines[1], '  [2|books.2] window "Books"');
+  assert.equal(lines[2], "    [3|toolbar] toolbar");
+  // The unlabeled group and scroll area carry nothing: the list sits right under the window.
+  assert.ok(lines.includes('    [9|invoices] list "Invoices"'));
+  assert.ok(!lines.some((l) => /\] (group|scroll)\b/.test(l)));
+});
+
+Deno.test("agent: a text child repeating its parent's label is collapsed", () => {
+  const text = renderElements(app(), { format: "agent" });
+  assert.ok(!text.includes("toolbar/new/txt"));
+  assert.ok(!text.includes("invoices/invoice-17/txt"));
+});
+
+Deno.test("agent: a simple row is printed on one line, interactive cells keep their ref", () => {
+  const text = renderElements(app(), { format: "agent" });
+  assert.ok(
+    text.includes(
+      '      [10|invoices/invoice-17] row selected: "Invoice 17" | "$30" | [15|invoices/invoice-17/delete] btn "Delete"\n',
+    ),
+    text,
+  );
+});
+
+Deno.test("agent: a row with nested structure is printed as a tree", () => {
+  const root = el("list", undefined, [
+    el("row", undefined, [
+      el("cell", "A"),
+      el("cell", undefined, [el("btn", "X"), el("btn", "Y")]),
+    ]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).trimEnd().split("\n");
+  assert.deepEqual(lines, [
+    "[1|list] list",
+    "  [2|list/a] row",
+    '    [3|list/a/cell.1] cell "A"',
+    "    [4|list/a/cell.2] cell",
+    '      [5|list/a/x] btn "X"',
+    '      [6|list/a/y] btn "Y"',
+  ]);
+});
+
+Deno.test("agent: flat mode has no indentation", () => {
+  const lines = renderElements(app(), { format: "agent", flat: true }).trimEnd().split("\n");
+  for (const l of lines) assert.ok(l.startsWith("["), l);
+});
+
+Deno.test("agent: bounds can be left out", () => {
+  const text = renderElements(app(), { format: "agent", bounds: false });
+  assert.ok(!text.includes("(200,50,800,30)"));
+  assert.ok(text.includes('[6|toolbar/search] input "Search" focused'));
+});
+
+Deno.test("agent: quotes, backslashes and newlines are escaped; long text is capped", () => {
+  assert.equal(quote('Say "hi"\nnow\\then\ttab', 100), '"Say \\"hi\\"\\nnow\\\\then\\ttab"');
+  assert.equal(quote("bell\u0007", 100), '"bell\\u0007"');
+  const long = "x".repeat(500);
+  const q = quote(long, 120);
+  assert.equal(q, `"${"x".repeat(119)}…"(500 chars)`);
+  const line = elementLine({ i: 3, ref: "doc", r: "txt", t: "word ".repeat(100) }, { maxText: 20 });
+  assert.ok(line.includes('…"(499 chars)'), line); // the label is trimmed first
+  assert.ok(line.length < 60, line);
+  // Surrogate pairs are never split.
+  assert.equal(quote("😀".repeat(5), 3), '"😀😀…"(5 chars)');
+});
+
+Deno.test("agent: static text has no role word; an empty one shows empty quotes", () => {
+  assert.equal(elementLine({ i: 1, ref: "hello", r: "txt", t: "Hello" }), '[1|hello] "Hello"');
+  assert.equal(
+    elementLine({ i: 2, ref: "txt", r: "txt", v: "From value" }),
+    '[2|txt] "From value"',
+  );
+  assert.equal(elementLine({ i: 3, ref: "txt", r: "txt" }), '[3|txt] ""');
+});
+
+Deno.test("agent: every printed line carries an id and a ref", () => {
+  for (const line of renderElements(app(), { format: "agent" }).trimEnd().split("\n")) {
+    assert.match(line.trim(), /^\[\d+\|[^\]]+\]/);
+  }
+});
+
+Deno.test("secure: a secure value never appears in any format, nid never does", () => {
+  const root = app();
+  for (const format of ["agent", "yaml", "json"] as const) {
+    for (const flat of [false, true]) {
+      const text = renderElements(root, { format, flat, meta: { app: "Books" } });
+      assert.ok(!text.includes(SECRET), `${format} flat=${flat} leaked the secret`);
+      assert.ok(!text.includes("native-1"), `${format} flat=${flat} printed nid`);
+    }
+  }
+  const agent = renderElements(root, { format: "agent" });
+  assert.ok(agent.includes('[18|form/password] input "Password" val=*** secure'));
+  const changes: Change[] = [{
+    type: "added",
+    ref: "form/password",
+    el: { i: 18, r: "input", t: "Password", sec: true, v: SECRET },
+  }];
+  for (const format of ["agent", "jsonl"] as const) {
+    assert.ok(!renderChanges(changes, format).includes(SECRET), format);
+  }
+});
+
+Deno.test("json: snapshot document with format, version, meta and the tree", () => {
+  const text = renderElements(app(), {
+    format: "json",
+    meta: { app: { name: "Books", pid: 42 }, count: 23, format: "nope", root: "nope" },
+  });
+  const doc = JSON.parse(text);
+  assert.equal(doc.format, "desktop-snapshot");
+  assert.equal(doc.version, 1);
+  assert.deepEqual(doc.app, { name: "Books", pid: 42 });
+  assert.equal(doc.count, 23);
+  assert.equal(doc.root.i, 1);
+  assert.equal(doc.root.ref, "books.1");
+  assert.equal(doc.root.c[0].c[0].c[1].ref, "toolbar/search");
+  assert.deepEqual(doc.root.c[0].c[0].c[1].b, [200, 50, 800, 30]);
+  assert.deepEqual(Object.keys(doc).slice(0, 2), ["format", "version"]);
+  assert.ok(!text.includes("\n"), "compact by default");
+  assert.ok(renderElements(app(), { format: "json", pretty: true }).includes("\n  "));
+});
+
+Deno.test("json flat: elements with landmark path p and parent id pi", () => {
+  const doc = JSON.parse(renderElements(app(), { format: "json", flat: true }));
+  assert.equal(doc.root, undefined);
+  assert.equal(doc.elements.length, 22);
+  assert.equal(doc.elements[0].pi, undefined);
+  const search = doc.elements.find((e: { ref: string }) => e.ref === "toolbar/search");
+  assert.equal(search.p, "toolbar");
+  assert.equal(search.pi, 3);
+  for (const e of doc.elements) assert.ok(!("c" in e));
+});
+
+Deno.test("yaml: compact keys, ref on every element, bounds in flow style", () => {
+  const text = renderElements(app(), { format: "yaml", meta: { app: "Books", truncated: 0 } });
+  assert.ok(text.includes("b: [200, 50, 800, 30]"), text);
+  const doc = YAML.parse(text);
+  assert.equal(doc.app, "Books");
+  assert.equal(doc.truncated, 0);
+  const refs: string[] = [];
+  const stack = [doc.root];
+  while (stack.length) {
+    const e = stack.pop();
+    refs.push(e.ref);
+    stack.push(...(e.c ?? []));
+  }
+  assert.equal(refs.length, 22);
+  assert.ok(refs.every((r) => typeof r === "string" && r.length > 0));
+  const flat = YAML.parse(renderElements(app(), { format: "yaml", flat: true }));
+  assert.equal(flat.elements.length, 22);
+});
+
+Deno.test("renderChanges: agent lines for added, removed and changed", () => {
+  const changes: Change[] = [
+    {
+      type: "added",
+      ref: "dialog/ok",
+      el: { i: 30, r: "btn", t: "OK", b: [1, 2, 3, 4] },
+      p: "dialog",
+    },
+    { type: "removed", ref: "toolbar/loading", i: 12, r: "txt", t: "Loading…" },
+    {
+      type: "changed",
+      ref: "form/email",
+      i: 18,
+      changes: {
+        v: ["a", 'b "c"'],
+        f: [false, true],
+        b: [[1, 2, 3, 4], [5, 6, 7, 8]],
+        t: [null, "X"],
+      },
+    },
+  ];
+  assert.equal(
+    renderChanges(changes, "agent"),
+    [
+      '+ [30|dialog/ok] btn "OK" (1,2,3,4)',
+      '- [12|toolbar/loading] "Loading…"',
+      '~ [18|form/email] v: "a" -> "b \\"c\\""; f: false -> true; b: (1,2,3,4) -> (5,6,7,8); t: none -> "X"',
+      "",
+    ].join("\n"),
+  );
+  assert.equal(renderChanges([], "agent"), "");
+});
+
+Deno.test("renderChanges: JSONL is one parseable object per line", () => {
+  const changes: Change[] = [
+    { type: "added", ref: "dialog/ok", el: { i: 30, r: "btn", t: "OK", nid: "n" }, p: "dialog" },
+    { type: "removed", ref: "x", i: 1, r: "btn" },
+    { type: "changed", ref: "form/email", i: 18, changes: { v: ["a", "b"] } },
+  ];
+  const lines = renderChanges(changes, "jsonl").trimEnd().split("\n");
+  assert.equal(lines.length, 3);
+  const parsed = lines.map((l) => JSON.parse(l));
+  assert.equal(parsed[0].type, "added");
+  assert.equal(parsed[0].el.nid, undefined);
+  assert.equal(parsed[0].p, "dialog");
+  assert.deepEqual(parsed[2].changes, { v: ["a", "b"] });
+});
