@@ -91,12 +91,18 @@ export function observe(
   scope: Scope,
   opts: ObserveOptions = {},
 ): AsyncIterable<ObserveEvent> {
-  validateOptions(opts);
+  validateObserveOptions(opts);
   const provider = "provider" in source ? source.provider : source;
   return run(provider, scope, opts);
 }
 
-function validateOptions(opts: ObserveOptions): void {
+/**
+ * Checks observe options without starting anything.
+ *
+ * @param opts the options
+ * @throws DesktopError INVALID_ARGS for a bad interval, duration, depth or debounce
+ */
+export function validateObserveOptions(opts: ObserveOptions): void {
   const bad = (flag: string, value: unknown, rule: string) =>
     new DesktopError("INVALID_ARGS", `${flag} must be ${rule}, got ${value}`, {
       suggestion: `Pass ${flag} as ${rule}`,
@@ -135,10 +141,8 @@ async function* run(
   let events = 0;
 
   try {
-    let prev = await readView(provider, scope, opts);
-    yield { type: "snapshot", ts: Date.now(), count: prev.count };
-
-    if (provider.watch && !signal?.aborted) {
+    // Watch before the first read, so a change landing between the two is not missed.
+    if (provider.watch) {
       try {
         stopWatch = await provider.watch(scope, () => {
           // Coalesce: the first notification schedules a read, later ones ride along.
@@ -152,6 +156,9 @@ async function* run(
         stopWatch = undefined;
       }
     }
+
+    let prev = await readView(provider, scope, opts);
+    yield { type: "snapshot", ts: Date.now(), count: prev.count };
 
     let lastRead = Date.now();
     while (!signal?.aborted) {

@@ -113,7 +113,11 @@ function noTs(ev: ObserveEvent): Omit<ObserveEvent, "ts"> {
 
 /** Resolves once the provider has been read at least `n` times. */
 async function readsAtLeast(fake: FakeProvider, n: number): Promise<void> {
-  while (fake.reads < n) await new Promise((r) => setTimeout(r, 2));
+  // Bounded, so a stream that died shows up as a failure instead of a hang.
+  for (let tries = 0; fake.reads < n; tries++) {
+    if (tries > 2500) throw new Error(`only ${fake.reads} reads, expected ${n}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 /** Runs observe to the end and returns every event. */
@@ -139,6 +143,20 @@ function drive(provider: Provider, opts: ObserveOptions = {}) {
       const r = await it.next();
       assert.equal(r.done, false, "the stream ended early");
       return r.value as ObserveEvent;
+    },
+    /**
+     * Keeps consuming in the background until the provider was read `reads`
+     * times in all, then aborts; returns everything emitted meanwhile.
+     */
+    async settle(fake: FakeProvider, reads: number): Promise<ObserveEvent[]> {
+      const events: ObserveEvent[] = [];
+      const pump = (async () => {
+        for (let r = await it.next(); !r.done; r = await it.next()) events.push(r.value);
+      })();
+      await readsAtLeast(fake, reads);
+      ctrl.abort();
+      await pump;
+      return events;
     },
     async stop(): Promise<ObserveEvent[]> {
       ctrl.abort();
@@ -243,8 +261,7 @@ Deno.test("observe: --ignore-bounds drops moves, --ignore-focus drops focus chan
     const d = drive(fake, c.opts);
     await d.next();
     fake.state = c.state;
-    await readsAtLeast(fake, fake.reads + 2);
-    const events = await d.stop();
+    const events = await d.settle(fake, fake.reads + 2);
     const changed = events.filter((e) => e.type === "changed");
     const fields = changed.flatMap((e) => e.type === "changed" ? Object.keys(e.changes) : []);
     assert.deepEqual(fields, c.expect, c.name);
@@ -270,8 +287,8 @@ Deno.test("observe: --depth limits the observed elements", async () => {
   // The app and its window only.
   assert.deepEqual(noTs(await d.next()), { type: "snapshot", count: 2 });
   fake.state = formWindow({ value: "Grace" });
-  await readsAtLeast(fake, fake.reads + 2);
-  assert.deepEqual((await d.stop()).map((e) => e.type), ["done"]);
+  const events = await d.settle(fake, fake.reads + 2);
+  assert.deepEqual(events.map((e) => e.type), ["done"]);
 });
 
 Deno.test("observe: a failed read is an error event and the baseline is kept", async () => {
@@ -427,12 +444,13 @@ Deno.test("observe: leaving the loop early releases the watch", async () => {
 });
 
 Deno.test("observe: a failing initial read rejects with its DesktopError", async () => {
-  const fake = new FakeProvider(formWindow());
+  const fake = new FakeProvider(formWindow(), { watch: true });
   fake.state = new DesktopError("APP_NOT_FOUND", 'no app named "fake" is running');
   await assert.rejects(
     () => collect(fake, { duration: 1 }),
     (e: unknown) => e instanceof DesktopError && e.code === "APP_NOT_FOUND",
   );
+  assert.equal(fake.unwatched, 1, "the watch taken before the read is released");
 });
 
 Deno.test("observe: bad options are INVALID_ARGS", () => {
