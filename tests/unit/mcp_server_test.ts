@@ -1,0 +1,247 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURE = "tests/fixtures/mcp_checkout.json";
+
+const TOOLS = [
+  "action",
+  "click",
+  "diff",
+  "drag",
+  "find",
+  "focus",
+  "key",
+  "list_apps",
+  "list_windows",
+  "observe_changes",
+  "read",
+  "scroll",
+  "set_value",
+  "type",
+  "wait",
+];
+
+interface ToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: { properties?: Record<string, unknown> };
+}
+
+interface TextResult {
+  content: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+}
+
+/** Starts `desktop mcp --from FILE` as a subprocess and connects a client to it over stdio. */
+async function connect(from = FIXTURE): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", "cli.ts", "mcp", "--from", from],
+    cwd: ROOT,
+    env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool and returns its text (all text blocks joined) and error flag. */
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
+  const res = await client.callTool({ name, arguments: args }) as TextResult;
+  const text = res.content.map((c) => c.text ?? "").join("\n");
+  return { text, isError: res.isError === true };
+}
+
+/** Calls a tool that must fail, and returns the DesktopError JSON it carries. */
+async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ code: string; message: string; suggestion?: string; candidates?: unknown[] }> {
+  const { text, isError } = await call(client, name, args);
+  assert.equal(isError, true, `${name} should fail, got: ${text}`);
+  const err = JSON.parse(text);
+  assert.equal(err.error, true);
+  assert.equal(typeof err.message, "string");
+  return err;
+}
+
+// One server for the whole file: each subprocess start costs a Deno start-up.
+Deno.test({
+  name: "mcp: a stdio server over a snapshot answers tools like the CLI",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const client = await connect();
+    try {
+      await t.step("initialize reports the server and its instructions", () => {
+        assert.equal(client.getServerVersion()?.name, "desktop");
+        assert.match(client.getInstructions() ?? "", /ref/);
+      });
+
+      await t.step("lists every tool, each described, actions teaching refs", async () => {
+        const { tools } = await client.listTools() as { tools: ToolInfo[] };
+        assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+        for (const tool of tools) {
+          assert.ok((tool.description ?? "").length > 40, `${tool.name} has a description`);
+        }
+        for (const name of ["read", "find", "click", "type", "set_value", "action"]) {
+          const tool = tools.find((t) => t.name === name)!;
+          assert.match(tool.description!, /\bref\b/, `${name} teaches refs`);
+        }
+        const click = tools.find((t) => t.name === "click")!;
+        const props = Object.keys(click.inputSchema.properties ?? {});
+        for (const p of ["app", "ref", "id", "text", "x", "y"]) assert.ok(props.includes(p), p);
+      });
+
+      await t.step("list_apps shows the snapshot's app", async () => {
+        const { text, isError } = await call(client, "list_apps");
+        assert.equal(isError, false);
+        const apps = JSON.parse(text);
+        assert.equal(apps[0].name, "Chromium");
+        assert.equal(apps[0].pid, 4321);
+      });
+
+      await t.step("read prints refs in the agent format by default", async () => {
+        const { text, isError } = await call(client, "read");
+        assert.equal(isError, false, text);
+        for (const ref of ["billing/email", "billing/submit", "invoices/inv-2024-17/delete"]) {
+          assert.ok(text.includes(ref), `read shows ${ref}:\n${text}`);
+        }
+      });
+
+      await t.step("read with json format and a role filter", async () => {
+        const { text, isError } = await call(client, "read", { format: "json", roles: "btn" });
+        assert.equal(isError, false, text);
+        const labels: string[] = [];
+        const visit = (el: { r: string; t?: string; c?: unknown[] }) => {
+          if (el.r === "btn") labels.push(el.t ?? "");
+          for (const c of el.c ?? []) visit(c as typeof el);
+        };
+        const doc = JSON.parse(text);
+        visit(doc.root ?? doc.tree ?? doc);
+        assert.deepEqual(labels.sort(), ["Delete", "Delete", "Submit"]);
+      });
+
+      await t.step("find returns the matches with their refs", async () => {
+        const { text, isError } = await call(client, "find", { text: "Delete", roles: "btn" });
+        assert.equal(isError, false, text);
+        const found = JSON.parse(text) as Array<{ ref: string; r: string; t: string }>;
+        assert.deepEqual(found.map((f) => f.ref), [
+          "invoices/inv-2024-17/delete",
+          "invoices/inv-2024-18/delete",
+        ]);
+        assert.ok(found.every((f) => f.r === "btn" && f.t === "Delete"));
+      });
+
+      await t.step("an ambiguous ref is AMBIGUOUS_TARGET with both candidates", async () => {
+        const err = await callError(client, "click", { ref: "delete" });
+        assert.equal(err.code, "AMBIGUOUS_TARGET");
+        const refs = (err.candidates as Array<{ ref: string }>).map((c) => c.ref).sort();
+        assert.deepEqual(refs, ["invoices/inv-2024-17/delete", "invoices/inv-2024-18/delete"]);
+        assert.ok(err.suggestion);
+      });
+
+      await t.step("an ambiguous text target is AMBIGUOUS_TARGET too", async () => {
+        const err = await callError(client, "click", { text: "Delete", exact: true });
+        assert.equal(err.code, "AMBIGUOUS_TARGET");
+        assert.equal(err.candidates?.length, 2);
+      });
+
+      await t.step("acting on a replay is PLATFORM_NOT_SUPPORTED", async () => {
+        const err = await callError(client, "click", { ref: "billing/submit" });
+        assert.equal(err.code, "PLATFORM_NOT_SUPPORTED");
+      });
+
+      await t.step("bad input is an error result with a code, never a crash", async () => {
+        const table: Array<[string, Record<string, unknown>, string]> = [
+          ["click", {}, "INVALID_ARGS"],
+          ["click", { ref: "billing/submit", text: "Submit" }, "INVALID_ARGS"],
+          ["click", { x: 10 }, "INVALID_ARGS"],
+          ["click", { ref: "no-such-thing" }, "ELEMENT_NOT_FOUND"],
+          ["read", { roles: "bogus" }, "INVALID_ARGS"],
+          ["read", { app: "Gedit" }, "APP_NOT_FOUND"],
+          ["find", {}, "INVALID_ARGS"],
+          ["wait", {}, "INVALID_ARGS"],
+          ["wait", { text: "Never there", timeout_ms: 300 }, "TIMEOUT"],
+          ["diff", { before: "no/such.json", after: FIXTURE }, "SNAPSHOT_INVALID"],
+        ];
+        for (const [tool, args, code] of table) {
+          const err = await callError(client, tool, args);
+          assert.equal(err.code, code, `${tool} ${JSON.stringify(args)}: ${err.message}`);
+        }
+      });
+
+      await t.step("wait finds an element that is there", async () => {
+        const { text, isError } = await call(client, "wait", { text: "Submit", timeout_ms: 2000 });
+        assert.equal(isError, false, text);
+        assert.equal(JSON.parse(text).element.ref, "billing/submit");
+      });
+
+      await t.step("diff of two snapshot files lists the changed element by ref", async () => {
+        const dir = await Deno.makeTempDir({ prefix: "mcp-diff-" });
+        try {
+          const snap = JSON.parse(await Deno.readTextFile(`${ROOT}${FIXTURE}`));
+          const form = snap.root.c[0].c[0].c[1];
+          form.c[3].chk = true; // Remember me
+          const after = `${dir}/after.json`;
+          await Deno.writeTextFile(after, JSON.stringify(snap));
+          const { text, isError } = await call(client, "diff", {
+            before: `${ROOT}${FIXTURE}`,
+            after,
+            format: "jsonl",
+          });
+          assert.equal(isError, false, text);
+          const changes = text.trim().split("\n").map((l) => JSON.parse(l));
+          assert.equal(changes.length, 1, text);
+          assert.equal(changes[0].type, "changed");
+          assert.equal(changes[0].ref, "billing/remember-me");
+          assert.deepEqual(changes[0].changes.chk, [false, true]);
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      });
+
+      await t.step("observe_changes on a still snapshot is a snapshot then done", async () => {
+        const { text, isError } = await call(client, "observe_changes", {
+          seconds: 0.3,
+          interval: 50,
+        });
+        assert.equal(isError, false, text);
+        const events = text.trim().split("\n").map((l) => JSON.parse(l));
+        assert.deepEqual(events.map((e) => e.type), ["snapshot", "done"]);
+        assert.ok(events[0].count > 10);
+        assert.equal(events[1].events, 0);
+      });
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "mcp: a bad snapshot file fails at start-up with SNAPSHOT_INVALID on stderr",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "cli.ts", "mcp", "--from", "tests/fixtures/does-not-exist.json"],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 1);
+    assert.equal(new TextDecoder().decode(out.stdout), "");
+    const err = JSON.parse(new TextDecoder().decode(out.stderr).trim().split("\n").at(-1)!);
+    assert.equal(err.code, "SNAPSHOT_INVALID");
+  },
+});
