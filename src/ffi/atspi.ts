@@ -94,6 +94,9 @@ export const ATSPI_EVENT_CALLBACK = {
 /** AtspiCache bits: cache everything the app sends. */
 export const ATSPI_CACHE_ALL = 0x3fffffff;
 
+/** AtspiCache bit for child lists. */
+export const ATSPI_CACHE_CHILDREN = 0x2;
+
 /** AtspiCoordType: global screen coordinates. */
 export const ATSPI_COORD_TYPE_SCREEN = 0;
 

@@ -356,3 +356,37 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     throw e;
   }
 }
+
+/**
+ * Sends one request to the provider driver (tests/harness/driver.ts) running
+ * against the desktop.
+ *
+ * @param desktop the test desktop
+ * @param req the request (see driver.ts)
+ * @returns the parsed answer: `{ ok: true, value }` or `{ ok: false, error }`
+ */
+export async function drive<T = unknown>(
+  desktop: TestDesktop,
+  req: Record<string, unknown>,
+): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; [k: string]: unknown } }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${REPO_ROOT}tests/harness/driver.ts`, JSON.stringify(req)],
+    env: desktop.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim();
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(text.split("\n").pop() ?? "");
+  } catch {
+    throw new Error(
+      `driver printed no JSON (exit ${out.code}): ${text}\n${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  if (out.code !== 0 || "error" in parsed) {
+    return { ok: false, error: parsed.error as { code: string } };
+  }
+  return { ok: true, value: parsed as T };
+}

@@ -44,6 +44,10 @@ export interface LiveWindow {
 /** The process name from /proc, the fallback name of an app that does not answer. */
 function processName(pid: number): string {
   try {
+    // argv[0]'s basename: /proc/PID/comm is cut at 15 characters.
+    const argv0 = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0")[0];
+    const base = argv0.slice(argv0.lastIndexOf("/") + 1);
+    if (base) return base;
     return Deno.readTextFileSync(`/proc/${pid}/comm`).trim();
   } catch {
     return "";

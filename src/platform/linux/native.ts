@@ -7,7 +7,12 @@
  * @module
  */
 
-import { ATSPI_CACHE_ALL, ATSPI_LIBRARY, ATSPI_SYMBOLS } from "../../ffi/atspi.ts";
+import {
+  ATSPI_CACHE_ALL,
+  ATSPI_CACHE_CHILDREN,
+  ATSPI_LIBRARY,
+  ATSPI_SYMBOLS,
+} from "../../ffi/atspi.ts";
 import { cstr, GErrorOut, readCString, takeCString } from "../../ffi/cstring.ts";
 import { DesktopError, type ErrorCode } from "../../errors.ts";
 import { nativeError, noBusError } from "./errors.ts";
@@ -144,7 +149,10 @@ export class Native {
   desktop(): Owned {
     const d = this.sym.atspi_get_desktop(0);
     if (d === null) throw noBusError("the registry returned no desktop");
-    this.sym.atspi_accessible_set_cache_mask(d, ATSPI_CACHE_ALL);
+    // Everything but child lists: libatspi 2.46 builds cached child lists from
+    // the app's bulk cache in an order that can differ from the app's own
+    // (GTK3 puts a window's header bar second), so children come from the app.
+    this.sym.atspi_accessible_set_cache_mask(d, ATSPI_CACHE_ALL & ~ATSPI_CACHE_CHILDREN);
     return new Owned(this.sym, d);
   }
 

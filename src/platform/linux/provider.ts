@@ -120,10 +120,18 @@ export class LinuxProvider implements Provider {
         bus: app.bus,
         path: wi >= 0 ? wins[wi].path : app.path,
         window: wi >= 0 ? windowInfo(app, wins[wi]) : undefined,
+        expectChildren: wi >= 0 || wins.length > 0,
       };
     });
     const deadline = Date.now() + this.#timeoutMs;
-    const raw = await this.#readRaw(target.bus, target.path, opts.depth, bounds, deadline);
+    const raw = await this.#readRaw(
+      target.bus,
+      target.path,
+      opts.depth,
+      bounds,
+      deadline,
+      target.expectChildren,
+    );
     const root: Element = rawToElement(raw);
     if (target.window && root.b) target.window.b = root.b;
     const snap: Snapshot = { app: target.info, readAt: new Date().toISOString(), root };
@@ -138,12 +146,15 @@ export class LinuxProvider implements Provider {
     depth: number | undefined,
     bounds: boolean,
     deadline: number,
+    expectChildren: boolean,
   ): Promise<AtspiRawNode> {
     this.#bulk ??= connectBulkReader(callTimeoutFor(this.#timeoutMs));
     const bulk = await this.#bulk;
     if (bulk) {
       try {
-        return await bulk.readTree(bus, path, { depth, bounds, deadline });
+        const tree = await bulk.readTree(bus, path, { depth, bounds, deadline });
+        // An app that reports windows but comes back empty was not read: fall back.
+        if (tree.children.length > 0 || !expectChildren || depth === 0) return tree;
       } catch (e) {
         // A verdict about the app stands; anything else falls back to libatspi.
         if (e instanceof DesktopError && isAppVerdict(e)) throw e;

@@ -43,6 +43,24 @@ const TEXT_VALUE_ROLES = new Set([
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
 
+/**
+ * Roles whose action names are not read: containers, text and windows, where
+ * toolkits list clipboard/window actions (GTK4: eight per label) that cost a
+ * round trip each and are not what an agent presses.
+ */
+const PASSIVE_ROLES = new Set([
+  20, /* filler */
+  23, /* frame */
+  29, /* label */
+  39, /* panel */
+  50, /* separator */
+  73, /* paragraph */
+  75, /* application */
+  85, /* section */
+  110, /* landmark */
+  116, /* static */
+]);
+
 const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"] as const;
 const ATTRIBUTE_KEY_BUFS = ATTRIBUTE_KEYS.map((k) => cstr(k));
 
@@ -135,7 +153,7 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
   // Optional properties: a toolkit that fails one (GTK4 lists actions it cannot
   // name) loses that property, not the whole read.
   if (bounds && has("Component")) node.extents = optional(() => readExtents(n, acc));
-  if (has("Action")) node.actions = optional(() => readActions(n, acc));
+  if (has("Action") && !PASSIVE_ROLES.has(role)) node.actions = optional(() => readActions(n, acc));
   if (has("Value")) node.value = optional(() => readValue(n, acc));
   if (
     role !== ATSPI_ROLE.PASSWORD_TEXT && has("Text") &&

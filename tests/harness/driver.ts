@@ -1,0 +1,54 @@
+/**
+ * Drives the Linux provider from a subprocess that runs with a test
+ * desktop's environment (libatspi binds to one bus per process, so the test
+ * runner itself never loads it). One JSON request in argv, one JSON answer
+ * on stdout; failures print `{ "error": {...} }` and exit 1.
+ *
+ * Requests: `{ "op": "apps" }`, `{ "op": "read", "scope": {...} }`,
+ * `{ "op": "act", "scope": {...}, "ref": "form/email", "action": {...} }`.
+ *
+ * @module
+ */
+
+import { DesktopError, toDesktopError } from "../../src/errors.ts";
+import type { Element } from "../../src/model/element.ts";
+import { assignIds } from "../../src/model/tree.ts";
+import type { Action, Scope } from "../../src/platform/provider.ts";
+import { createLinuxProvider } from "../../src/platform/linux/mod.ts";
+import { assignRefs } from "../../src/refs/generate.ts";
+import { resolveRef } from "../../src/refs/resolve.ts";
+
+/** A driver request. */
+export type DriverRequest =
+  | { op: "apps"; timeoutMs?: number }
+  | { op: "read"; scope: Scope; timeoutMs?: number }
+  | { op: "act"; scope: Scope; ref: string; action: Action; timeoutMs?: number };
+
+async function main(req: DriverRequest): Promise<unknown> {
+  const provider = await createLinuxProvider({ timeoutMs: req.timeoutMs ?? 5000 });
+  try {
+    if (req.op === "apps") return await provider.listApps();
+    const snap = await provider.read(req.scope);
+    assignIds(snap.root);
+    assignRefs(snap.root);
+    if (req.op === "read") return snap;
+    const el: Element = resolveRef(snap.root, req.ref);
+    const result = await provider.act(req.scope, { element: el }, req.action);
+    return { result, element: { ...el, c: undefined } };
+  } finally {
+    provider.close();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    const req = JSON.parse(Deno.args[0] ?? "") as DriverRequest;
+    console.log(JSON.stringify(await main(req)));
+  } catch (e) {
+    const err = e instanceof SyntaxError
+      ? new DesktopError("INVALID_ARGS", `bad driver request: ${e.message}`)
+      : toDesktopError(e);
+    console.log(JSON.stringify({ error: err.toJSON() }));
+    Deno.exit(1);
+  }
+}
