@@ -29,6 +29,8 @@ const ACCESSIBLE = "org.a11y.atspi.Accessible";
 const PROPS = "org.freedesktop.DBus.Properties";
 /** A rarely emitted event: registering it makes toolkits publish their cache. */
 const ACTIVATING_EVENT = "object:property-change:accessible-parent";
+/** ATSPI_STATE_MANAGES_DESCENDANTS (31) in the low state word. */
+const MANAGES_DESCENDANTS_BIT = 1 << 31;
 /** Most calls kept in flight at once (the bus allows 50,000 pending replies). */
 export const MAX_IN_FLIGHT = 4096;
 
@@ -58,6 +60,8 @@ export interface ReadTreeOptions {
 export interface ReadProfile {
   /** Whether GetItems served the tree. */
   bulk: boolean;
+  /** Whether calls went straight to the app rather than through the bus. */
+  direct: boolean;
   /** Nodes returned. */
   nodes: number;
   /** Method calls made. */
@@ -86,6 +90,9 @@ export type AppCall = (
 /** The AT-SPI client on the accessibility bus. */
 export class AtspiBus {
   readonly #conn: DBusConnection;
+  /** Direct connections to apps by bus name (null: the app offers none). */
+  readonly #direct = new Map<string, Promise<DBusConnection | null>>();
+  readonly #directConns: DBusConnection[] = [];
   #activated: Promise<void> | null = null;
   /** Counters of the last {@link readTree}. */
   lastProfile: ReadProfile | null = null;
@@ -138,9 +145,17 @@ export class AtspiBus {
     return new AtspiBus(conn);
   }
 
-  /** Wire counters of the underlying connection. */
+  /** Wire counters summed over the bus and the direct connections. */
   get stats(): DBusConnection["stats"] {
-    return this.#conn.stats;
+    const sum = { ...this.#conn.stats };
+    for (const c of this.#directConns) {
+      sum.calls += c.stats.calls;
+      sum.writes += c.stats.writes;
+      sum.bytesOut += c.stats.bytesOut;
+      sum.bytesIn += c.stats.bytesIn;
+      sum.decodeMs += c.stats.decodeMs;
+    }
+    return sum;
   }
 
   /**
@@ -194,12 +209,16 @@ export class AtspiBus {
    */
   async readTree(bus: string, rootPath: string, opts: ReadTreeOptions): Promise<AtspiRawNode> {
     const t0 = performance.now();
-    const before = { ...this.#conn.stats };
+    const before = { ...this.stats };
+    const [, direct] = await Promise.all([
+      this.#activate(opts.deadline),
+      this.#directTo(bus, opts.deadline),
+    ]);
+    const conn = direct ?? this.#conn;
     const call: AppCall = (path, iface, member, signature, body) => {
       const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
-      return this.#conn.call(m, opts.deadline);
+      return conn.call(m, opts.deadline);
     };
-    await this.#activate(opts.deadline);
     let idx: ItemIndex | null = null;
     try {
       const [items] = await call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems");
@@ -215,9 +234,10 @@ export class AtspiBus {
     checkDeadline(opts.deadline);
     await fetchDetails(nodes, idx, call, opts.bounds, MAX_IN_FLIGHT);
     checkDeadline(opts.deadline);
-    const s = this.#conn.stats;
+    const s = this.stats;
     this.lastProfile = {
       bulk: idx !== null,
+      direct: direct !== null,
       nodes: nodes.length,
       calls: s.calls - before.calls,
       writes: s.writes - before.writes,
@@ -229,9 +249,39 @@ export class AtspiBus {
     return root;
   }
 
-  /** Closes the connection (the registry drops our event registration with it). */
+  /** Closes the connections (the registry drops our event registration with them). */
   close(): void {
+    for (const c of this.#directConns) c.close();
     this.#conn.close();
+  }
+
+  /**
+   * A direct (peer-to-peer) connection to an app, which the ATK bridge and
+   * others offer through `GetApplicationBusAddress`: calls then skip the bus
+   * daemon, which otherwise relays every call and every reply.
+   */
+  #directTo(bus: string, deadline: number): Promise<DBusConnection | null> {
+    let p = this.#direct.get(bus);
+    if (!p) {
+      p = (async () => {
+        try {
+          const [addr] = await this.#conn.call({
+            destination: bus,
+            path: ROOT,
+            interface: "org.a11y.atspi.Application",
+            member: "GetApplicationBusAddress",
+          }, deadline);
+          if (typeof addr !== "string" || addr === "") return null;
+          const c = await DBusConnection.open(addr, Math.max(1, deadline - Date.now()), true);
+          this.#directConns.push(c);
+          return c;
+        } catch {
+          return null; // no direct connection: the bus works too
+        }
+      })();
+      this.#direct.set(bus, p);
+    }
+    return p;
   }
 
   /**
@@ -313,10 +363,13 @@ async function buildTree(
   out.push(root);
   const expand = async (item: CacheItem, node: AtspiRawNode, level: number): Promise<void> => {
     if (opts.depth !== undefined && level >= opts.depth) return;
-    if (item.childCount === 0) return;
+    // Objects that manage their descendants (tables, trees) keep their
+    // children out of the cache and may report none there: always ask them.
+    const manages = (item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0;
+    if (item.childCount === 0 && !manages) return;
     checkDeadline(opts.deadline);
     let kids: CacheItem[];
-    const cached = idx ? cachedChildren(idx, item) : null;
+    const cached = idx && !manages ? cachedChildren(idx, item) : null;
     if (cached) {
       kids = cached;
     } else {

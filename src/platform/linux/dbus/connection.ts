@@ -13,12 +13,13 @@ import { authRequest, BEGIN, expectOk, LineBuffer } from "./auth.ts";
 import { connectionError, errorFromReply, noReplyError } from "./errors.ts";
 import {
   decodeMessage,
-  encodeMessage,
+  encodeMessageInto,
   Flags,
   type Message,
   messageLength,
   MessageType,
 } from "./message.ts";
+import { Writer } from "./marshal.ts";
 import type { DBusValue } from "./value.ts";
 
 /** One method call. */
@@ -65,7 +66,8 @@ export class DBusConnection {
   readonly #conn: Deno.UnixConn;
   #serial = 0;
   readonly #pending = new Map<number, Pending>();
-  #outQueue: Uint8Array[] = [];
+  /** Encoded calls waiting for the next socket write. */
+  readonly #out = new Writer(0, 64 * 1024);
   #flushing = false;
   #closed: DesktopError | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -80,15 +82,17 @@ export class DBusConnection {
   }
 
   /**
-   * Connects, authenticates and says Hello.
+   * Connects, authenticates and says Hello (not on a peer-to-peer connection,
+   * where no bus daemon is there to answer it).
    *
    * @param address a D-Bus address string (`unix:path=...`)
    * @param timeoutMs limit for the whole opening
+   * @param peer true for a direct connection to an app rather than a bus daemon
    * @returns the open connection
    * @throws DesktopError PLATFORM_NOT_SUPPORTED (address), PERMISSION_DENIED (auth),
    *   TIMEOUT (no answer in time), INTERNAL (cannot connect)
    */
-  static async open(address: string, timeoutMs: number): Promise<DBusConnection> {
+  static async open(address: string, timeoutMs: number, peer = false): Promise<DBusConnection> {
     const deadline = Date.now() + timeoutMs;
     const paths = socketPaths(address);
     let conn: Deno.UnixConn | undefined;
@@ -115,6 +119,7 @@ export class DBusConnection {
     }
     const c = new DBusConnection(conn);
     c.#readLoop();
+    if (peer) return c;
     try {
       const [name] = await c.call({
         destination: "org.freedesktop.DBus",
@@ -142,7 +147,7 @@ export class DBusConnection {
   call(m: MethodCall, deadline: number): Promise<DBusValue[]> {
     if (this.#closed) return Promise.reject(this.#closed);
     const serial = this.#nextSerial();
-    const bytes = encodeMessage({
+    encodeMessageInto(this.#out, {
       type: MessageType.METHOD_CALL,
       flags: Flags.NO_AUTO_START,
       serial,
@@ -156,7 +161,7 @@ export class DBusConnection {
     return new Promise<DBusValue[]>((resolve, reject) => {
       this.#pending.set(serial, { resolve, reject, deadline, call: m });
       this.#armTimer(deadline);
-      this.#send(bytes);
+      this.#send();
     });
   }
 
@@ -175,8 +180,7 @@ export class DBusConnection {
     return this.#serial;
   }
 
-  #send(bytes: Uint8Array): void {
-    this.#outQueue.push(bytes);
+  #send(): void {
     this.stats.calls++;
     if (!this.#flushing) {
       this.#flushing = true;
@@ -187,17 +191,9 @@ export class DBusConnection {
 
   async #flush(): Promise<void> {
     try {
-      while (this.#outQueue.length > 0 && !this.#closed) {
-        const parts = this.#outQueue;
-        this.#outQueue = [];
-        let total = 0;
-        for (const p of parts) total += p.length;
-        const buf = new Uint8Array(total);
-        let off = 0;
-        for (const p of parts) {
-          buf.set(p, off);
-          off += p.length;
-        }
+      while (this.#out.length > 0 && !this.#closed) {
+        const buf = this.#out.take();
+        const total = buf.length;
         this.stats.writes++;
         this.stats.bytesOut += total;
         let done = 0;

@@ -29,7 +29,8 @@ export class Writer {
   #buf: Uint8Array;
   #view: DataView;
   #len = 0;
-  readonly #base: number;
+  /** Message offset of byte 0 minus where the current message starts. */
+  #base: number;
 
   /**
    * @param base offset of the first byte within the whole message (for alignment)
@@ -49,6 +50,26 @@ export class Writer {
   /** The bytes written so far (a view, not a copy). */
   bytes(): Uint8Array {
     return this.#buf.subarray(0, this.#len);
+  }
+
+  /**
+   * Starts a new message at the current position: alignment counts from here.
+   * Lets one buffer collect many messages without a copy each.
+   */
+  startMessage(): void {
+    this.#base = -this.#len;
+  }
+
+  /**
+   * Returns a copy of everything written and empties the buffer.
+   *
+   * @returns the bytes
+   */
+  take(): Uint8Array {
+    const out = this.#buf.slice(0, this.#len);
+    this.#len = 0;
+    this.#base = 0;
+    return out;
   }
 
   #ensure(n: number): void {
@@ -137,6 +158,26 @@ export class Writer {
   }
 
   #str(s: string, lenBytes: 1 | 4): void {
+    // ASCII (nearly every path, interface and member name) is copied as is.
+    const n = s.length;
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      if (s.charCodeAt(i) > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      if (lenBytes === 4) this.#u32(n);
+      else this.#u8(n);
+      this.#ensure(n + 1);
+      const buf = this.#buf;
+      let at = this.#len;
+      for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
+      buf[at++] = 0;
+      this.#len = at;
+      return;
+    }
     const b = encoder.encode(s);
     if (lenBytes === 4) this.#u32(b.length);
     else this.#u8(b.length);

@@ -94,9 +94,22 @@ function malformed(why: string): DesktopError {
  * ```
  */
 export function encodeMessage(m: Message): Uint8Array {
+  const w = new Writer(0, 256);
+  encodeMessageInto(w, m);
+  return w.take();
+}
+
+/**
+ * Appends a message to a writer that may already hold other messages.
+ *
+ * @param head the writer
+ * @param m the message (serial must be set)
+ */
+export function encodeMessageInto(head: Writer, m: Message): void {
   // Header fields are written directly (not as variant objects): calls are
   // encoded thousands of times per read.
-  const head = new Writer(0, 256);
+  head.startMessage();
+  const msgStart = head.length;
   head.writeByte(0x6c);
   head.writeByte(m.type);
   head.writeByte(m.flags);
@@ -136,8 +149,7 @@ export function encodeMessage(m: Message): Uint8Array {
   head.align(8);
   const bodyStart = head.length;
   if (m.signature) head.writeAll(m.signature, m.body);
-  head.patchUint32(4, head.length - bodyStart);
-  return head.bytes().slice();
+  head.patchUint32(msgStart + 4, head.length - bodyStart);
 }
 
 /**

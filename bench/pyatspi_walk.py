@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""Peer for bench/read_speed.ts: walks one app with pyatspi (what dogtail and
+OSWorld use), collecting the attributes `desktop read` prints: role, name,
+description, states, interfaces, extents, action names, text and value, plus
+labelled-by and the same few object attributes. Hidden subtrees are skipped
+by the same rule as ours.
+
+Protocol: argv[1] is the app's pid. Each line "walk" on stdin runs one walk
+("dump" also prints the nodes, in walk order),
+timed inside this process (interpreter start-up excluded), and prints one
+JSON line {"ms": float, "nodes": int}. "quit" ends.
+"""
+import json
+import sys
+import time
+
+import pyatspi
+
+TEXT_VALUE_ROLES = {61, 79, 52, 11}
+LABELLABLE_ROLES = {7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87}
+ATTRIBUTE_KEYS = ("placeholder-text", "level", "tag", "id")
+VISIBLE = int(pyatspi.STATE_VISIBLE)
+
+
+def find_app(pid):
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app is not None and app.get_process_id() == pid:
+            return app
+    return None
+
+
+def hidden(role, states):
+    if role in (23, 75):
+        return False
+    if not states:
+        return False
+    return VISIBLE not in states
+
+
+def read_node(acc):
+    role = int(acc.getRole())
+    node = {
+        "role": role,
+        "name": acc.name or "",
+        "description": acc.description or "",
+        "states": [int(s) for s in acc.getState().getStates()],
+    }
+    ifaces = set(acc.get_interfaces())
+    editable = "EditableText" in ifaces
+    text_value = role in TEXT_VALUE_ROLES
+    try:
+        if "Component" in ifaces:
+            e = acc.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            node["extents"] = [e.x, e.y, e.width, e.height]
+        if "Action" in ifaces:
+            a = acc.queryAction()
+            node["actions"] = [a.getName(i) for i in range(a.nActions)]
+        if "Value" in ifaces:
+            v = acc.queryValue()
+            node["value"] = [v.currentValue, v.minimumValue, v.maximumValue]
+        if role != 40 and "Text" in ifaces and (editable or text_value):
+            node["text"] = acc.queryText().getText(0, -1)[:2000]
+        if role == 83 or editable or text_value or role == 40:
+            attrs = acc.getAttributes()
+            node["attributes"] = [a for a in attrs if a.split(":", 1)[0] in ATTRIBUTE_KEYS]
+        if node["name"] == "" and (role in LABELLABLE_ROLES or editable):
+            for rel in acc.getRelationSet():
+                if rel.getRelationType() == pyatspi.RELATION_LABELLED_BY and rel.getNTargets() > 0:
+                    node["labelledBy"] = rel.getTarget(0).name
+                    break
+    except Exception:
+        pass
+    return node
+
+
+def walk(acc, out):
+    node = read_node(acc)
+    out.append(node)
+    for i in range(acc.childCount):
+        child = acc.getChildAtIndex(i)
+        if child is None:
+            continue
+        role = int(child.getRole())
+        states = child.getState().getStates()
+        if hidden(role, [int(s) for s in states]):
+            continue
+        walk(child, out)
+
+
+def main():
+    pid = int(sys.argv[1])
+    app = find_app(pid)
+    if app is None:
+        print(json.dumps({"error": "app not found"}), flush=True)
+        return
+    for line in sys.stdin:
+        cmd = line.strip()
+        if cmd == "quit":
+            break
+        nodes = []
+        t0 = time.perf_counter()
+        walk(app, nodes)
+        ms = (time.perf_counter() - t0) * 1000
+        reply = {"ms": ms, "nodes": len(nodes)}
+        if cmd == "dump":
+            reply["tree"] = nodes
+        print(json.dumps(reply), flush=True)
+
+
+if __name__ == "__main__":
+    main()
