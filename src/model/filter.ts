@@ -2,9 +2,18 @@
  * Read filters, applied after refs are assigned so that a filtered read shows
  * the same refs as a full one.
  *
+ * Order: `scopeRef` picks the subtree; `depth` limits it; `roles`, `text` and
+ * `focused` select matches (all given must hold), and the output keeps every
+ * match plus the ancestors that lead to it; `prune` lifts the children of
+ * anonymous containers into their parent; `maxElements` keeps the first N
+ * elements in document order (a prefix in pre-order always includes the
+ * ancestors of what it keeps).
+ *
  * @module
  */
 
+import { DesktopError } from "../errors.ts";
+import { resolveRef } from "../refs/resolve.ts";
 import type { Element, Role } from "./element.ts";
 
 /** Filters of `read`, `find` and `observe`. */
@@ -37,7 +46,144 @@ export interface FilterResult {
   truncated: number;
 }
 
-/** Applies read filters to a tree with refs assigned. Never mutates the input. */
+/** Roles `prune` may drop when they carry no label and no value. */
+const PRUNABLE: ReadonlySet<Role> = new Set<Role>(["group", "other", "scroll"]);
+
+/**
+ * Whether `prune` drops an element: an unlabeled group, other or scroll
+ * container with no value and no focus.
+ *
+ * @param el the element
+ * @returns true when its children can take its place
+ */
+export function isPrunable(el: Element): boolean {
+  return PRUNABLE.has(el.r) && !el.t?.trim() && !el.d?.trim() && !el.ph?.trim() && !el.v &&
+    !el.f;
+}
+
+/** Counts the elements of a tree. */
+function count(root: Element): number {
+  let n = 0;
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    n++;
+    for (const kid of el.c ?? []) stack.push(kid);
+  }
+  return n;
+}
+
+/** Throws INVALID_ARGS unless `v` is undefined or an integer >= `min`. */
+function checkInt(v: number | undefined, name: string, min: number): void {
+  if (v === undefined) return;
+  if (!Number.isInteger(v) || v < min) {
+    throw new DesktopError("INVALID_ARGS", `${name} must be an integer >= ${min}, got ${v}`, {
+      suggestion: `Pass ${name} as a whole number of at least ${min}`,
+    });
+  }
+}
+
+/** Case-insensitive text match on label, value (never secure), description, placeholder. */
+function textMatches(el: Element, needle: string): boolean {
+  for (const s of [el.t, el.d, el.ph, el.sec ? undefined : el.v]) {
+    if (s && s.normalize("NFKC").toLowerCase().includes(needle)) return true;
+  }
+  return false;
+}
+
+/**
+ * Applies read filters to a tree with refs assigned. Never mutates the input:
+ * the result is a copy (elements are shallow copies with new `c` arrays).
+ * Throws INVALID_ARGS for a negative depth or a max below 1, and whatever
+ * resolving `scopeRef` throws (ELEMENT_NOT_FOUND, AMBIGUOUS_TARGET...).
+ *
+ * @param root the tree, ids and refs assigned
+ * @param opts the filters
+ * @returns the filtered copy and counts
+ * @example
+ * ```ts
+ * import { filterTree } from "./filter.ts";
+ * const root = { i: 1, ref: "form", r: "form" as const, c: [
+ *   { i: 2, ref: "form/email", r: "input" as const, t: "Email" },
+ *   { i: 3, ref: "form/hint", r: "txt" as const, t: "Hint" },
+ * ] };
+ * const out = filterTree(root, { roles: new Set(["input" as const]) });
+ * console.log(out.kept, out.root?.c?.map((e) => e.ref)); // 2 ["form/email"]
+ * ```
+ */
 export function filterTree(root: Element, opts: FilterOptions): FilterResult {
-  throw new Error(`not implemented ${root.r} ${opts}`);
+  checkInt(opts.depth, "--depth", 0);
+  checkInt(opts.maxElements, "--max-elements", 1);
+  const total = count(root);
+  const base = opts.scopeRef !== undefined ? resolveRef(root, opts.scopeRef) : root;
+
+  const needle = opts.text?.trim().normalize("NFKC").toLowerCase() || undefined;
+  const roles = opts.roles?.size ? opts.roles : undefined;
+  const selective = roles !== undefined || needle !== undefined || !!opts.focused;
+  const matches = (el: Element): boolean =>
+    (!roles || roles.has(el.r)) && (!needle || textMatches(el, needle)) &&
+    (!opts.focused || !!el.f);
+
+  // Pre-order list with parent positions; then decide bottom-up (reverse order).
+  const order: Array<{ el: Element; parent: number; depth: number }> = [];
+  const stack: Array<{ el: Element; parent: number; depth: number }> = [
+    { el: base, parent: -1, depth: 0 },
+  ];
+  while (stack.length) {
+    const item = stack.pop()!;
+    const at = order.length;
+    order.push(item);
+    if (opts.depth !== undefined && item.depth >= opts.depth) continue;
+    const kids = item.el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) {
+      stack.push({ el: kids[k], parent: at, depth: item.depth + 1 });
+    }
+  }
+  // Kept children of each position, collected in reverse document order.
+  const keptKids: Element[][] = order.map(() => []);
+  let out: Element | null = null;
+  for (let k = order.length - 1; k >= 0; k--) {
+    const { el, parent } = order[k];
+    const kids = keptKids[k].reverse();
+    const keep = !selective || matches(el) || kids.length > 0;
+    if (!keep) continue;
+    const lift = opts.prune && parent >= 0 && isPrunable(el);
+    if (lift) {
+      // Children go to the parent in place of the container (reverse order there).
+      for (let j = kids.length - 1; j >= 0; j--) keptKids[parent].push(kids[j]);
+      continue;
+    }
+    const { c: _c, ...own } = el;
+    const copy: Element = own;
+    if (kids.length) copy.c = kids;
+    if (parent >= 0) keptKids[parent].push(copy);
+    else out = copy;
+  }
+
+  let kept = out ? count(out) : 0;
+  let truncated = 0;
+  if (out && opts.maxElements !== undefined && kept > opts.maxElements) {
+    truncated = kept - opts.maxElements;
+    cut(out, opts.maxElements);
+    kept = opts.maxElements;
+  }
+  return { root: out, total, kept, truncated };
+}
+
+/** Keeps the first `max` elements of a tree (our own copy) in pre-order. */
+function cut(root: Element, max: number): void {
+  const keep = new Set<Element>();
+  const stack: Element[] = [root];
+  while (stack.length && keep.size < max) {
+    const el = stack.pop()!;
+    keep.add(el);
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  for (const el of keep) {
+    if (!el.c) continue;
+    const kids = el.c.filter((kid) => keep.has(kid));
+    if (kids.length) el.c = kids;
+    else delete el.c;
+  }
 }

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { type Change, diffTrees } from "../../src/diff/diff.ts";
+import type { Element, Role } from "../../src/model/element.ts";
+import { assignIds } from "../../src/model/tree.ts";
+import { assignRefs } from "../../src/refs/generate.ts";
+
+function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
+  return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
+}
+
+interface Opts {
+  rows?: string[];
+  email?: string;
+  focus?: boolean;
+  okBounds?: [number, number, number, number];
+  password?: string;
+  dialog?: boolean;
+}
+
+/** A window whose parts vary with the options; ids and refs assigned. */
+function screen(o: Opts = {}): Element {
+  const root = el("window", "Shop", [
+    el("form", undefined, [
+      el("input", "Email", undefined, {
+        ...(o.email ? { v: o.email } : {}),
+        ...(o.focus ? { f: true } : {}),
+      }),
+      el("input", "Password", undefined, { sec: true, ...(o.password ? { v: o.password } : {}) }),
+      el("btn", "OK", undefined, { b: o.okBounds ?? [10, 10, 80, 30], nid: "n-ok" }),
+    ]),
+    el(
+      "list",
+      "Orders",
+      (o.rows ?? ["Order 1", "Order 2"]).map((t) =>
+        el("row", undefined, [el("txt", t), el("btn", "Cancel")])
+      ),
+    ),
+    ...(o.dialog ? [el("dialog", "Saved", [el("btn", "Close")])] : []),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  return root;
+}
+
+Deno.test("diff: identical trees have no changes", () => {
+  assert.deepEqual(diffTrees(screen(), screen()), []);
+});
+
+Deno.test("diff: a row inserted at the top is one subtree added, nothing else", () => {
+  const changes = diffTrees(screen(), screen({ rows: ["Order 0", "Order 1", "Order 2"] }));
+  assert.deepEqual(changes.map((c) => [c.type, c.ref]), [
+    ["added", "orders/order-0"],
+    ["added", "orders/order-0/txt"],
+    ["added", "orders/order-0/cancel"],
+  ]);
+  const added = changes[0] as Extract<Change, { type: "added" }>;
+  assert.equal(added.p, "list");
+  assert.equal(added.el.r, "row");
+  assert.equal(added.el.i, 7);
+  assert.ok(!("c" in added.el));
+});
+
+Deno.test("diff: a removed element lists ref, id, role and label", () => {
+  const changes = diffTrees(screen({ dialog: true }), screen());
+  assert.deepEqual(changes, [
+    { type: "removed", ref: "saved", i: 13, r: "dialog", t: "Saved" },
+    { type: "removed", ref: "saved/close", i: 14, r: "btn", t: "Close" },
+  ]);
+});
+
+Deno.test("diff: changed fields come as [old, new]", () => {
+  const changes = diffTrees(
+    screen(),
+    screen({ email: "a@b.c", focus: true, okBounds: [20, 10, 80, 30] }),
+  );
+  assert.deepEqual(changes, [
+    { type: "changed", ref: "form/email", i: 3, changes: { v: [null, "a@b.c"], f: [false, true] } },
+    { type: "changed", ref: "form/ok", i: 5, changes: { b: [[10, 10, 80, 30], [20, 10, 80, 30]] } },
+  ]);
+});
+
+Deno.test("diff: state fields (chk, exp, e, s, t, d) are compared", () => {
+  const a = el("form", undefined, [
+    el("chk", "A", undefined, { chk: false }),
+    el("combo", "B", undefined, { exp: false }),
+    el("btn", "C"),
+    el("row", "D"),
+    el("txt", "E", undefined, { d: "old" }),
+  ]);
+  const b = el("form", undefined, [
+    el("chk", "A", undefined, { chk: "mixed" }),
+    el("combo", "B", undefined, { exp: true }),
+    el("btn", "C", undefined, { e: false }),
+    el("row", "D", undefined, { s: true }),
+    el("txt", "E", undefined, { d: "new" }),
+  ]);
+  for (const t of [a, b]) {
+    assignIds(t);
+    assignRefs(t);
+  }
+  const got = Object.fromEntries(
+    diffTrees(a, b).map((c) => [c.ref, c.type === "changed" ? c.changes : null]),
+  );
+  assert.deepEqual(got, {
+    "form/a": { chk: [false, "mixed"] },
+    "form/b": { exp: [false, true] },
+    "form/c": { e: [true, false] },
+    "form/d": { s: [false, true] },
+    "form/e": { d: ["old", "new"] },
+  });
+});
+
+Deno.test("diff: ignoreBounds and ignoreFocus drop those fields", () => {
+  const before = screen();
+  const after = screen({ focus: true, okBounds: [0, 0, 1, 1] });
+  assert.equal(diffTrees(before, after).length, 2);
+  assert.deepEqual(diffTrees(before, after, { ignoreBounds: true, ignoreFocus: true }), []);
+  assert.deepEqual(
+    diffTrees(before, after, { ignoreBounds: true }).map((c) => c.ref),
+    ["form/email"],
+  );
+});
+
+Deno.test("diff: a secure value is never compared or reported", () => {
+  const changes = diffTrees(screen({ password: "one" }), screen({ password: "two" }));
+  assert.deepEqual(changes, []);
+  const added = diffTrees(
+    el("window", "W", [], { ref: "w" }),
+    {
+      ...el("window", "W", [el("input", "PIN", undefined, { sec: true, v: "1234", ref: "pin" })]),
+      ref: "w",
+    },
+  );
+  assert.equal(added.length, 1);
+  assert.ok(!JSON.stringify(added).includes("1234"));
+});
+
+Deno.test("diff: nid never appears in a change", () => {
+  const changes = diffTrees(screen({ rows: [] }), screen());
+  assert.ok(changes.length > 0);
+  assert.ok(
+    !JSON.stringify(diffTrees(el("window", "W", [], { ref: "w" }), screen())).includes("n-ok"),
+  );
+});
+
+Deno.test("diff: a value change on an input keeps its ref (changed, not added/removed)", () => {
+  const changes = diffTrees(screen({ email: "a" }), screen({ email: "b" }));
+  assert.deepEqual(changes.map((c) => c.type), ["changed"]);
+});
