@@ -1,0 +1,359 @@
+/**
+ * Actions on an AX element or a screen point. The accessibility route comes
+ * first (AXPress, AXValue, AXFocused...); synthesized input is the fallback,
+ * and the result says which one was used.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../errors.ts";
+import type { Point } from "../../model/element.ts";
+import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
+import type { CFRef } from "../../ffi/macos/cf.ts";
+import type { Action, ActionResult } from "../provider.ts";
+import { friendlyAction, matchAction } from "./action_names.ts";
+import { clickAt, dragBetween, pressKey, scrollAt, typeText } from "./input.ts";
+import { parseKeyCombo } from "./keys.ts";
+import type { AxSession } from "./session.ts";
+
+/** The element an action is aimed at. */
+export interface ElementTarget {
+  /** Session. */
+  s: AxSession;
+  /** The element (borrowed from the nid table). */
+  ref: CFRef;
+  /** Owning process. */
+  pid: number;
+  /** App name, for messages. */
+  app: string;
+}
+
+/** Actions tried for a plain left click, in order. */
+const CLICK_ACTIONS = ["AXPress", "AXConfirm", "AXPick", "AXOpen"];
+
+/** Check-like roles: set-value presses them to reach the wanted state. */
+const CHECK_ROLES = new Set(["AXCheckBox", "AXRadioButton", "AXSwitch", "AXToggle"]);
+
+/** Roles whose value is a number. */
+const NUMERIC_ROLES = new Set([
+  "AXSlider",
+  "AXIncrementor",
+  "AXStepper",
+  "AXProgressIndicator",
+  "AXLevelIndicator",
+  "AXScrollBar",
+  "AXValueIndicator",
+]);
+
+function fail(t: ElementTarget, code: number, op: string): DesktopError {
+  if (code === AX_ERROR.InvalidUIElement) {
+    return new DesktopError("STALE_REF", `the element is gone from ${t.app} (${op})`, {
+      suggestion: "Read the app again and act on a fresh ref",
+      details: { axError: code },
+    });
+  }
+  if (code === AX_ERROR.CannotComplete) return t.s.appError(code, t.pid, { op, app: t.app });
+  return t.s.error(code, { op, acting: true, app: t.app });
+}
+
+/** Reads the role and enabled state, which also proves the element still exists. */
+function probe(t: ElementTarget): { role: string; enabled: boolean } {
+  const r = t.s.copyMany(t.ref, ["AXRole", "AXEnabled"], (slots) => {
+    const [role, enabled] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
+    return { role: typeof role === "string" ? role : "", enabled: enabled !== false };
+  });
+  if (r.err !== 0 || !r.result) throw fail(t, r.err, "look up the element");
+  return r.result;
+}
+
+function requireEnabled(t: ElementTarget, enabled: boolean, what: string): void {
+  if (!enabled) {
+    throw new DesktopError("ACTION_FAILED", `cannot ${what}: the element is disabled in ${t.app}`, {
+      suggestion: "Wait until the element is enabled (desktop wait), or act on another element",
+    });
+  }
+}
+
+function actions(t: ElementTarget): string[] {
+  const { err, names } = t.s.actionNames(t.ref);
+  if (err !== 0 && err !== AX_ERROR.AttributeUnsupported) throw fail(t, err, "read actions");
+  return names;
+}
+
+/** The centre of the element from fresh AXPosition/AXSize. */
+function centre(t: ElementTarget, what: string): Point {
+  const r = t.s.copyMany(t.ref, ["AXPosition", "AXSize"], (slots) => {
+    const [pos, size] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
+    if (!pos || typeof pos !== "object" || !("type" in pos) || pos.type !== "point") return;
+    if (!size || typeof size !== "object" || !("type" in size) || size.type !== "size") return;
+    return { x: pos.x + size.w / 2, y: pos.y + size.h / 2 };
+  });
+  if (r.err !== 0) throw fail(t, r.err, "read bounds");
+  if (!r.result) {
+    throw new DesktopError("ACTION_NOT_SUPPORTED", `cannot ${what}: the element has no bounds`, {
+      suggestion: "Use an accessibility action instead (desktop action), or a point (--x/--y)",
+    });
+  }
+  return r.result;
+}
+
+/** Activates the app, raises the element's window and makes it main. Best effort. */
+function raise(t: ElementTarget, role: string): void {
+  using app = t.s.appElement(t.pid);
+  t.s.set(app.ptr, "AXFrontmost", t.s.cf.boolean(true));
+  let window: CFRef = t.ref;
+  using stack = new DisposableStack();
+  if (role !== "AXWindow") {
+    const w = t.s.copy(t.ref, "AXWindow");
+    if (w.err !== 0 || w.value === null) return;
+    window = stack.use(w.value).ptr;
+  }
+  t.s.perform(window, "AXRaise");
+  t.s.set(window, "AXMain", t.s.cf.boolean(true));
+}
+
+/** Gives the element keyboard focus: AXFocused where settable, else a click at its centre. */
+function focus(t: ElementTarget, role: string): ActionResult {
+  raise(t, role);
+  if (role === "AXWindow") return { via: "accessible", detail: "AXRaise" };
+  const { err, settable } = t.s.settable(t.ref, "AXFocused");
+  if (err === 0 && settable) {
+    const e = t.s.set(t.ref, "AXFocused", t.s.cf.boolean(true));
+    if (e !== 0) throw fail(t, e, "set AXFocused");
+    return { via: "accessible", detail: "AXFocused" };
+  }
+  if (err !== 0 && err !== AX_ERROR.AttributeUnsupported) throw fail(t, err, "check AXFocused");
+  clickAt(t.s, centre(t, "focus"));
+  return { via: "input", detail: "click to focus" };
+}
+
+function parseToggle(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (["true", "1", "on", "yes", "checked"].includes(v)) return true;
+  if (["false", "0", "off", "no", "unchecked"].includes(v)) return false;
+  throw new DesktopError("INVALID_ARGS", `"${value}" is not a checked state`, {
+    suggestion: "Pass true or false (also on/off, 1/0) for check boxes, switches and radios",
+  });
+}
+
+function setValue(t: ElementTarget, role: string, value: string): ActionResult {
+  const s = t.s;
+  if (CHECK_ROLES.has(role)) {
+    const want = parseToggle(value);
+    const cur = s.read(t.ref, "AXValue").value;
+    const checked = typeof cur === "number" ? cur === 1 : cur === true;
+    if (checked === want) return { via: "accessible", detail: "already in that state" };
+    if (role === "AXRadioButton" && !want) {
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        "a radio button cannot be unchecked directly",
+        {
+          suggestion: "Select another radio button of the group instead",
+        },
+      );
+    }
+    const err = s.perform(t.ref, "AXPress");
+    if (err !== 0) throw fail(t, err, "perform AXPress");
+    return { via: "accessible", detail: "AXPress" };
+  }
+  const valueSettable = s.settable(t.ref, "AXValue");
+  if (valueSettable.err === AX_ERROR.InvalidUIElement) {
+    throw fail(t, valueSettable.err, "set value");
+  }
+  if (!valueSettable.settable && /^(true|false)$/i.test(value.trim())) {
+    // Rows, tabs and cells: the "value" is their selected state.
+    const sel = s.settable(t.ref, "AXSelected");
+    if (sel.settable) {
+      const err = s.set(t.ref, "AXSelected", s.cf.boolean(parseToggle(value)));
+      if (err !== 0) throw fail(t, err, "set AXSelected");
+      return { via: "accessible", detail: "AXSelected" };
+    }
+  }
+  if (!valueSettable.settable) {
+    if (valueSettable.err !== 0 && valueSettable.err !== AX_ERROR.AttributeUnsupported) {
+      throw fail(t, valueSettable.err, "check AXValue");
+    }
+    throw new DesktopError("ACTION_NOT_SUPPORTED", `the value of this ${role} cannot be set`, {
+      suggestion: "Use desktop type to enter text, or desktop click/action for controls",
+    });
+  }
+  let err: number;
+  if (NUMERIC_ROLES.has(role)) {
+    const n = Number(value.trim());
+    if (value.trim() === "" || !Number.isFinite(n)) {
+      throw new DesktopError("INVALID_ARGS", `"${value}" is not a number for this ${role}`, {
+        suggestion: "Pass a number within the element's min/max",
+      });
+    }
+    using num = s.cf.number(n);
+    err = s.set(t.ref, "AXValue", num.ptr);
+  } else {
+    using str = s.cf.string(value);
+    err = s.set(t.ref, "AXValue", str.ptr);
+  }
+  if (err !== 0) throw fail(t, err, "set AXValue");
+  return { via: "accessible", detail: "AXValue" };
+}
+
+/**
+ * Carries out an action on an element.
+ *
+ * @param t the element
+ * @param action what to do
+ * @returns how it was done
+ */
+export function actOnElement(t: ElementTarget, action: Action): ActionResult {
+  const { role, enabled } = probe(t);
+  switch (action.kind) {
+    case "click": {
+      requireEnabled(t, enabled, "click");
+      const button = action.button ?? "left";
+      const count = action.count ?? 1;
+      if (!Number.isInteger(count) || count < 1 || count > 3) {
+        throw new DesktopError("INVALID_ARGS", `click count must be 1, 2 or 3, not ${count}`);
+      }
+      const names = actions(t);
+      const candidates = button === "left" && count === 1
+        ? CLICK_ACTIONS
+        : button === "right" && count === 1
+        ? ["AXShowMenu"]
+        : [];
+      for (const name of candidates) {
+        if (!names.includes(name)) continue;
+        const err = t.s.perform(t.ref, name);
+        if (err === 0) return { via: "accessible", detail: name };
+        if (err !== AX_ERROR.ActionUnsupported) throw fail(t, err, `perform ${name}`);
+      }
+      const p = centre(t, "click");
+      raise(t, role);
+      clickAt(t.s, p, button, count);
+      return { via: "input", detail: `${button} click at ${Math.round(p.x)},${Math.round(p.y)}` };
+    }
+    case "type": {
+      requireEnabled(t, enabled, "type");
+      focus(t, role);
+      typeText(t.s, action.text);
+      return { via: "input", detail: `typed ${[...action.text].length} characters` };
+    }
+    case "key": {
+      const combo = parseKeyCombo(action.combo);
+      focus(t, role);
+      pressKey(t.s, combo.code, combo.flags);
+      return { via: "input", detail: action.combo };
+    }
+    case "action": {
+      const names = actions(t);
+      const ax = matchAction(action.name, names);
+      if (!ax) {
+        const available = names.map(friendlyAction);
+        throw new DesktopError(
+          "ACTION_NOT_SUPPORTED",
+          `this ${role} has no action "${action.name}"; it supports: ${
+            available.join(", ") || "none"
+          }`,
+          {
+            suggestion: available.length
+              ? `Use one of: ${available.join(", ")}`
+              : "Use click, type or set-value instead",
+            details: { available },
+          },
+        );
+      }
+      const err = t.s.perform(t.ref, ax);
+      if (err !== 0) throw fail(t, err, `perform ${ax}`);
+      return { via: "accessible", detail: ax };
+    }
+    case "set-value":
+      requireEnabled(t, enabled, "set the value");
+      return setValue(t, role, action.value);
+    case "scroll": {
+      if (action.amount === undefined) {
+        const names = actions(t);
+        if (!names.includes("AXScrollToVisible")) {
+          throw new DesktopError(
+            "ACTION_NOT_SUPPORTED",
+            `this ${role} cannot be scrolled into view through accessibility`,
+            { suggestion: "Pass --direction and --amount to scroll the view under it instead" },
+          );
+        }
+        const err = t.s.perform(t.ref, "AXScrollToVisible");
+        if (err !== 0) throw fail(t, err, "perform AXScrollToVisible");
+        return { via: "accessible", detail: "AXScrollToVisible" };
+      }
+      const amount = checkAmount(action.amount);
+      const p = centre(t, "scroll");
+      scrollAt(t.s, p, action.direction ?? "down", amount);
+      return { via: "input", detail: `scroll ${action.direction ?? "down"} ${amount}` };
+    }
+    case "drag": {
+      checkPoint(action.to);
+      const from = centre(t, "drag");
+      raise(t, role);
+      dragBetween(t.s, from, action.to);
+      return { via: "input", detail: `drag to ${action.to.x},${action.to.y}` };
+    }
+    case "focus":
+      return focus(t, role);
+  }
+}
+
+function checkAmount(amount: number): number {
+  if (!Number.isInteger(amount) || amount < 1 || amount > 1000) {
+    throw new DesktopError(
+      "INVALID_ARGS",
+      `scroll amount must be a whole number 1-1000, not ${amount}`,
+    );
+  }
+  return amount;
+}
+
+function checkPoint(p: Point): void {
+  if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) {
+    throw new DesktopError("INVALID_ARGS", `not a screen point: ${p.x},${p.y}`, {
+      suggestion: "Pass numeric --x and --y in global screen pixels",
+    });
+  }
+}
+
+/**
+ * Carries out an action at a screen point (synthesized input only).
+ *
+ * @param s the session
+ * @param p the point
+ * @param action what to do
+ * @returns how it was done
+ */
+export function actOnPoint(s: AxSession, p: Point, action: Action): ActionResult {
+  checkPoint(p);
+  switch (action.kind) {
+    case "click":
+      clickAt(s, p, action.button ?? "left", action.count ?? 1);
+      return { via: "input", detail: `click at ${p.x},${p.y}` };
+    case "type":
+      clickAt(s, p);
+      typeText(s, action.text);
+      return { via: "input", detail: `typed ${[...action.text].length} characters` };
+    case "key": {
+      const combo = parseKeyCombo(action.combo);
+      pressKey(s, combo.code, combo.flags);
+      return { via: "input", detail: action.combo };
+    }
+    case "scroll": {
+      if (action.amount === undefined) {
+        throw new DesktopError("INVALID_ARGS", "scrolling at a point needs an amount", {
+          suggestion: "Pass --amount (and --direction), or target an element to bring it into view",
+        });
+      }
+      scrollAt(s, p, action.direction ?? "down", checkAmount(action.amount));
+      return { via: "input", detail: `scroll ${action.direction ?? "down"} ${action.amount}` };
+    }
+    case "drag":
+      checkPoint(action.to);
+      dragBetween(s, p, action.to);
+      return { via: "input", detail: `drag to ${action.to.x},${action.to.y}` };
+    default:
+      throw new DesktopError("INVALID_ARGS", `${action.kind} needs an element, not a point`, {
+        suggestion: "Target the element with --ref, --id or --text",
+      });
+  }
+}

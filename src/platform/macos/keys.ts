@@ -1,0 +1,162 @@
+/**
+ * Key combos (`cmd+shift+a`, `Return`, `ctrl+Tab`) to macOS virtual key codes
+ * (kVK_* from HIToolbox/Events.h, ANSI layout) and CGEventFlags. Pure.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../errors.ts";
+import { CG_FLAG } from "../../ffi/macos/core_graphics.ts";
+
+/** A parsed combo: one key plus modifier flags. */
+export interface KeyCombo {
+  /** Virtual key code. */
+  code: number;
+  /** CGEventFlags of the modifiers. */
+  flags: number;
+}
+
+const MODIFIERS: Readonly<Record<string, number>> = {
+  cmd: CG_FLAG.Command,
+  command: CG_FLAG.Command,
+  meta: CG_FLAG.Command,
+  super: CG_FLAG.Command,
+  ctrl: CG_FLAG.Control,
+  control: CG_FLAG.Control,
+  alt: CG_FLAG.Alternate,
+  option: CG_FLAG.Alternate,
+  opt: CG_FLAG.Alternate,
+  shift: CG_FLAG.Shift,
+  fn: CG_FLAG.SecondaryFn,
+};
+
+const NAMED: Readonly<Record<string, number>> = {
+  return: 36,
+  enter: 36,
+  tab: 48,
+  space: 49,
+  backspace: 51,
+  delete: 51,
+  escape: 53,
+  esc: 53,
+  forwarddelete: 117,
+  home: 115,
+  end: 119,
+  pageup: 116,
+  pagedown: 121,
+  left: 123,
+  right: 124,
+  down: 125,
+  up: 126,
+  f1: 122,
+  f2: 120,
+  f3: 99,
+  f4: 118,
+  f5: 96,
+  f6: 97,
+  f7: 98,
+  f8: 100,
+  f9: 101,
+  f10: 109,
+  f11: 103,
+  f12: 111,
+};
+
+const CHARS: Readonly<Record<string, number>> = {
+  a: 0,
+  s: 1,
+  d: 2,
+  f: 3,
+  h: 4,
+  g: 5,
+  z: 6,
+  x: 7,
+  c: 8,
+  v: 9,
+  b: 11,
+  q: 12,
+  w: 13,
+  e: 14,
+  r: 15,
+  y: 16,
+  t: 17,
+  "1": 18,
+  "2": 19,
+  "3": 20,
+  "4": 21,
+  "6": 22,
+  "5": 23,
+  "=": 24,
+  "9": 25,
+  "7": 26,
+  "-": 27,
+  "8": 28,
+  "0": 29,
+  "]": 30,
+  o: 31,
+  u: 32,
+  "[": 33,
+  i: 34,
+  p: 35,
+  l: 37,
+  j: 38,
+  "'": 39,
+  k: 40,
+  ";": 41,
+  "\\": 42,
+  ",": 43,
+  "/": 44,
+  n: 45,
+  m: 46,
+  ".": 47,
+  "`": 50,
+};
+
+/**
+ * Parses a combo. Modifiers and named keys are case-insensitive.
+ *
+ * @param combo e.g. `cmd+a`, `shift+Tab`, `Return`
+ * @returns the key code and flags
+ * @throws DesktopError INVALID_ARGS for an empty combo, an unknown key or a combo of only modifiers
+ * @example
+ * ```ts
+ * import { parseKeyCombo } from "./keys.ts";
+ * console.log(parseKeyCombo("cmd+a")); // { code: 0, flags: 1048576 }
+ * ```
+ */
+export function parseKeyCombo(combo: string): KeyCombo {
+  const parts = combo.split("+").map((p) => p.trim());
+  // "cmd++" means cmd and the "+" key is not on ANSI without shift: treat as invalid below.
+  if (!combo.trim() || parts.some((p) => p === "")) {
+    throw invalid(combo, "it has an empty part");
+  }
+  let flags = 0;
+  let code: number | undefined;
+  for (const [i, part] of parts.entries()) {
+    const lower = part.toLowerCase();
+    const last = i === parts.length - 1;
+    if (!last) {
+      const m = MODIFIERS[lower];
+      if (m === undefined) throw invalid(combo, `"${part}" is not a modifier`);
+      flags |= m;
+      continue;
+    }
+    code = NAMED[lower] ?? CHARS[lower];
+    if (code === undefined) {
+      throw invalid(
+        combo,
+        MODIFIERS[lower] !== undefined
+          ? "it has no key after the modifiers"
+          : `unknown key "${part}"`,
+      );
+    }
+  }
+  return { code: code!, flags };
+}
+
+function invalid(combo: string, why: string): DesktopError {
+  return new DesktopError("INVALID_ARGS", `cannot press "${combo}": ${why}`, {
+    suggestion:
+      "Use modifiers cmd/ctrl/alt/shift/fn joined with + and one key: a letter, digit, Return, Tab, Escape, Backspace, arrows (Left/Right/Up/Down), Home/End, PageUp/PageDown, F1-F12",
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * The macOS Provider: scope resolution over the window list, reads through
+ * the AX tree reader, actions, watches, and cleanup on close.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../errors.ts";
+import type { AppInfo, Snapshot, WindowInfo } from "../../model/element.ts";
+import type {
+  Action,
+  ActionResult,
+  ActionTarget,
+  Provider,
+  ReadOptions,
+  Scope,
+} from "../provider.ts";
+import { matchApp, matchWindow } from "../linux/scope.ts";
+import { actOnElement, actOnPoint } from "./act.ts";
+import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
+import { ensureWebContent, restoreEnhanced, type WebContentState } from "./chromium.ts";
+import { readTree } from "./read.ts";
+import type { AxSession } from "./session.ts";
+import { startWatch } from "./watch.ts";
+
+/** Longest wait for a Chromium/Electron tree to appear after switching it on. */
+const WEB_CONTENT_WAIT_MS = 3000;
+
+/** The AX-backed provider. */
+export class MacosProvider implements Provider {
+  /** Always `macos`. */
+  readonly platform = "macos" as const;
+  readonly #s: AxSession;
+  readonly #web: WebContentState = { done: new Set(), enhanced: new Set() };
+  readonly #watchers = new Set<() => void>();
+
+  /** @param session the open session (closed by {@link close}) */
+  constructor(session: AxSession) {
+    this.#s = session;
+  }
+
+  #open(): AxSession {
+    if (this.#s.closed) {
+      throw new DesktopError("INTERNAL", "the macOS provider was used after close()", {
+        suggestion: "Open a new session",
+      });
+    }
+    return this.#s;
+  }
+
+  /** Running apps with a normal window, front to back. */
+  listApps(): Promise<AppInfo[]> {
+    const s = this.#open();
+    return Promise.resolve(appsFrom(s, cgWindows(s)));
+  }
+
+  /** Windows (layer 0), of one app when the scope names it. */
+  listWindows(scope?: Scope): Promise<WindowInfo[]> {
+    const s = this.#open();
+    const all = cgWindows(s).filter((w) => w.layer === 0);
+    const apps = appsFrom(s, all);
+    const chosen = scope && (scope.app !== undefined || scope.pid !== undefined)
+      ? [apps[matchApp(apps, scope)]]
+      : apps;
+    const out: WindowInfo[] = [];
+    for (const app of chosen) {
+      using appEl = s.appElement(app.pid);
+      const { windows } = axWindows(s, appEl);
+      try {
+        out.push(...windowInfos(all.filter((w) => w.pid === app.pid), windows, !!app.focused));
+      } finally {
+        for (const w of windows) w.ref[Symbol.dispose]();
+      }
+    }
+    return Promise.resolve(out);
+  }
+
+  /** Resolves the scope to an app (and window) from the window list. */
+  #resolve(s: AxSession, scope: Scope): { app: AppInfo; windows: WindowInfo[]; window?: number } {
+    const cg = cgWindows(s).filter((w) => w.layer === 0);
+    const apps = appsFrom(s, cg);
+    const app = apps[matchApp(apps, scope)];
+    const windows = cg.filter((w) => w.pid === app.pid).map((w, i) => ({
+      id: w.number,
+      title: w.name,
+      app: w.owner,
+      pid: w.pid,
+      b: w.bounds,
+      ...(app.focused && i === 0 ? { focused: true as const } : {}),
+    }));
+    return { app, windows };
+  }
+
+  /** Reads an app (or one of its windows). */
+  async read(scope: Scope, opts: ReadOptions = {}): Promise<Snapshot> {
+    const s = this.#open();
+    const deadline = Date.now() + s.timeoutMs;
+    const { app, windows: cgWins } = this.#resolve(s, scope);
+    const appEl = s.appElement(app.pid);
+    try {
+      const waitMs = Math.min(WEB_CONTENT_WAIT_MS, s.timeoutMs / 2);
+      await ensureWebContent(s, appEl.ptr, app.pid, app.name, this.#web, waitMs);
+      const wanted = scope.window !== undefined || scope.windowId !== undefined;
+      let root = appEl;
+      let window: WindowInfo | undefined;
+      const ax = wanted ? axWindows(s, appEl) : { err: 0, windows: [] as AxWindow[] };
+      try {
+        if (wanted) {
+          // Titles come from AX (the window list hides them without Screen Recording).
+          const infos = windowInfos(
+            cgWins.map((w) => ({
+              number: w.id,
+              pid: w.pid,
+              owner: w.app,
+              name: w.title,
+              bounds: w.b!,
+              layer: 0,
+            })),
+            ax.windows,
+            !!app.focused,
+          );
+          window = infos[matchWindow(infos, scope)];
+          const match = ax.windows.find((w) => sameBounds(w.bounds, window!.b)) ??
+            ax.windows.find((w) => w.title === window!.title);
+          if (!match) {
+            throw new DesktopError(
+              "WINDOW_NOT_FOUND",
+              `window ${window.id} "${window.title}" has no accessible counterpart in ${app.name}`,
+              { suggestion: "Run `desktop list --windows` again; the window may have closed" },
+            );
+          }
+          root = match.ref;
+        }
+        const tree = readTree(s, root, {
+          depth: opts.depth,
+          bounds: opts.bounds ?? true,
+          deadline,
+          app: app.name,
+          pid: app.pid,
+        });
+        if (!tree) {
+          throw new DesktopError("APP_NOT_FOUND", `${app.name} went away while being read`, {
+            suggestion: "Run `desktop list` to see running apps",
+          });
+        }
+        return {
+          app,
+          ...(window ? { window } : {}),
+          readAt: new Date().toISOString(),
+          root: tree,
+        };
+      } finally {
+        for (const w of ax.windows) w.ref[Symbol.dispose]();
+      }
+    } finally {
+      appEl[Symbol.dispose]();
+    }
+  }
+
+  /** Carries out an action on an element of the last reads, or at a point. */
+  act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+    try {
+      const s = this.#open();
+      if ("point" in target) return Promise.resolve(actOnPoint(s, target.point, action));
+      const entry = s.nids.get(target.element.nid);
+      if (!entry) {
+        throw new DesktopError(
+          "STALE_REF",
+          "the element does not come from a read of this session",
+          { suggestion: "Read the app again and act on a fresh ref" },
+        );
+      }
+      const app = scope.app ?? `pid ${entry.pid}`;
+      return Promise.resolve(actOnElement({ s, ref: entry.ref, pid: entry.pid, app }, action));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Calls `onChange` on AX notifications from the scoped app. */
+  watch(scope: Scope, onChange: () => void): Promise<() => void> {
+    try {
+      const s = this.#open();
+      const { app } = this.#resolve(s, scope);
+      const stop = startWatch(s, app.pid, s.appElement(app.pid), onChange);
+      const wrapped = () => {
+        this.#watchers.delete(wrapped);
+        stop();
+      };
+      this.#watchers.add(wrapped);
+      return Promise.resolve(wrapped);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** Stops watchers, restores AXEnhancedUserInterface, releases every reference. */
+  close(): void {
+    if (this.#s.closed) return;
+    for (const stop of [...this.#watchers]) stop();
+    restoreEnhanced(this.#s, this.#web);
+    this.#s.close();
+  }
+}
