@@ -40,6 +40,14 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
     fn: async (t) => {
       await using d = await startDesktop({ app });
 
+      // Some apps keep adding widgets for a moment after they register: wait
+      // until two reads in a row have the same size before judging stability.
+      await eventually("the app's tree to stop growing", async () => {
+        const a = allElements((await readApp(d)).root).length;
+        const b = allElements((await readApp(d)).root).length;
+        return a === b ? true : undefined;
+      }, 15000);
+
       let first: Snapshot | undefined;
       await t.step("read lists the app's controls, each with a ref", async () => {
         first = await readApp(d);

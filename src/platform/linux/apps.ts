@@ -45,7 +45,8 @@ export interface LiveWindow {
 function processName(pid: number): string {
   try {
     // argv[0]'s basename: /proc/PID/comm is cut at 15 characters.
-    const argv0 = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0")[0];
+    // Chromium rewrites its argv into one space-separated string: cut at the first space.
+    const argv0 = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0")[0].split(" ")[0];
     const base = argv0.slice(argv0.lastIndexOf("/") + 1);
     if (base) return base;
     return Deno.readTextFileSync(`/proc/${pid}/comm`).trim();

@@ -74,7 +74,7 @@ const ATTRIBUTE_KEY_BUFS = ATTRIBUTE_KEYS.map((k) => cstr(k));
  */
 export function walkTree(n: Native, root: Ptr, opts: WalkOptions): AtspiRawNode {
   const node = readNode(n, root, opts.bounds);
-  walkChildren(n, root, node, opts, 0);
+  walkChildren(n, root, node, opts, 0, new Set([node.path]));
   return node;
 }
 
@@ -84,6 +84,7 @@ function walkChildren(
   node: AtspiRawNode,
   opts: WalkOptions,
   level: number,
+  seen: Set<string>,
 ): void {
   if (opts.depth !== undefined && level >= opts.depth) return;
   const count = n.sym.atspi_accessible_get_child_count(acc, n.err.buf);
@@ -112,8 +113,11 @@ function walkChildren(
       throw e;
     }
     if (isHidden(childNode)) continue;
+    // Some toolkits (GTK4) list one object under two parents; keep the first, and never loop.
+    if (seen.has(childNode.path)) continue;
+    seen.add(childNode.path);
     node.children.push(childNode);
-    walkChildren(n, child.ptr, childNode, opts, level + 1);
+    walkChildren(n, child.ptr, childNode, opts, level + 1, seen);
   }
 }
 

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import type { Snapshot } from "../../src/model/element.ts";
+import { drive, hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
+import { actOn, readApp } from "../harness/gtk_suite.ts";
+import { allElements, byRef, eventually } from "../harness/tree.ts";
+
+const FORM = `${REPO_ROOT}tests/fixtures/web/form.html`;
+
+Deno.test({
+  name: "chromium: a web form and a long list, read and driven by ref",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    await using d = await startDesktop({ app: "chromium", url: FORM });
+    // The page's tree arrives after the browser window registers.
+    const first: Snapshot = await eventually("the page's last row", async () => {
+      const snap = await readApp(d);
+      return byRef(snap.root, "list/item-300/delete") ? snap : undefined;
+    }, 20000);
+
+    await t.step("form inputs and list rows have landmark refs", () => {
+      for (const ref of ["form/email", "form/full-name", "form/password", "form/submit"]) {
+        assert.ok(byRef(first.root, ref), ref);
+      }
+      const del = byRef(first.root, "list/item-5/delete");
+      assert.equal(del?.r, "btn");
+      assert.equal(byRef(first.root, "form/password")?.sec, true);
+      const rows = allElements(first.root).filter((e) => e.ref?.match(/^list\/item-\d+$/));
+      assert.equal(rows.length, 300);
+    });
+
+    await t.step("two consecutive reads give identical refs", async () => {
+      const again = await readApp(d);
+      assert.deepEqual(
+        allElements(again.root).map((e) => e.ref),
+        allElements(first.root).map((e) => e.ref),
+      );
+    });
+
+    await t.step("typing an email and clicking Submit by ref changes the page", async () => {
+      await actOn(d, "form/email", { kind: "type", text: "ada@example.com" });
+      await actOn(d, "form/submit", { kind: "click" });
+      const status = await eventually("the submitted status", async () => {
+        const snap = await readApp(d);
+        return allElements(snap.root).find((e) => e.t === "Submitted: ada@example.com");
+      });
+      assert.equal(status.r, "txt");
+      assert.equal(byRef((await readApp(d)).root, "form/email")?.v, "ada@example.com");
+    });
+
+    await t.step("a password typed into the page is never printed", async () => {
+      await actOn(d, "form/password", { kind: "type", text: "pw-s3cret" });
+      const r = await drive(d, { op: "read", scope: { app: d.appName } });
+      assert.ok(r.ok);
+      assert.ok(!JSON.stringify(r).includes("pw-s3cret"));
+      const pw = byRef((r.value as Snapshot).root, "form/password");
+      assert.equal(pw?.sec, true);
+      assert.equal(pw?.v, undefined);
+    });
+
+    await t.step("set-value checks the checkbox", async () => {
+      await actOn(d, "form/i-agree", { kind: "set-value", value: "true" });
+      await eventually("the checkbox to be checked", async () => {
+        const el = byRef((await readApp(d)).root, "form/i-agree");
+        return el?.chk === true ? el : undefined;
+      });
+    });
+
+    await t.step("clicking a row's Delete button by ref removes that row only", async () => {
+      await actOn(d, "list/item-5/delete", { kind: "click" });
+      const after = await eventually("row 5 to disappear", async () => {
+        const snap = await readApp(d);
+        return byRef(snap.root, "list/item-5") ? undefined : snap;
+      });
+      assert.ok(byRef(after.root, "list/item-4/delete"));
+      assert.ok(byRef(after.root, "list/item-6/delete"));
+    });
+
+    await t.step("a stopped browser is APP_UNRESPONSIVE", async () => {
+      d.signalApp("SIGSTOP");
+      try {
+        const r = await drive(d, { op: "read", scope: { app: d.appName }, timeoutMs: 2000 });
+        assert.equal(r.ok ? "ok" : r.error.code, "APP_UNRESPONSIVE");
+      } finally {
+        d.signalApp("SIGCONT");
+      }
+    });
+  },
+});
