@@ -8,11 +8,7 @@ import { Command, type CommandUnknownOpts } from "commander";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import { type Format, renderElements } from "../output/render.ts";
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-  snapshotToText,
-} from "../platform/replay/snapshot_file.ts";
+import { snapshotToText } from "../platform/replay/snapshot_file.ts";
 import { addScopeOptions, choiceOption, intOption, runCommand, withDesktop } from "./_shared.ts";
 
 /** Formats `read` prints. */
@@ -88,8 +84,6 @@ Examples:
           return;
         }
         const meta = {
-          format: SNAPSHOT_FORMAT,
-          version: SNAPSHOT_VERSION,
           app: snapshot.app,
           ...(snapshot.window ? { window: snapshot.window } : {}),
           readAt: snapshot.readAt,

@@ -167,11 +167,15 @@ function sameRoleLabel(el: Element, was: StoredElement): boolean {
   return el.r === was.r && (el.t ?? "") === (was.t ?? "");
 }
 
-/** Same position in the tree, or same bounds: an indexed twin must not have swapped places. */
+/**
+ * Whether an indexed twin is still the one the agent saw. Same bounds when
+ * both reads have bounds (a twin inserted in front takes over the old tree
+ * position, but not the old screen position), else the same tree position.
+ */
 function samePlace(now: Located, was: StoredElement): boolean {
-  if (now.path === was.path) return true;
   const a = now.el.b, b = was.b;
-  return a !== undefined && b !== undefined && a.every((v, k) => v === b[k]);
+  if (a !== undefined && b !== undefined) return a.every((v, k) => v === b[k]);
+  return now.path === was.path;
 }
 
 function restarted(stored: StoredRead, app: AppInfo): DesktopError {

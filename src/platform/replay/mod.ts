@@ -19,7 +19,7 @@ import type {
 } from "../provider.ts";
 import { readSnapshotFile } from "./snapshot_file.ts";
 
-export { parseSnapshotText, readSnapshotFile, snapshotToText } from "./snapshot_file.ts";
+export { readSnapshotFile, snapshotToText } from "./snapshot_file.ts";
 
 /**
  * Opens a snapshot file as a provider.

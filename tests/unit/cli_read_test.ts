@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const FORM = new URL("../fixtures/browser_form.json", import.meta.url).pathname;
+const AFTER = new URL("../fixtures/browser_form_after.json", import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with a private state directory. */
+async function run(args: string[], stateDir: string): Promise<Run> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env: { DESKTOP_STATE_DIR: stateDir, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "desktop-cli-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * Every `[12|form/email] input "Email"` in agent output (rows print several per
+ * line) as a "ref role label" key, ids dropped. Text elements print no role.
+ */
+function refKeys(agent: string): string[] {
+  const re = /\[\d+\|([^\]]+)\] (?:([a-z]+)(?= |$|\n))? ?(?:"([^"]*)")?/g;
+  return [...agent.matchAll(re)].map((m) => `${m[1]} ${m[2] ?? "txt"} ${m[3] ?? ""}`);
+}
+
+Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs", async () => {
+  await withState(async (dir) => {
+    const r = await run(["read", "--from", FORM], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\[\d+\|form\/email\] input "Email"/);
+    assert.match(r.stdout, /\[\d+\|toolbar\/back\] btn "Back"/);
+    assert.match(r.stdout, /\[\d+\|form\/submit\] btn "Submit"/);
+    assert.match(r.stdout, /\[\d+\|confirm\/ok\] btn "OK"/);
+    assert.match(r.stdout, /\[\d+\|invoices\/invoice-2024-07\/delete\] btn "Delete"/);
+    // Anonymous containers and the web document add nothing to refs.
+    assert.doesNotMatch(r.stdout, /\|[^\]]*(scroll|web|cell)\/[^\]]*\]/);
+  });
+});
+
+Deno.test("cli read: reading the same snapshot twice gives identical refs", async () => {
+  await withState(async (dir) => {
+    const a = await run(["read", "--from", FORM], dir);
+    const b = await run(["read", "--from", FORM], dir);
+    assert.equal(a.code, 0, a.stderr);
+    assert.ok(refKeys(a.stdout).length > 50);
+    assert.deepEqual(refKeys(a.stdout), refKeys(b.stdout));
+    assert.equal(a.stdout, b.stdout);
+  });
+});
+
+Deno.test("cli read: inserting a row and closing a dialog leaves every other ref unchanged", async () => {
+  await withState(async (dir) => {
+    const before = refKeys((await run(["read", "--from", FORM], dir)).stdout);
+    const after = new Set(refKeys((await run(["read", "--from", AFTER], dir)).stdout));
+    const untouched = before.filter((k) => !k.startsWith("confirm"));
+    const lost = untouched.filter((k) => !after.has(k));
+    assert.deepEqual(lost, []);
+    assert.ok(
+      after.has("invoices/invoice-2024-13/delete btn Delete"),
+      "the new row is keyed by content",
+    );
+  });
+});
+
+Deno.test("cli read: duplicate labels get .1/.2 and the bare ref becomes ambiguous", async () => {
+  await withState(async (dir) => {
+    const snap = JSON.parse(await Deno.readTextFile(FORM));
+    const dialog = snap.root.c[0].c.find((e: { r: string }) => e.r === "dialog");
+    dialog.c.push({ i: 0, r: "btn", t: "OK", b: [740, 400, 80, 32] });
+    const path = `${dir}/dup.json`;
+    await Deno.writeTextFile(path, JSON.stringify(snap));
+    const r = await run(["read", "--from", path, "--scope-ref", "confirm"], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\|confirm\/ok\.1\] btn "OK"/);
+    assert.match(r.stdout, /\|confirm\/ok\.2\] btn "OK"/);
+    const amb = await run(["find", "--from", path, "--ref", "confirm/ok"], dir);
+    assert.equal(amb.code, 1);
+    assert.equal(JSON.parse(amb.stderr).code, "AMBIGUOUS_TARGET");
+  });
+});
+
+Deno.test("cli read: yaml and json carry the ref of every element", async () => {
+  await withState(async (dir) => {
+    const yaml = await run(["read", "--from", FORM, "--format", "yaml"], dir);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    assert.match(yaml.stdout, /ref: "?form\/email"?/);
+    const json = await run(["read", "--from", FORM, "--format", "json"], dir);
+    assert.equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout);
+    const refs: string[] = [];
+    const visit = (el: { ref?: string; c?: unknown[] }) => {
+      assert.ok(el.ref, JSON.stringify(el).slice(0, 80));
+      refs.push(el.ref);
+      (el.c ?? []).forEach((c) => visit(c as { ref?: string }));
+    };
+    visit(doc.root);
+    assert.ok(refs.includes("form/email"));
+  });
+});
+
+Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --depth, --max-elements", async () => {
+  await withState(async (dir) => {
+    const inter = await run(["read", "--from", FORM, "--interactive", "--flat"], dir);
+    assert.equal(inter.code, 0, inter.stderr);
+    assert.match(inter.stdout, /form\/submit/);
+    assert.doesNotMatch(inter.stdout, /\] heading /);
+
+    const roles = await run(["read", "--from", FORM, "--roles", "input", "--flat"], dir);
+    const kinds = refKeys(roles.stdout).map((k) => k.split(" ")[1]);
+    assert.equal(kinds.filter((k) => k === "input").length, 4);
+    for (const other of ["btn", "lnk", "chk", "txt", "heading"]) {
+      assert.ok(!kinds.includes(other), `--roles input keeps no ${other}`);
+    }
+
+    const text = await run(["read", "--from", FORM, "--text", "2024-05", "--flat"], dir);
+    assert.match(text.stdout, /invoice-2024-05/);
+    assert.doesNotMatch(text.stdout, /invoice-2024-06/);
+
+    const scoped = await run(["read", "--from", FORM, "--scope-ref", "form"], dir);
+    assert.deepEqual(
+      refKeys(scoped.stdout).map((k) => k.split(" ")[0]),
+      [
+        "form",
+        "form/email",
+        "form/full-name",
+        "form/password",
+        "form/subscribe-to-the-newsletter",
+        "form/submit",
+      ],
+    );
+
+    const max = await run(["read", "--from", FORM, "--max-elements", "5", "--flat"], dir);
+    assert.equal(refKeys(max.stdout).length, 5);
+
+    const depth = await run(["read", "--from", FORM, "--depth", "1"], dir);
+    assert.deepEqual(refKeys(depth.stdout).map((k) => k.split(" ")[1]), ["app", "window"]);
+
+    const bad = await run(["read", "--from", FORM, "--roles", "buttonz"], dir);
+    assert.equal(bad.code, 2);
+    assert.equal(JSON.parse(bad.stderr).code, "INVALID_ARGS");
+  });
+});
+
+Deno.test("cli read: json output saved to a file loads back with --from", async () => {
+  await withState(async (dir) => {
+    const json = await run(["read", "--from", FORM, "--format", "json"], dir);
+    await Deno.writeTextFile(`${dir}/out.json`, json.stdout);
+    const again = await run(["read", "--from", `${dir}/out.json`], dir);
+    assert.equal(again.code, 0, again.stderr);
+    const orig = await run(["read", "--from", FORM], dir);
+    assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout));
+  });
+});
+
+Deno.test("cli read: --save writes a snapshot that --from reads back", async () => {
+  await withState(async (dir) => {
+    const saved = await run(
+      ["read", "--from", FORM, "--interactive", "--save", `${dir}/s.json`],
+      dir,
+    );
+    assert.equal(saved.code, 0, saved.stderr);
+    const again = await run(["read", "--from", `${dir}/s.json`], dir);
+    const orig = await run(["read", "--from", FORM], dir);
+    assert.equal(again.code, 0, again.stderr);
+    // --save keeps the whole tree, not just what the filters printed.
+    assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout));
+  });
+});
+
+Deno.test("cli read: a secure field's value is never printed, saved or diffed", async () => {
+  await withState(async (dir) => {
+    const secret = "hunter2-very-secret";
+    const snap = JSON.parse(await Deno.readTextFile(FORM));
+    const form = snap.root.c[0].c[1].c[0].c.find((e: { r: string }) => e.r === "form");
+    const pw = form.c.find((e: { t: string }) => e.t === "Password");
+    pw.v = secret; // as if a broken backend had leaked it
+    await Deno.writeTextFile(`${dir}/leak.json`, JSON.stringify(snap));
+    pw.v = `${secret}-changed`;
+    await Deno.writeTextFile(`${dir}/leak2.json`, JSON.stringify(snap));
+    const runs = [
+      ["read", "--from", `${dir}/leak.json`],
+      ["read", "--from", `${dir}/leak.json`, "--flat"],
+      ["read", "--from", `${dir}/leak.json`, "--format", "yaml"],
+      ["read", "--from", `${dir}/leak.json`, "--format", "json"],
+      ["read", "--from", `${dir}/leak.json`, "--format", "json", "--flat"],
+      ["read", "--from", `${dir}/leak.json`, "--save", `${dir}/saved.json`],
+      ["find", "--from", `${dir}/leak.json`, "--ref", "form/password"],
+      ["find", "--from", `${dir}/leak.json`, "--ref", "form/password", "--format", "json"],
+      ["diff", `${dir}/leak.json`, `${dir}/leak2.json`],
+      ["diff", `${dir}/leak.json`, `${dir}/leak2.json`, "--format", "jsonl"],
+    ];
+    for (const args of runs) {
+      const r = await run(args, dir);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+      assert.ok(!(r.stdout + r.stderr).includes("hunter2"), args.join(" "));
+    }
+    assert.ok(!(await Deno.readTextFile(`${dir}/saved.json`)).includes("hunter2"));
+    const stored = [];
+    for await (const e of Deno.readDir(`${dir}/refs`)) {
+      stored.push(await Deno.readTextFile(`${dir}/refs/${e.name}`));
+    }
+    assert.ok(stored.length > 0 && stored.every((s) => !s.includes("hunter2")));
+  });
+});
+
+Deno.test("cli list: apps and windows of a snapshot", async () => {
+  await withState(async (dir) => {
+    const apps = await run(["list", "--from", FORM], dir);
+    assert.equal(apps.code, 0, apps.stderr);
+    assert.match(apps.stdout, /"Chromium" pid=4242/);
+    const wins = await run(["list", "--windows", "--from", FORM, "--format", "json"], dir);
+    assert.deepEqual(JSON.parse(wins.stdout).map((w: { title: string }) => w.title), [
+      "Checkout - Chromium",
+    ]);
+  });
+});
