@@ -50,12 +50,18 @@ export class MacosProvider implements Provider {
 
   /** Running apps with a normal window, front to back. */
   listApps(): Promise<AppInfo[]> {
-    const s = this.#open();
-    return Promise.resolve(appsFrom(s, cgWindows(s)));
+    return attempt(() => {
+      const s = this.#open();
+      return appsFrom(s, cgWindows(s));
+    });
   }
 
   /** Windows (layer 0), of one app when the scope names it. */
   listWindows(scope?: Scope): Promise<WindowInfo[]> {
+    return attempt(() => this.#listWindows(scope));
+  }
+
+  #listWindows(scope?: Scope): WindowInfo[] {
     const s = this.#open();
     const all = cgWindows(s).filter((w) => w.layer === 0);
     const apps = appsFrom(s, all);
@@ -72,7 +78,7 @@ export class MacosProvider implements Provider {
         for (const w of windows) w.ref[Symbol.dispose]();
       }
     }
-    return Promise.resolve(out);
+    return out;
   }
 
   /** Resolves the scope to an app (and window) from the window list. */
@@ -200,5 +206,14 @@ export class MacosProvider implements Provider {
     for (const stop of [...this.#watchers]) stop();
     restoreEnhanced(this.#s, this.#web);
     this.#s.close();
+  }
+}
+
+/** Runs synchronous work, turning a throw into a rejected promise. */
+function attempt<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
   }
 }

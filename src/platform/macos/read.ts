@@ -120,9 +120,26 @@ type Fields = Partial<Record<BatchAttr, AxJs>> & { children: CFOwned[]; titleEle
  */
 export function readTree(s: AxSession, root: CFOwned, opts: ReadTreeOptions): Element | null {
   s.nids.beginRead();
-  const el = readElement(s, root, opts, 0);
-  if (el) assignDepthFirstIds(el, { n: 1 });
+  const labels = new Set<string>();
+  const el = readElement(s, root, { ...opts, labels }, 0);
+  if (el) {
+    assignDepthFirstIds(el, { n: 1 });
+    if (labels.size) demoteLabels(el, labels);
+  }
   return el;
+}
+
+/**
+ * A static text that labels another element (its AXTitleUIElement) keeps its
+ * text as value, not label: the labelled element already carries that label,
+ * and two elements named "Email" would make both refs ambiguous.
+ */
+function demoteLabels(el: Element, labels: ReadonlySet<string>): void {
+  if (el.r === "txt" && el.nid && labels.has(el.nid) && el.t !== undefined && el.v === undefined) {
+    el.v = el.t;
+    delete el.t;
+  }
+  for (const c of el.c ?? []) demoteLabels(c, labels);
 }
 
 function assignDepthFirstIds(el: Element, counter: { n: number }): void {
@@ -130,10 +147,12 @@ function assignDepthFirstIds(el: Element, counter: { n: number }): void {
   for (const c of el.c ?? []) assignDepthFirstIds(c, counter);
 }
 
+type WalkOptions = ReadTreeOptions & { labels: Set<string> };
+
 function readElement(
   s: AxSession,
   owned: CFOwned,
-  opts: ReadTreeOptions,
+  opts: WalkOptions,
   level: number,
 ): Element | null {
   if (Date.now() > opts.deadline) {
@@ -176,7 +195,10 @@ function readElement(
   const el: Element = { i: 0, r: roleFromAx(role, subrole), nid };
   const secure = isSecureAx(role, subrole);
   let title = str(f.AXTitle);
-  if (!title && f.titleElement) title = labelText(s, f.titleElement);
+  if (f.titleElement) {
+    if (!title) title = labelText(s, f.titleElement);
+    opts.labels.add(s.nids.add(s.cf.retain(f.titleElement.ptr), opts.pid).nid);
+  }
   if (title) el.t = title;
   const desc = str(f.AXDescription) || str(f.AXHelp);
   if (desc && desc !== title) el.d = desc;
@@ -254,7 +276,11 @@ function applyValue(s: AxSession, ref: Deno.PointerObject, role: string, el: Ele
     return;
   }
   if (typeof value === "string") {
-    if (value) el.v = value.length > VALUE_CAP ? value.slice(0, VALUE_CAP) : value;
+    if (!value) return;
+    const text = value.length > VALUE_CAP ? value.slice(0, VALUE_CAP) : value;
+    // Static text shows its content as AXValue: that content is its label.
+    if (role === "AXStaticText" && !el.t) el.t = text;
+    else el.v = text;
   } else if (typeof value === "number") {
     el.v = String(Math.round(value * 1e6) / 1e6);
   } else if (typeof value === "boolean") {
