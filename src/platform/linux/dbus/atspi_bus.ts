@@ -16,7 +16,7 @@ import {
   type CacheItem,
   indexItems,
   type ItemIndex,
-  parseItems,
+  readItems,
 } from "./cache_items.ts";
 import { DBusConnection, type MethodCall } from "./connection.ts";
 import { fetchDetails } from "./details.ts";
@@ -221,8 +221,16 @@ export class AtspiBus {
     };
     let idx: ItemIndex | null = null;
     try {
-      const [items] = await call("/org/a11y/atspi/cache", "org.a11y.atspi.Cache", "GetItems");
-      const parsed = parseItems([items]);
+      const parsed = await conn.callWith(
+        {
+          destination: bus,
+          path: "/org/a11y/atspi/cache",
+          interface: "org.a11y.atspi.Cache",
+          member: "GetItems",
+        },
+        opts.deadline,
+        readItems,
+      );
       if (parsed.length > 0) idx = indexItems(parsed);
     } catch (e) {
       // No cache on this app (or not yet published): walk it instead.

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Reader } from "./unmarshal.ts";
 import type { DBusValue } from "./value.ts";
 
 /** One object as the app's cache describes it. */
@@ -85,6 +86,67 @@ export function parseItems(body: DBusValue[]): CacheItem[] {
         states: words(row[7]),
       });
     }
+  }
+  return out;
+}
+
+/** Interface lists shared between rows (most rows repeat a few lists). */
+const IFACE_LISTS = new Map<string, string[]>();
+
+/**
+ * Reads a GetItems reply body straight from the wire: for the common
+ * signature without building nested arrays (thousands of rows), otherwise
+ * through the generic reader and {@link parseItems}.
+ *
+ * @param r reader positioned on the body
+ * @param signature the body signature
+ * @returns the rows
+ * @throws DesktopError INTERNAL for malformed data
+ */
+export function readItems(r: Reader, signature: string): CacheItem[] {
+  if (signature !== ITEMS_SIGNATURE) return parseItems(r.readAll(signature));
+  const bytes = r.readUint32();
+  r.align(8);
+  const end = r.position + bytes;
+  const out: CacheItem[] = [];
+  while (r.position < end) {
+    r.align(8); // row struct
+    r.align(8); // object reference
+    r.skipString();
+    const path = r.readString();
+    r.align(8); // application reference
+    r.skipString();
+    r.skipString();
+    r.align(8); // parent reference
+    r.skipString();
+    const parent = r.readString(true);
+    const index = r.readInt32();
+    const childCount = r.readInt32();
+    const nIfaceBytes = r.readUint32();
+    const ifaceEnd = r.position + nIfaceBytes;
+    const ifaces: string[] = [];
+    let key = "";
+    while (r.position < ifaceEnd) {
+      const s = r.readString(true);
+      ifaces.push(s);
+      key += s + ",";
+    }
+    let interfaces = IFACE_LISTS.get(key);
+    if (!interfaces) {
+      if (IFACE_LISTS.size > 256) IFACE_LISTS.clear();
+      IFACE_LISTS.set(key, interfaces = ifaces);
+    }
+    const name = r.readString();
+    const role = r.readUint32();
+    const description = r.readString(true);
+    const nStateBytes = r.readUint32();
+    const stateEnd = r.position + nStateBytes;
+    const states: [number, number] = [0, 0];
+    for (let i = 0; r.position < stateEnd; i++) {
+      const w = r.readUint32();
+      if (i < 2) states[i] = w;
+    }
+    out.push({ path, parent, index, childCount, interfaces, name, role, description, states });
   }
   return out;
 }

@@ -11,14 +11,8 @@ import { DesktopError } from "../../../errors.ts";
 import { socketPaths } from "./address.ts";
 import { authRequest, BEGIN, expectOk, LineBuffer } from "./auth.ts";
 import { connectionError, errorFromReply, noReplyError } from "./errors.ts";
-import {
-  decodeMessage,
-  encodeMessageInto,
-  Flags,
-  type Message,
-  messageLength,
-  MessageType,
-} from "./message.ts";
+import { decodeHeader, encodeMessageInto, Flags, messageLength, MessageType } from "./message.ts";
+import { Reader } from "./unmarshal.ts";
 import { Writer } from "./marshal.ts";
 import type { DBusValue } from "./value.ts";
 
@@ -38,8 +32,14 @@ export interface MethodCall {
   body?: DBusValue[];
 }
 
+/** Decodes a reply body its own way (see {@link DBusConnection.callWith}). */
+export type BodyDecoder<T> = (body: Reader, signature: string) => T;
+
 interface Pending {
-  resolve: (body: DBusValue[]) => void;
+  // deno-lint-ignore no-explicit-any
+  resolve: (body: any) => void;
+  // deno-lint-ignore no-explicit-any
+  decode?: BodyDecoder<any>;
   reject: (e: DesktopError) => void;
   deadline: number;
   call: MethodCall;
@@ -67,7 +67,9 @@ export class DBusConnection {
   #serial = 0;
   readonly #pending = new Map<number, Pending>();
   /** Encoded calls waiting for the next socket write. */
-  readonly #out = new Writer(0, 64 * 1024);
+  #out = new Writer(0, 64 * 1024);
+  /** The other output buffer, written to the socket while `#out` fills. */
+  #spare = new Writer(0, 64 * 1024);
   #flushing = false;
   #closed: DesktopError | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -145,6 +147,10 @@ export class DBusConnection {
    *   INTERNAL when the connection is lost
    */
   call(m: MethodCall, deadline: number): Promise<DBusValue[]> {
+    return this.#start(m, deadline);
+  }
+
+  #start<T>(m: MethodCall, deadline: number, decode?: BodyDecoder<T>): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closed);
     const serial = this.#nextSerial();
     encodeMessageInto(this.#out, {
@@ -158,11 +164,26 @@ export class DBusConnection {
       signature: m.signature ?? "",
       body: m.body ?? [],
     });
-    return new Promise<DBusValue[]>((resolve, reject) => {
-      this.#pending.set(serial, { resolve, reject, deadline, call: m });
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(serial, { resolve, reject, deadline, call: m, decode });
       this.#armTimer(deadline);
       this.#send();
     });
+  }
+
+  /**
+   * Calls a method and decodes the reply body with `decode`, straight from the
+   * receive buffer: for large replies whose generic form would cost many
+   * short-lived objects.
+   *
+   * @param m the call
+   * @param deadline absolute time (ms since epoch) after which the call fails
+   * @param decode reads the body (called with a null-safe empty reader for no body)
+   * @returns what `decode` returns
+   * @throws DesktopError as {@link call}, or what `decode` throws
+   */
+  callWith<T>(m: MethodCall, deadline: number, decode: BodyDecoder<T>): Promise<T> {
+    return this.#start(m, deadline, decode);
   }
 
   /** Calls currently waiting for a reply. */
@@ -192,12 +213,16 @@ export class DBusConnection {
   async #flush(): Promise<void> {
     try {
       while (this.#out.length > 0 && !this.#closed) {
-        const buf = this.#out.take();
+        const w = this.#out;
+        this.#out = this.#spare;
+        this.#spare = w;
+        const buf = w.bytes();
         const total = buf.length;
         this.stats.writes++;
         this.stats.bytesOut += total;
         let done = 0;
         while (done < total) done += await this.#conn.write(buf.subarray(done));
+        w.clear();
       }
     } catch (e) {
       this.#fail(connectionError(`write failed: ${(e as Error).message}`, e));
@@ -207,20 +232,23 @@ export class DBusConnection {
   }
 
   async #readLoop(): Promise<void> {
+    // One buffer, reused: compacted in place and grown only for a message
+    // larger than it. Allocating large buffers per read costs full GCs.
     let buf = new Uint8Array(READ_CHUNK);
     let start = 0;
     let end = 0;
     try {
       while (!this.#closed) {
         if (end === buf.length) {
-          // Compact, or grow when one message is larger than the buffer.
-          const used = end - start;
-          const size = used * 2 > buf.length ? buf.length * 2 : buf.length;
-          const next = new Uint8Array(size);
-          next.set(buf.subarray(start, end));
-          buf = next;
-          start = 0;
-          end = used;
+          if (start > 0) {
+            buf.copyWithin(0, start, end);
+            end -= start;
+            start = 0;
+          } else {
+            const next = new Uint8Array(buf.length * 2);
+            next.set(buf);
+            buf = next;
+          }
         }
         const n = await this.#conn.read(buf.subarray(end));
         if (n === null) throw connectionError("the bus closed the connection");
@@ -228,21 +256,24 @@ export class DBusConnection {
         this.stats.bytesIn += n;
         const t0 = performance.now();
         for (;;) {
-          const len = messageLength(buf.subarray(start, end));
+          const len = messageLength(buf, start, end);
           if (len < 0 || end - start < len) {
-            // Make room ahead of time for a large message that is still arriving.
-            if (len > buf.length - start && start > 0) {
-              const next = new Uint8Array(Math.max(buf.length, len * 2));
+            // Make room for a large message that is still arriving.
+            if (len > buf.length) {
+              const next = new Uint8Array(len + READ_CHUNK);
               next.set(buf.subarray(start, end));
               buf = next;
+              end -= start;
+              start = 0;
+            } else if (start + len > buf.length) {
+              buf.copyWithin(0, start, end);
               end -= start;
               start = 0;
             }
             break;
           }
-          const msg = decodeMessage(buf.subarray(start, start + len));
+          this.#dispatch(buf.subarray(start, start + len));
           start += len;
-          this.#dispatch(msg);
         }
         if (start === end) start = end = 0;
         this.stats.decodeMs += performance.now() - t0;
@@ -254,16 +285,32 @@ export class DBusConnection {
     }
   }
 
-  #dispatch(msg: Message): void {
+  #dispatch(bytes: Uint8Array): void {
+    const { msg, body } = decodeHeader(bytes);
     if (msg.type !== MessageType.METHOD_RETURN && msg.type !== MessageType.ERROR) return;
     const p = msg.replySerial === undefined ? undefined : this.#pending.get(msg.replySerial);
     if (!p) return;
     this.#pending.delete(msg.replySerial!);
-    if (msg.type === MessageType.METHOD_RETURN) {
-      p.resolve(msg.body);
-    } else {
-      const text = typeof msg.body[0] === "string" ? msg.body[0] : "";
-      p.reject(errorFromReply(msg.errorName ?? "", text, `${p.call.interface}.${p.call.member}`));
+    try {
+      if (msg.type === MessageType.METHOD_RETURN) {
+        const reader = body ?? new Reader(new Uint8Array(0));
+        if (p.decode) {
+          p.resolve(p.decode(reader, msg.signature));
+        } else {
+          const values = reader.readAll(msg.signature);
+          if (reader.remaining !== 0) throw connectionError("trailing bytes after a reply body");
+          p.resolve(values);
+        }
+      } else {
+        const first = body?.readAll(msg.signature)[0];
+        const text = typeof first === "string" ? first : "";
+        p.reject(
+          errorFromReply(msg.errorName ?? "", text, `${p.call.interface}.${p.call.member}`),
+        );
+      }
+    } catch (e) {
+      // A reply we cannot read fails its call, not the connection.
+      p.reject(e instanceof DesktopError ? e : connectionError(String(e), e));
     }
   }
 

@@ -60,6 +60,12 @@ export class Writer {
     this.#base = -this.#len;
   }
 
+  /** Empties the buffer, keeping its memory. */
+  clear(): void {
+    this.#len = 0;
+    this.#base = 0;
+  }
+
   /**
    * Returns a copy of everything written and empties the buffer.
    *

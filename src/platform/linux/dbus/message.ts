@@ -153,19 +153,26 @@ export function encodeMessageInto(head: Writer, m: Message): void {
 }
 
 /**
- * Length of the message starting at `buf[0]`, or -1 when fewer than 16 bytes
- * are there to tell.
+ * Length of the message starting at `buf[start]`, or -1 when fewer than 16
+ * bytes are there to tell.
  *
- * @param buf bytes from the stream, starting at a message boundary
+ * @param buf bytes from the stream
+ * @param start where a message begins
+ * @param end end of the bytes received so far
  * @returns total message length in bytes, or -1
  * @throws DesktopError INTERNAL for a bad byte-order mark or an oversized message
  */
-export function messageLength(buf: Uint8Array): number {
-  if (buf.length < FIXED_HEADER) return -1;
-  const le = endianOf(buf[0]);
-  const view = new DataView(buf.buffer, buf.byteOffset, FIXED_HEADER);
-  const bodyLen = view.getUint32(4, le);
-  const fieldsLen = view.getUint32(12, le);
+export function messageLength(buf: Uint8Array, start = 0, end: number = buf.length): number {
+  if (end - start < FIXED_HEADER) return -1;
+  const le = endianOf(buf[start]);
+  const u32 = (at: number) => {
+    const o = start + at;
+    return le
+      ? (buf[o] | (buf[o + 1] << 8) | (buf[o + 2] << 16) | (buf[o + 3] << 24)) >>> 0
+      : ((buf[o] << 24) | (buf[o + 1] << 16) | (buf[o + 2] << 8) | buf[o + 3]) >>> 0;
+  };
+  const bodyLen = u32(4);
+  const fieldsLen = u32(12);
   const headerLen = FIXED_HEADER + fieldsLen + ((8 - (fieldsLen % 8)) % 8);
   const total = headerLen + bodyLen;
   if (total > MAX_MESSAGE) throw malformed(`message of ${total} bytes`);
@@ -186,6 +193,23 @@ function endianOf(b: number): boolean {
  * @throws DesktopError INTERNAL for malformed data
  */
 export function decodeMessage(buf: Uint8Array): Message {
+  const { msg, body } = decodeHeader(buf);
+  if (body) {
+    msg.body = body.readAll(msg.signature);
+    if (body.remaining !== 0) throw malformed(`${body.remaining} bytes after the body`);
+  }
+  return msg;
+}
+
+/**
+ * Decodes a message's header and returns a reader positioned on its body
+ * (null when there is none), so a caller can decode a large body its own way.
+ *
+ * @param buf exactly one message's bytes
+ * @returns the message with an empty `body`, and the body reader
+ * @throws DesktopError INTERNAL for malformed data
+ */
+export function decodeHeader(buf: Uint8Array): { msg: Message; body: Reader | null } {
   const le = endianOf(buf[0]);
   if (buf[3] !== 1) throw malformed(`protocol version ${buf[3]}`);
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -244,11 +268,8 @@ export function decodeMessage(buf: Uint8Array): Message {
   if (m.signature) {
     parseSignature(m.signature);
     // Body alignment counts from the body start, which is 8-aligned in the message.
-    const body = new Reader(buf.subarray(bodyStart), le, 0);
-    m.body = body.readAll(m.signature);
-    if (body.remaining !== 0) throw malformed(`${body.remaining} bytes after the body`);
-  } else if (bodyLen !== 0) {
-    throw malformed("body without a signature");
+    return { msg: m, body: new Reader(buf.subarray(bodyStart), le, 0) };
   }
-  return m;
+  if (bodyLen !== 0) throw malformed("body without a signature");
+  return { msg: m, body: null };
 }

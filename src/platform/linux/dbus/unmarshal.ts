@@ -18,6 +18,9 @@ function malformed(why: string): DesktopError {
   });
 }
 
+/** Shared strings by hash, for {@link Reader.readString} with interning. */
+const INTERN = new Map<number, string>();
+
 /** Reads D-Bus values from a byte array. */
 export class Reader {
   readonly #buf: Uint8Array;
@@ -94,6 +97,66 @@ export class Reader {
     const v = this.#view.getUint32(this.#pos, this.#le);
     this.#pos += 4;
     return v;
+  }
+
+  /** Reads an aligned u32. */
+  readUint32(): number {
+    return this.#u32();
+  }
+
+  /** Reads an aligned i32. */
+  readInt32(): number {
+    this.align(4);
+    this.#need(4);
+    const v = this.#view.getInt32(this.#pos, this.#le);
+    this.#pos += 4;
+    return v;
+  }
+
+  /**
+   * Reads a string (type s or o).
+   *
+   * @param intern share one string object per distinct short value (for
+   *   values that repeat thousands of times, like interface names)
+   * @returns the string
+   */
+  readString(intern = false): string {
+    const len = this.#u32();
+    return intern && len <= 64 ? this.#interned(len) : this.#str(len);
+  }
+
+  /** Skips a string (type s or o) without decoding it. */
+  skipString(): void {
+    const len = this.#u32();
+    this.#need(len + 1);
+    this.#pos += len + 1;
+  }
+
+  #interned(len: number): string {
+    this.#need(len + 1);
+    const b = this.#buf;
+    const start = this.#pos;
+    let h = 2166136261;
+    for (let i = start; i < start + len; i++) h = Math.imul(h ^ b[i], 16777619);
+    h = (h ^ len) >>> 0;
+    const hit = INTERN.get(h);
+    if (hit !== undefined && hit.length === len) {
+      let same = true;
+      for (let i = 0; i < len; i++) {
+        if (hit.charCodeAt(i) !== b[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same && b[start + len] === 0) {
+        this.#pos += len + 1;
+        return hit;
+      }
+    }
+    const s = this.#str(len);
+    if (INTERN.size > 4096) INTERN.clear();
+    INTERN.set(h, s);
+    return s;
   }
 
   #str(len: number): string {
