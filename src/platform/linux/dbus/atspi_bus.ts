@@ -54,6 +54,8 @@ export interface ReadTreeOptions {
   bounds: boolean;
   /** Absolute deadline (ms since epoch). */
   deadline: number;
+  /** Use the app's bulk cache when it has one (default true; false walks every object). */
+  bulk?: boolean;
 }
 
 /** Counters of the last read, for profiling. */
@@ -220,21 +222,23 @@ export class AtspiBus {
       return conn.call(m, opts.deadline);
     };
     let idx: ItemIndex | null = null;
-    try {
-      const parsed = await conn.callWith(
-        {
-          destination: bus,
-          path: "/org/a11y/atspi/cache",
-          interface: "org.a11y.atspi.Cache",
-          member: "GetItems",
-        },
-        opts.deadline,
-        readItems,
-      );
-      if (parsed.length > 0) idx = indexItems(parsed);
-    } catch (e) {
-      // No cache on this app (or not yet published): walk it instead.
-      if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
+    if (opts.bulk !== false) {
+      try {
+        const parsed = await conn.callWith(
+          {
+            destination: bus,
+            path: "/org/a11y/atspi/cache",
+            interface: "org.a11y.atspi.Cache",
+            member: "GetItems",
+          },
+          opts.deadline,
+          readItems,
+        );
+        if (parsed.length > 0) idx = indexItems(parsed);
+      } catch (e) {
+        // No cache on this app (or not yet published): walk it instead.
+        if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
+      }
     }
     const nodes: AtspiRawNode[] = [];
     const root = await buildTree(bus, rootPath, idx, call, opts, nodes);

@@ -111,8 +111,14 @@ async function fetchOne(
         return;
       }
       case "actions": {
+        // GetActions gives the count but localized names (GTK: "Click";
+        // Chromium: ""); `desktop action` takes the names GetName returns.
         const [acts] = await call(p, ATSPI + "Action", "GetActions");
-        node.actions = (acts as DBusValue[][]).map((a) => String(a[0]));
+        const n = (acts as DBusValue[]).length;
+        const names = await Promise.all(
+          Array.from({ length: n }, (_, i) => call(p, ATSPI + "Action", "GetName", "i", [i])),
+        );
+        node.actions = names.map(([name]) => String(name));
         return;
       }
       case "value": {
