@@ -35,6 +35,8 @@ export interface TestDesktop extends AsyncDisposable {
   readonly appName: string;
   /** The X display, e.g. `:3`. */
   readonly display: string;
+  /** The last lines the app printed on stderr (for failure messages). */
+  appLog(): string;
   /** Stops the app (SIGSTOP) or resumes it (SIGCONT), for unresponsiveness tests. */
   signalApp(signal: "SIGSTOP" | "SIGCONT" | "SIGKILL"): void;
   /** Kills every process of the desktop and removes its files. Safe to call twice. */
@@ -103,6 +105,7 @@ class Group {
     args: string[],
     env: Record<string, string>,
     stdout: boolean,
+    log?: string,
   ) {
     this.name = name;
     this.child = new Deno.Command("setsid", {
@@ -111,8 +114,13 @@ class Group {
       clearEnv: true,
       stdin: "null",
       stdout: stdout ? "piped" : "null",
-      stderr: "null",
+      stderr: log ? "piped" : "null",
     }).spawn();
+    if (log) {
+      // Keep the app's own messages for the failure report.
+      const file = Deno.openSync(log, { write: true, create: true, append: true });
+      this.child.stderr.pipeTo(file.writable).catch(() => {});
+    }
     this.child.status.then(() => (this.#done = true));
   }
 
@@ -150,6 +158,15 @@ class Group {
     } catch {
       // the group is empty
     }
+  }
+}
+
+/** The last 40 lines of a log file ("" when missing). */
+function tail(path: string): string {
+  try {
+    return Deno.readTextFileSync(path).split("\n").slice(-40).join("\n");
+  } catch {
+    return "";
   }
 }
 
@@ -322,14 +339,26 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     const appEnv = { ...env, ...app.env, ...(opts.extraEnv ?? {}) };
     delete appEnv.NO_AT_BRIDGE;
     if (appEnv.GTK_A11Y === "none") delete appEnv.GTK_A11Y;
-    const appGroup = new Group(opts.app, app.cmd, app.args, appEnv, false);
-    groups.push(appGroup);
+    const log = `${dir}/app.log`;
+    const launch = () => {
+      const g = new Group(opts.app, app.cmd, app.args, appEnv, false, log);
+      groups.push(g);
+      return g;
+    };
+    let appGroup = launch();
+    let restarts = 0;
 
     const deadline = Date.now() + (opts.registerTimeoutMs ?? 30000);
     let seen: ProbeApp[] = [];
     let found: ProbeApp | undefined;
     while (Date.now() < deadline) {
-      if (appGroup.exited) throw new Error(`${opts.app} exited before registering`);
+      if (appGroup.exited) {
+        // A browser occasionally dies while starting on a loaded machine: one retry.
+        if (restarts++ >= 1) {
+          throw new Error(`${opts.app} exited before registering; its log:\n${tail(log)}`);
+        }
+        appGroup = launch();
+      }
       seen = await probeApps(env);
       found = seen.find((a) => a.pid === appGroup.pid && (a.windows ?? 0) > 0);
       if (found) break;
@@ -338,16 +367,19 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     if (!found) {
       throw new Error(
         `${opts.app} (pid ${appGroup.pid}) did not register on the accessibility bus within ` +
-          `${opts.registerTimeoutMs ?? 30000} ms; registered: ${JSON.stringify(seen)}`,
+          `${opts.registerTimeoutMs ?? 30000} ms; registered: ${JSON.stringify(seen)}; ` +
+          `its log:\n${tail(log)}`,
       );
     }
     const appName = found.name;
+    const running = appGroup;
     return {
       env,
-      pid: appGroup.pid,
+      pid: running.pid,
       appName,
       display,
-      signalApp: (sig) => appGroup.signal(sig),
+      appLog: () => tail(log),
+      signalApp: (sig) => running.signal(sig),
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -5,7 +5,9 @@
  * on stdout; failures print `{ "error": {...} }` and exit 1.
  *
  * Requests: `{ "op": "apps" }`, `{ "op": "read", "scope": {...} }`,
- * `{ "op": "act", "scope": {...}, "ref": "form/email", "action": {...} }`.
+ * `{ "op": "act", "scope": {...}, "ref": "form/email", "action": {...} }`,
+ * `{ "op": "watch", "scope": {...}, "ref": "...", "action": {...} }` (watches,
+ * acts, and reports how many change callbacks came before and after stopping).
  *
  * @module
  */
@@ -22,7 +24,8 @@ import { resolveRef } from "../../src/refs/resolve.ts";
 export type DriverRequest =
   | { op: "apps"; timeoutMs?: number }
   | { op: "read"; scope: Scope; timeoutMs?: number }
-  | { op: "act"; scope: Scope; ref: string; action: Action; timeoutMs?: number };
+  | { op: "act"; scope: Scope; ref: string; action: Action; timeoutMs?: number }
+  | { op: "watch"; scope: Scope; ref: string; action: Action; timeoutMs?: number };
 
 async function main(req: DriverRequest): Promise<unknown> {
   const provider = await createLinuxProvider({ timeoutMs: req.timeoutMs ?? 5000 });
@@ -33,11 +36,35 @@ async function main(req: DriverRequest): Promise<unknown> {
     assignRefs(snap.root);
     if (req.op === "read") return snap;
     const el: Element = resolveRef(snap.root, req.ref);
+    if (req.op === "watch") {
+      let events = 0;
+      const stop = await provider.watch!(req.scope, () => events++);
+      const quiet = await waitFor(() => events > 0, 500); // nothing should fire on its own... mostly
+      const before = events;
+      await provider.act(req.scope, { element: el }, req.action);
+      await waitFor(() => events > before, 3000);
+      const during = events - before;
+      stop();
+      const stopped = events;
+      await provider.act(req.scope, { element: el }, req.action);
+      await new Promise((r) => setTimeout(r, 500));
+      return { idle: quiet ? before : 0, during, afterStop: events - stopped };
+    }
     const result = await provider.act(req.scope, { element: el }, req.action);
     return { result, element: { ...el, c: undefined } };
   } finally {
     provider.close();
   }
+}
+
+/** Resolves true once `cond` holds, false after `ms`. */
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return cond();
 }
 
 if (import.meta.main) {

@@ -20,7 +20,11 @@ export async function readApp(d: TestDesktop): Promise<Snapshot> {
 /** Acts on a ref through the driver, failing the test on an error. */
 export async function actOn(d: TestDesktop, ref: string, action: Record<string, unknown>) {
   const r = await drive(d, { op: "act", scope: { app: d.appName }, ref, action });
-  if (!r.ok) throw new Error(`${action.kind} ${ref} failed: ${JSON.stringify(r.error)}`);
+  if (!r.ok) {
+    throw new Error(
+      `${action.kind} ${ref} failed: ${JSON.stringify(r.error)}\napp log:\n${d.appLog()}`,
+    );
+  }
   return r.value;
 }
 
@@ -78,6 +82,21 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
           const el = byRef((await readApp(d)).root, box.ref!);
           return el?.chk === true ? el : undefined;
         });
+      });
+
+      await t.step("watch reports the app's changes until it is stopped", async () => {
+        const snap = await readApp(d);
+        const box = allElements(snap.root).find((e) => e.r === "chk" && usable(e));
+        assert.ok(box, "an enabled check button");
+        const r = await drive<{ during: number; afterStop: number }>(d, {
+          op: "watch",
+          scope: { app: d.appName },
+          ref: box.ref,
+          action: { kind: "click" },
+        });
+        if (!r.ok) throw new Error(JSON.stringify(r.error));
+        assert.ok(r.value.during > 0, "no change reported for a click");
+        assert.equal(r.value.afterStop, 0, "changes reported after stop");
       });
 
       await t.step("typing into an entry by ref changes its value", async () => {
