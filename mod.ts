@@ -82,3 +82,9 @@ export async function connect(opts: ConnectOptions = {}): Promise<Desktop> {
   const provider = await openProvider({ from: opts.from, timeoutMs });
   return createDesktop(provider, { ...opts, timeoutMs });
 }
+
+// `deno run -A jsr:@x/desktop <command>` runs the CLI (loaded only then).
+if (import.meta.main) {
+  const { main } = await import("./cli.ts");
+  await main(Deno.args);
+}

@@ -131,8 +131,8 @@ export function addTargetOptions<
     .option("--ref <ref>", "element ref from read (exact, or a unique suffix: `submit`)")
     .option("--id <n>", "element id printed by the last read of this app", intOption("--id"))
     .option(`${textFlag} <text>`, "element whose label, value or description contains this")
-    .option("--roles <list>", "restrict --text to roles (`btn,input`, `interactive`)")
-    .option("--exact", "--text must equal the label (case-insensitive)")
+    .option("--roles <list>", `restrict ${textFlag} to roles (\`btn,input\`, \`interactive\`)`)
+    .option("--exact", `${textFlag} must equal the label (case-insensitive)`)
     .option("--x <px>", "screen x (with --y) instead of an element", intOption("--x"))
     .option("--y <px>", "screen y (with --x)", intOption("--y")) as unknown as Command<
       A,

@@ -8,12 +8,13 @@
 import { Command, type CommandUnknownOpts } from "commander";
 import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
+import { withoutChildren } from "../model/tree.ts";
+import { elementLine as agentLine } from "../output/agent.ts";
 import { findElements } from "../refs/resolve.ts";
 import {
   addScopeOptions,
   addTargetOptions,
   choiceOption,
-  elementLine,
   elementSummary,
   hasTarget,
   runCommand,
@@ -32,14 +33,7 @@ type FindFormat = "agent" | "json";
  */
 export function formatFound(els: Element[], format: FindFormat): string {
   if (format === "json") return JSON.stringify(els.map(foundSummary));
-  return els.map((el) => {
-    const extra = [
-      el.v !== undefined && !el.sec ? `val=${JSON.stringify(el.v)}` : "",
-      el.sec ? "secure" : "",
-      el.b ? `(${el.b.join(",")})` : "",
-    ].filter(Boolean).join(" ");
-    return `${elementLine(el)}${extra ? ` ${extra}` : ""}`;
-  }).join("\n");
+  return els.map((el) => agentLine(withoutChildren(el))).join("\n");
 }
 
 function foundSummary(el: Element) {

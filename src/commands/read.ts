@@ -93,6 +93,12 @@ Examples:
         };
         const text = renderElements(view.root, { format: opts.format, flat: opts.flat, meta });
         console.log(text.replace(/\n$/, ""));
+        if (view.truncated && opts.format === "agent") {
+          // yaml/json carry `truncated`; agent text says it in words.
+          console.log(
+            `... ${view.truncated} more elements not shown (raise --max-elements, or narrow with --scope-ref/--roles)`,
+          );
+        }
       });
     }));
   return cmd;
