@@ -101,6 +101,15 @@ Deno.test("macos type: a password is typed but never read back", async () => {
   });
 });
 
+Deno.test("macos type: typing into another app's field activates that app first", async () => {
+  await scenario("browser", async (p) => {
+    const search = get(await p.read({ app: "Finder" }), "input", "Search");
+    await p.act({ app: "Finder" }, { element: search }, { kind: "type", text: "report" });
+    assert.equal(get(await p.read({ app: "Finder" }), "input", "Search").v, "report");
+    assert.equal((await p.listApps())[0].name, "Finder");
+  });
+});
+
 Deno.test("macos key: combos map to virtual keys and modifier flags", async () => {
   await scenario("browser", async (p) => {
     const email = get(await read(p), "input", "Email");
@@ -237,7 +246,8 @@ Deno.test("macos focus: raises the window and focuses the element", async () => 
     assert.equal((await p.act({}, { element: downloads }, { kind: "focus" })).detail, "AXRaise");
     assert.ok(shim.log().includes("action AXWindow AXRaise"));
     const after = await read(p);
-    assert.equal(after.root.c?.[0].t, "Downloads", "the raised window comes first");
+    const windows = after.root.c?.filter((e) => e.r === "window").map((e) => e.t);
+    assert.deepEqual(windows, ["Downloads", "Sign up — Example"], "the raised window comes first");
     const email = get(after, "input", "Email");
     assert.equal((await p.act({}, { element: email }, { kind: "focus" })).detail, "AXFocused");
     assert.equal(get(await read(p), "input", "Email").f, true);
@@ -249,6 +259,8 @@ Deno.test("macos point targets: click at a point, element-only actions refuse po
     const res = await p.act({}, { point: { x: 400, y: 630 } }, { kind: "click" });
     assert.equal(res.via, "input");
     assert.equal((await status(p))?.t, "Promo clicked");
+    await p.act({ app: "Finder" }, { point: { x: 700, y: 222 } }, { kind: "type", text: "q" });
+    assert.equal(get(await p.read({ app: "Finder" }), "input", "Search").v, "q");
     for (const action of [{ kind: "focus" }, { kind: "action", name: "press" }] as const) {
       await rejectsWith(p.act({}, { point: { x: 1, y: 1 } }, action), "INVALID_ARGS");
     }

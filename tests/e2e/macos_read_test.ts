@@ -44,6 +44,7 @@ Deno.test("macos: read maps AX roles, labels and states onto the element model",
     assert.deepEqual([slider.v, slider.min, slider.max], ["50", 0, 100]);
     assert.deepEqual(slider.a, ["increment", "decrement"]);
     assert.equal(get(snap, "txt", "Invoice 2024-18").r, "txt");
+    assert.equal(get(snap, "chk", "Select all").chk, "mixed");
     const ids = [] as number[];
     find(snap.root, (e) => (ids.push(e.i), false));
     assert.deepEqual(ids, ids.map((_, k) => k + 1), "ids are depth-first from 1");
@@ -88,10 +89,20 @@ Deno.test("macos: a window scope reads only that window (by title or window id)"
 Deno.test("macos: depth and bounds options limit what is read", async () => {
   await scenario("browser", async (p) => {
     const shallow = await p.read({ app: "Safari" }, { depth: 1 });
-    assert.equal(shallow.root.c?.length, 2);
+    assert.deepEqual(shallow.root.c?.map((e) => e.r), ["menubar", "window", "window"]);
     assert.ok(shallow.root.c?.every((w) => w.c === undefined));
     const noBounds = await p.read({ app: "Safari" }, { bounds: false });
     assert.equal(find(noBounds.root, (e) => e.b !== undefined), undefined);
+  });
+});
+
+Deno.test("macos: closed menus of the menu bar are not walked, open ones are", async () => {
+  await scenario("browser", async (p) => {
+    const snap = await p.read({ app: "Safari" });
+    assert.ok(get(snap, "menuitem", "File"));
+    assert.equal(find(snap.root, (e) => e.t === "New Window"), undefined);
+    assert.equal(get(snap, "menuitem", "Show Sidebar").chk, true);
+    assert.equal(get(snap, "menuitem", "Zoom In").chk, undefined);
   });
 });
 

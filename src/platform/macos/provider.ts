@@ -167,7 +167,14 @@ export class MacosProvider implements Provider {
   act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
     try {
       const s = this.#open();
-      if ("point" in target) return Promise.resolve(actOnPoint(s, target.point, action));
+      if ("point" in target) {
+        // A point is global: bring the scoped app to the front so the point lands on it.
+        if (scope.app !== undefined || scope.pid !== undefined) {
+          using app = s.appElement(this.#resolve(s, scope).app.pid);
+          s.set(app.ptr, "AXFrontmost", s.cf.boolean(true));
+        }
+        return Promise.resolve(actOnPoint(s, target.point, action));
+      }
       const entry = s.nids.get(target.element.nid);
       if (!entry) {
         throw new DesktopError(
@@ -176,7 +183,7 @@ export class MacosProvider implements Provider {
           { suggestion: "Read the app again and act on a fresh ref" },
         );
       }
-      const app = scope.app ?? `pid ${entry.pid}`;
+      const app = cgWindows(s).find((w) => w.pid === entry.pid)?.owner ?? `pid ${entry.pid}`;
       return Promise.resolve(actOnElement({ s, ref: entry.ref, pid: entry.pid, app }, action));
     } catch (err) {
       return Promise.reject(err);

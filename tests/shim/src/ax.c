@@ -151,11 +151,15 @@ static Node *window_of(Node *n) {
 }
 
 static Node *main_window(App *a) {
+  Node *first = NULL;
   for (int i = 0; i < a->root->nkids; i++) {
-    Val *m = node_attr(a->root->kids[i], "AXMain");
-    if (m && m->b) return a->root->kids[i];
+    Node *w = a->root->kids[i];
+    if (strcmp(node_role(w), "AXWindow")) continue;
+    if (!first) first = w;
+    Val *m = node_attr(w, "AXMain");
+    if (m && m->b) return w;
   }
-  return a->root->nkids ? a->root->kids[0] : NULL;
+  return first;
 }
 
 /*

@@ -77,7 +77,7 @@ EXPORT CFObj *CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo) {
       if (a->removed || (pass == 0) != (a == front)) continue;
       for (int k = 0; k < a->root->nkids; k++) {
         Node *w = a->root->kids[k];
-        if (w->dead || ((option & 1) && !w->onscreen)) continue;
+        if (w->dead || !w->winnum || ((option & 1) && !w->onscreen)) continue;
         add_window(&items, &n, &cap, a, w);
       }
     }

@@ -235,6 +235,8 @@ static App *app_from_json(const JVal *j) {
   node_put(root, "AXRole")->v = (Val){.kind = V_STR, .str = strdup("AXApplication")};
   node_put(root, "AXTitle")->v = (Val){.kind = V_STR, .str = strdup(a->name)};
   a->root = root;
+  JVal *menubar = json_get(j, "menubar");
+  if (menubar) node_add_child(root, node_from_json(a, root, menubar), -1);
   JVal *wins = json_get(j, "windows");
   for (int i = 0; wins && i < wins->n; i++) node_add_child(root, node_from_json(a, root, wins->items[i]), -1);
   resolve_refs(a, root);
@@ -458,7 +460,7 @@ static Node *hit_below(Node *n, double x, double y) {
 Node *node_hit(App *a, double x, double y) {
   for (int i = 0; a && i < a->root->nkids; i++) {
     Node *w = a->root->kids[i];
-    if (w->onscreen && contains(w, x, y)) return hit_below(w, x, y);
+    if (w->winnum && w->onscreen && contains(w, x, y)) return hit_below(w, x, y);
   }
   return NULL;
 }
