@@ -157,7 +157,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       return found;
     }
     if (target.id !== undefined) {
-      const stored = await store.load(snapshot.app.pid);
+      // By name too: a read of an earlier run of the app means "restarted", not "never read".
+      const stored = await store.load(snapshot.app.pid, snapshot.app.name);
       return resolveStoredId(locateAll(root), stored, snapshot.app, target.id);
     }
     if (target.text !== undefined) {

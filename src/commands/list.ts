@@ -5,7 +5,9 @@
  */
 
 import { Command, type CommandUnknownOpts } from "commander";
+import { DesktopError } from "../errors.ts";
 import type { AppInfo, WindowInfo } from "../model/element.ts";
+import type { Scope } from "../platform/provider.ts";
 import { addScopeOptions, choiceOption, runCommand, withDesktop } from "./_shared.ts";
 
 type ListFormat = "agent" | "json";
@@ -48,6 +50,28 @@ export function formatWindows(windows: WindowInfo[]): string {
 }
 
 /**
+ * The apps `--app`/`--pid` name (all when neither is given).
+ *
+ * @param apps running apps
+ * @param scope the scope options
+ * @returns the matching apps
+ * @throws DesktopError APP_NOT_FOUND, with the running apps as candidates, when none matches
+ */
+export function filterApps(apps: AppInfo[], scope: Scope): AppInfo[] {
+  if (scope.app === undefined && scope.pid === undefined) return apps;
+  const want = scope.app?.toLowerCase();
+  const hits = apps.filter((a) =>
+    (scope.pid === undefined || a.pid === scope.pid) &&
+    (want === undefined || a.name.toLowerCase().includes(want))
+  );
+  if (hits.length) return hits;
+  throw new DesktopError("APP_NOT_FOUND", "no running app matches --app/--pid", {
+    suggestion: "Run `desktop list` and pass one of the names",
+    candidates: apps.map((a) => ({ name: a.name, pid: a.pid })),
+  });
+}
+
+/**
  * The `list` command.
  *
  * @returns the commander command
@@ -79,7 +103,7 @@ Examples:
           if (text) console.log(text);
           return;
         }
-        const apps = await desktop.listApps();
+        const apps = filterApps(await desktop.listApps(), scope);
         const text = opts.format === "json" ? JSON.stringify(apps) : formatApps(apps);
         if (text) console.log(text);
       });

@@ -64,8 +64,12 @@ export interface StoredRead {
 export interface RefStore {
   /** Remembers a read, replacing the previous read of the same app process. */
   save(read: StoredRead): Promise<void>;
-  /** The last stored read of the process `pid`, or null. */
-  load(pid: number): Promise<StoredRead | null>;
+  /**
+   * The last stored read of the process `pid`; else, when `name` is given, the
+   * latest read of another process with that app name (an earlier run of the
+   * app, so that callers can say "restarted"); else null.
+   */
+  load(pid: number, name?: string): Promise<StoredRead | null>;
 }
 
 /** Size limits of the file store. */
@@ -127,8 +131,9 @@ export function createMemoryRefStore(): RefStore {
       reads.set(read.app.pid, structuredClone(read));
       return Promise.resolve();
     },
-    load(pid) {
-      const read = reads.get(pid);
+    load(pid, name) {
+      const read = reads.get(pid) ??
+        (name === undefined ? undefined : latest([...reads.values()], name));
       return Promise.resolve(read ? structuredClone(read) : null);
     },
   };
@@ -160,6 +165,25 @@ export function createFileRefStore(
   const refsDir = `${dir}/refs`;
   const fileOf = (pid: number) => `${refsDir}/pid-${pid}.json`;
 
+  async function loadPid(pid: number): Promise<StoredRead | null> {
+    const file = fileOf(pid);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(file);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) {
+        warn(`could not read the ref store file ${file}: ${messageOf(err)}`);
+      }
+      return null;
+    }
+    const read = decode(text);
+    if (!read || read.app.pid !== pid) {
+      warn(`ignoring the corrupt ref store file ${file}`);
+      return null;
+    }
+    return read;
+  }
+
   return {
     async save(read) {
       try {
@@ -181,25 +205,38 @@ export function createFileRefStore(
         warn(`could not save the ref store in ${dir}: ${messageOf(err)}`);
       }
     },
-    async load(pid) {
-      const file = fileOf(pid);
-      let text: string;
-      try {
-        text = await Deno.readTextFile(file);
-      } catch (err) {
-        if (!(err instanceof Deno.errors.NotFound)) {
-          warn(`could not read the ref store file ${file}: ${messageOf(err)}`);
-        }
-        return null;
+    async load(pid, name) {
+      const own = await loadPid(pid);
+      if (own || name === undefined) return own;
+      const others: StoredRead[] = [];
+      for (const other of await listPids(refsDir)) {
+        if (other === pid) continue;
+        const read = await loadPid(other);
+        if (read) others.push(read);
       }
-      const read = decode(text);
-      if (!read || read.app.pid !== pid) {
-        warn(`ignoring the corrupt ref store file ${file}`);
-        return null;
-      }
-      return read;
+      return latest(others, name) ?? null;
     },
   };
+}
+
+/** The most recent read of an app called `name`. */
+function latest(reads: StoredRead[], name: string): StoredRead | undefined {
+  return reads.filter((r) => r.app.name === name)
+    .sort((a, b) => b.readAt.localeCompare(a.readAt))[0];
+}
+
+/** Pids that have a store file. */
+async function listPids(refsDir: string): Promise<number[]> {
+  const pids: number[] = [];
+  try {
+    for await (const entry of Deno.readDir(refsDir)) {
+      const m = entry.name.match(/^pid-(\d+)\.json$/);
+      if (entry.isFile && m) pids.push(Number(m[1]));
+    }
+  } catch {
+    // No store yet.
+  }
+  return pids;
 }
 
 /** Serializes a read, dropping trailing elements until it fits `maxBytes`. */

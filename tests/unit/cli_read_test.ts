@@ -225,6 +225,11 @@ Deno.test("cli list: apps and windows of a snapshot", async () => {
     const apps = await run(["list", "--from", FORM], dir);
     assert.equal(apps.code, 0, apps.stderr);
     assert.match(apps.stdout, /"Chromium" pid=4242/);
+    const some = await run(["list", "--from", FORM, "--app", "chrom"], dir);
+    assert.match(some.stdout, /"Chromium"/);
+    const none = await run(["list", "--from", FORM, "--app", "Firefox"], dir);
+    assert.equal(none.code, 1);
+    assert.equal(JSON.parse(none.stderr).code, "APP_NOT_FOUND");
     const wins = await run(["list", "--windows", "--from", FORM, "--format", "json"], dir);
     assert.deepEqual(JSON.parse(wins.stdout).map((w: { title: string }) => w.title), [
       "Checkout - Chromium",

@@ -134,6 +134,16 @@ Deno.test("session: --id after the app restarted is STALE_REF, never the element
   await rejectsWith(desktop.resolve({}, { id: emailId }), "STALE_REF", /restarted/);
 });
 
+Deno.test("session: --id after the app restarted under a new pid is STALE_REF naming the restart", async () => {
+  const { desktop, p } = session(formApp());
+  await desktop.read({});
+  const emailId = await idOf(desktop, "form/email");
+  const next = formApp({ started: 2 });
+  next.app.pid = 100;
+  p.snapshot = next;
+  await rejectsWith(desktop.resolve({}, { id: emailId }), "STALE_REF", /restarted/);
+});
+
 Deno.test("session: an id the last read did not print is STALE_REF", async () => {
   const { desktop } = session(formApp());
   await desktop.read({}, { roles: new Set(["input"]) });

@@ -162,3 +162,19 @@ Deno.test("store: the memory store keeps copies, not the caller's objects", asyn
   assert.equal((await store.load(7))?.elements[0].t, "Field 1");
   assert.equal(await store.load(8), null);
 });
+
+Deno.test("store: a missing pid falls back to the latest read of the same app name", async () => {
+  await withTempDir(async (dir) => {
+    for (const store of [createFileRefStore(dir), createMemoryRefStore()]) {
+      const old = { ...sampleRead(7), readAt: "2026-01-01T00:00:00.000Z" };
+      const newer = { ...sampleRead(8), readAt: "2026-01-02T00:00:00.000Z" };
+      await store.save(old);
+      await store.save(newer);
+      await store.save(sampleRead(9, 1, "Other"));
+      assert.equal((await store.load(10, "Calc"))?.app.pid, 8);
+      assert.equal((await store.load(7, "Calc"))?.app.pid, 7, "its own pid first");
+      assert.equal(await store.load(10), null, "no name, no fallback");
+      assert.equal(await store.load(10, "Nobody"), null);
+    }
+  });
+});
