@@ -24,6 +24,7 @@ export type CfKind =
   | "dictionary"
   | "element"
   | "axvalue"
+  | "null"
   | "other";
 
 /** A non-null CF object pointer. */
@@ -105,6 +106,8 @@ export interface CfTypeIds {
   element: number;
   /** AXValueGetTypeID. */
   axvalue: number;
+  /** CFNullGetTypeID (kCFNull marks an empty slot of a batched read). */
+  null: number;
 }
 
 /**
@@ -149,6 +152,7 @@ export class CoreFoundation {
       dictionary: Number(c.CFDictionaryGetTypeID()),
       element: Number(libs.ax.AXUIElementGetTypeID()),
       axvalue: Number(libs.ax.AXValueGetTypeID()),
+      null: Number(c.CFNullGetTypeID()),
     });
   }
 

@@ -39,6 +39,7 @@ export const CF_SYMBOLS = {
   CFNumberGetTypeID: { parameters: [], result: "usize" },
   CFBooleanGetValue: { parameters: ["pointer"], result: "u8" },
   CFBooleanGetTypeID: { parameters: [], result: "usize" },
+  CFNullGetTypeID: { parameters: [], result: "usize" },
   CFDictionaryCreate: {
     parameters: ["pointer", "buffer", "buffer", "isize", "pointer", "pointer"],
     result: "pointer",

@@ -132,7 +132,8 @@ export class AxSession {
     const items = this.cf.arrayItems(arr.ptr);
     const slots: Slot[] = attrs.map((_, i) => {
       const p = items[i] ?? null;
-      if (p === null) return { error: AX_ERROR.NoValue };
+      // Apple documents either an AXError placeholder or kCFNull in a slot that failed.
+      if (p === null || this.cf.kind(p) === "null") return { error: AX_ERROR.NoValue };
       if (this.cf.kind(p) === "axvalue") {
         const v = readAxValue(this.libs.ax, p);
         if (v?.type === "error") return { error: v.code };

@@ -283,7 +283,9 @@ EXPORT AXError AXUIElementCopyMultipleAttributeValues(CFObj *el, CFObj *names, u
       free(items);
       return e;
     }
-    items[i] = e ? axvalue_new(kAXValueAXErrorType, &e, sizeof e) : v;
+    /* Apple documents either an AXError placeholder or kCFNull in a failed slot. */
+    if (e == kAXErrorNoValue) items[i] = cf_retain(g_null);
+    else items[i] = e ? axvalue_new(kAXValueAXErrorType, &e, sizeof e) : v;
   }
   *out = cf_array_take(items, count);
   free(items);

@@ -16,10 +16,12 @@ static int64_t g_secure_reads = 0;
 
 CFObj *g_true = NULL;
 CFObj *g_false = NULL;
+CFObj *g_null = NULL;
 
 /* Exported statics, as CoreFoundation declares them. */
 EXPORT const void *kCFBooleanTrue = NULL;
 EXPORT const void *kCFBooleanFalse = NULL;
+EXPORT const void *kCFNull = NULL;
 EXPORT const void *kCFRunLoopDefaultMode = NULL;
 EXPORT const void *kCFAllocatorDefault = NULL;
 
@@ -257,6 +259,7 @@ EXPORT CFTypeID CFArrayGetTypeID(void) { return TID_ARRAY; }
 EXPORT CFTypeID CFDictionaryGetTypeID(void) { return TID_DICT; }
 EXPORT CFTypeID CFNumberGetTypeID(void) { return TID_NUMBER; }
 EXPORT CFTypeID CFBooleanGetTypeID(void) { return TID_BOOL; }
+EXPORT CFTypeID CFNullGetTypeID(void) { return TID_NULL; }
 
 EXPORT CFObj *CFStringCreateWithCString(void *alloc, const char *s, CFStringEncoding enc) {
   (void)alloc;
@@ -437,6 +440,8 @@ __attribute__((constructor)) static void cf_init(void) {
   g_false = cf_make_static(TID_BOOL);
   kCFBooleanTrue = g_true;
   kCFBooleanFalse = g_false;
+  g_null = cf_make_static(TID_NULL);
+  kCFNull = g_null;
   CFObj *mode = cf_string("kCFRunLoopDefaultMode");
   mode->base = 1;
   g_created--;

@@ -57,6 +57,7 @@ enum {
 
 /* CF type ids of this shim (callers must ask the *GetTypeID functions). */
 enum {
+  TID_NULL = 1,
   TID_STRING = 7,
   TID_DICT = 18,
   TID_ARRAY = 19,
@@ -184,6 +185,7 @@ CFObj *CFDictionaryGetValue(CFObj *d, CFObj *key);
 
 extern CFObj *g_true;
 extern CFObj *g_false;
+extern CFObj *g_null;
 
 /* json.c */
 typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JType;
