@@ -48,19 +48,23 @@ export type TargetOptionValues = {
 };
 
 /**
- * A commander argument parser for a non-negative integer option.
+ * A commander argument parser for an integer option.
  *
  * @param flag the option name, for the message
- * @returns the parser; it throws INVALID_ARGS on anything but an integer
+ * @param min smallest accepted value (default 0: coordinates and counts are not negative)
+ * @returns the parser; it throws INVALID_ARGS on anything but an integer >= min
  */
-export function intOption(flag: string): (value: string) => number {
+export function intOption(flag: string, min = 0): (value: string) => number {
   return (value: string) => {
-    if (!/^-?\d+$/.test(value.trim())) {
-      throw new DesktopError("INVALID_ARGS", `${flag} takes an integer, got "${value}"`, {
-        suggestion: `Pass a whole number, e.g. ${flag} 10`,
-      });
+    const n = Number(value.trim());
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new DesktopError(
+        "INVALID_ARGS",
+        `${flag} takes an integer of at least ${min}, got "${value}"`,
+        { suggestion: `Pass a whole number, e.g. ${flag} ${Math.max(min, 10)}` },
+      );
     }
-    return Number(value);
+    return n;
   };
 }
 
@@ -104,7 +108,7 @@ export function addScopeOptions<
     .option(
       "--timeout <ms>",
       "deadline per operation in ms",
-      intOption("--timeout"),
+      intOption("--timeout", 1),
       DEFAULT_TIMEOUT_MS,
     )
     .option(
@@ -133,8 +137,8 @@ export function addTargetOptions<
     .option(`${textFlag} <text>`, "element whose label, value or description contains this")
     .option("--roles <list>", `restrict ${textFlag} to roles (\`btn,input\`, \`interactive\`)`)
     .option("--exact", `${textFlag} must equal the label (case-insensitive)`)
-    .option("--x <px>", "screen x (with --y) instead of an element", intOption("--x"))
-    .option("--y <px>", "screen y (with --x)", intOption("--y")) as unknown as Command<
+    .option("--x <px>", "screen x (with --y) instead of an element", intOption("--x", -1e9))
+    .option("--y <px>", "screen y (with --x)", intOption("--y", -1e9)) as unknown as Command<
       A,
       O & TargetOptionValues,
       G

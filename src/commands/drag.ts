@@ -51,8 +51,8 @@ export function dragCommand(): CommandUnknownOpts {
     .option("--from-id <n>", "source element id from the last read", intOption("--from-id"))
     .option("--to-ref <ref>", "destination element ref (dropped on its centre)")
     .option("--to-id <n>", "destination element id from the last read", intOption("--to-id"))
-    .option("--to-x <px>", "destination screen x", intOption("--to-x"))
-    .option("--to-y <px>", "destination screen y", intOption("--to-y"))
+    .option("--to-x <px>", "destination screen x", intOption("--to-x", -1e9))
+    .option("--to-y <px>", "destination screen y", intOption("--to-y", -1e9))
     .addHelpText(
       "after",
       `

@@ -49,7 +49,7 @@ export function readCommand(): CommandUnknownOpts {
     .option("--depth <n>", "maximum depth below the root", intOption("--depth"))
     .option("--focused", "keep only the focused element and its ancestors")
     .option("--scope-ref <ref>", "keep only the subtree of this ref")
-    .option("--max-elements <n>", "stop after this many elements", intOption("--max-elements"))
+    .option("--max-elements <n>", "stop after this many elements", intOption("--max-elements", 1))
     .option("--prune", "drop unlabeled containers, lifting their children")
     .option(
       "--format <format>",

@@ -35,7 +35,7 @@ export function scrollCommand(): CommandUnknownOpts {
       "up, down, left or right",
       choiceOption<ScrollDirection>("--direction", ["up", "down", "left", "right"]),
     )
-    .option("--amount <n>", "number of scroll steps", intOption("--amount"))
+    .option("--amount <n>", "number of scroll steps", intOption("--amount", 1))
     .addHelpText(
       "after",
       `
@@ -49,11 +49,6 @@ Examples:
       if (!hasTarget(target)) {
         throw new DesktopError("INVALID_ARGS", "scroll needs a target", {
           suggestion: "Pass --ref, --id, --text or --x/--y",
-        });
-      }
-      if (opts.amount !== undefined && opts.amount <= 0) {
-        throw new DesktopError("INVALID_ARGS", "--amount must be positive", {
-          suggestion: "Pass --amount 1 or more, or drop it to scroll into view",
         });
       }
       if (opts.amount !== undefined && opts.direction === undefined) {
