@@ -72,3 +72,12 @@ Deno.test("macos watch: an unknown app fails with APP_NOT_FOUND", async () => {
     await rejectsWith(p.watch!({ app: "Nope" }, () => {}), "APP_NOT_FOUND");
   });
 });
+
+Deno.test("macos watch: stopping after the app quit still releases everything", async () => {
+  await scenario("browser", async (p) => {
+    const stop = await p.watch!({ app: "Safari" }, () => {});
+    shim.removeApp(SAFARI);
+    await new Promise((r) => setTimeout(r, 60));
+    stop();
+  });
+});
