@@ -36,6 +36,8 @@ export interface ObserveCommandOptions {
   roles?: string;
   /** Depth limit. */
   depth?: number;
+  /** Observe only this ref's subtree. */
+  scopeRef?: string;
   /** Ignore bounds changes. */
   ignoreBounds?: boolean;
   /** Ignore focus changes. */
@@ -69,6 +71,7 @@ export function observeRequest(
     duration: opts.duration ?? 0,
     ...(opts.roles !== undefined ? { roles: parseRoles(opts.roles) } : {}),
     ...(opts.depth !== undefined ? { depth: opts.depth } : {}),
+    ...(opts.scopeRef !== undefined ? { scopeRef: opts.scopeRef } : {}),
     ...(opts.ignoreBounds ? { ignoreBounds: true } : {}),
     ...(opts.ignoreFocus ? { ignoreFocus: true } : {}),
   };
@@ -169,6 +172,7 @@ export function observeCommand(): CommandUnknownOpts {
     )
     .option("--roles <list>", "only report these roles (`btn,input`, `interactive`)")
     .option("--depth <n>", "only observe elements at most this deep", intOption("--depth"))
+    .option("--scope-ref <ref>", "only observe the subtree of this ref (a dialog, a web page)")
     .option("--ignore-bounds", "do not report moves and resizes (layout shifts)")
     .option("--ignore-focus", "do not report focus changes")
     .option("--timeout <ms>", "deadline per read in ms", intOption("--timeout"), DEFAULT_TIMEOUT_MS)
@@ -178,6 +182,7 @@ export function observeCommand(): CommandUnknownOpts {
 Output is always JSONL (--format does not apply): one event per line, e.g.
   {"type":"snapshot","ts":1767261600000,"count":42}
   {"type":"added","ts":...,"el":{"i":43,"ref":"form/submit","r":"btn","t":"Submit"},"p":"form","ref":"form/submit"}
+  (a new subtree, e.g. a dialog, is one added event with its descendants in el.c)
   {"type":"removed","ts":...,"ref":"dialog/loading","i":15,"r":"txt","t":"Loading..."}
   {"type":"changed","ts":...,"ref":"form/email","i":5,"changes":{"v":["old","new"]}}
   {"type":"error","ts":...,"code":"APP_UNRESPONSIVE","error":"..."}

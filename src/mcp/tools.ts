@@ -350,8 +350,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   tool(
     "observe_changes",
     "Watch an app for a few seconds and return only what changed, as JSONL events " +
-      "(snapshot, added, removed, changed, error, done), each with the element's ref. Far " +
-      "cheaper than reading again after an action.",
+      "(snapshot, added, removed, changed, error, done), each with the element's ref; a new " +
+      "dialog is one added event listing its elements and their refs. Far cheaper than " +
+      "reading again after an action.",
     {
       ...scopeShape,
       seconds: z.number().positive().max(120).optional().describe("How long to watch (default 3)"),
@@ -360,6 +361,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       ),
       roles: z.string().optional().describe('Only these roles: "btn,txt"'),
       depth: z.number().int().nonnegative().optional().describe("Maximum depth"),
+      scope_ref: z.string().optional().describe("Only the subtree of this ref (e.g. a dialog)"),
       ignore_bounds: z.boolean().optional().describe("Ignore moves and resizes"),
       ignore_focus: z.boolean().optional().describe("Ignore focus changes"),
     },
@@ -370,6 +372,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         interval: args.interval,
         roles: toRoles(args.roles),
         depth: args.depth,
+        scopeRef: args.scope_ref,
         ignoreBounds: args.ignore_bounds,
         ignoreFocus: args.ignore_focus,
         signal: extra.signal,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { FlatElement } from "../model/element.ts";
+import type { Element, FlatElement } from "../model/element.ts";
 import type { ErrorCode } from "../errors.ts";
 
 /** First event of every stream: how many elements the initial read found. */
@@ -21,21 +21,25 @@ export interface SnapshotEvent {
   count: number;
 }
 
-/** An element appeared. */
+/**
+ * An element appeared. When it came with descendants (a dialog and its
+ * buttons, a row and its cells), they are in `el.c`, each with its ref, and
+ * get no event of their own.
+ */
 export interface AddedEvent {
   /** Event type. */
   type: "added";
   /** Milliseconds since the Unix epoch. */
   ts: number;
-  /** The new element, without children. */
-  el: FlatElement;
+  /** The new element; `c` holds its new descendants, if any. */
+  el: FlatElement & { c?: Element[] };
   /** Landmark path of its ancestors, when it has any. */
   p?: string;
   /** The element's ref: act on it with `--ref`. */
   ref: string;
 }
 
-/** An element disappeared. */
+/** An element disappeared (with its descendants, which get no event of their own). */
 export interface RemovedEvent {
   /** Event type. */
   type: "removed";

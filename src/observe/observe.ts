@@ -39,6 +39,8 @@ export interface ObserveOptions {
   roles?: ReadonlySet<Role>;
   /** Observe only elements at most this deep below the root. */
   depth?: number;
+  /** Observe only the subtree of the element with this ref (a dialog, a web page). */
+  scopeRef?: string;
   /** Do not report position and size changes. */
   ignoreBounds?: boolean;
   /** Do not report focus changes. */
@@ -60,12 +62,20 @@ interface View {
   count: number;
   /** Role of each ref in the view; only built when a role filter is set. */
   roles?: Map<string, Role>;
+  /** Each element by ref. */
+  byRef: Map<string, Element>;
+  /** Each ref's parent ref (absent for the root). */
+  parent: Map<string, string>;
 }
 
 /**
  * Streams the changes of an app's UI: a `snapshot` event, then `added`,
  * `removed` and `changed` events as they happen (none while the UI is
  * stable), `error` events for failed reads, and a final `done`.
+ *
+ * A new subtree (a dialog, a list row with its cells) is one `added` event
+ * whose `el.c` holds the new descendants with their refs; a vanished subtree
+ * is one `removed` event for its root.
  *
  * With a provider that can notify changes (`watch`), a burst of
  * notifications triggers one re-read after {@link ObserveOptions.debounce};
@@ -192,10 +202,17 @@ async function* run(
         ignoreBounds: opts.ignoreBounds,
         ignoreFocus: opts.ignoreFocus,
       });
-      for (const change of changes) {
-        if (opts.roles && !matchesRoles(change, opts.roles, curr, prev)) continue;
+      const kept = opts.roles
+        ? changes.filter((c) => matchesRoles(c, opts.roles!, curr, prev))
+        : changes;
+      const added = new Set(kept.filter((c) => c.type === "added").map((c) => c.ref));
+      const removed = new Set(kept.filter((c) => c.type === "removed").map((c) => c.ref));
+      for (const change of kept) {
+        // Descendants of a new (or vanished) element travel with its event.
+        if (change.type === "added" && underAny(change.ref, curr.parent, added)) continue;
+        if (change.type === "removed" && underAny(change.ref, prev.parent, removed)) continue;
         events++;
-        yield toEvent(change, ts);
+        yield toEvent(change, ts, curr);
       }
       prev = curr;
     }
@@ -221,18 +238,28 @@ async function readView(provider: Provider, scope: Scope, opts: ObserveOptions):
   assignIds(full);
   assignRefs(full);
   let root = full;
-  if (opts.roles || opts.depth !== undefined) {
-    const filtered = filterTree(full, { roles: opts.roles, depth: opts.depth });
+  if (opts.roles || opts.depth !== undefined || opts.scopeRef !== undefined) {
+    const filtered = filterTree(full, {
+      roles: opts.roles,
+      depth: opts.depth,
+      scopeRef: opts.scopeRef,
+    });
     // Nothing matched: diff against an empty root so every later match shows as added.
     root = filtered.root ?? { i: full.i, ref: full.ref, r: full.r };
   }
   let count = 0;
   const roles = opts.roles ? new Map<string, Role>() : undefined;
-  walk(root, (el) => {
+  const byRef = new Map<string, Element>();
+  const parent = new Map<string, string>();
+  walk(root, (el, ancestors) => {
     if (!opts.roles || opts.roles.has(el.r)) count++;
-    if (roles && el.ref !== undefined) roles.set(el.ref, el.r);
+    if (el.ref === undefined) return;
+    byRef.set(el.ref, el);
+    const up = ancestors.at(-1)?.ref;
+    if (up !== undefined) parent.set(el.ref, up);
+    if (roles) roles.set(el.ref, el.r);
   });
-  return { root, count, roles };
+  return { root, count, roles, byRef, parent };
 }
 
 /** Whether a change is about an element of one of the observed roles. */
@@ -257,16 +284,33 @@ function matchesRoles(
   }
 }
 
-function toEvent(change: Change, ts: number): ObserveEvent {
+/** Whether an ancestor of `ref` (by the parent map) is in `set`. */
+function underAny(ref: string, parent: Map<string, string>, set: Set<string>): boolean {
+  for (let up = parent.get(ref); up !== undefined; up = parent.get(up)) {
+    if (set.has(up)) return true;
+  }
+  return false;
+}
+
+/** An element safe to print: no native id, no secure value, children likewise. */
+function printable(el: Element): Element {
+  const { nid: _nid, c, ...rest } = el;
+  if (rest.sec) delete rest.v;
+  return c?.length ? { ...rest, c: c.map(printable) } : rest;
+}
+
+function toEvent(change: Change, ts: number, curr: View): ObserveEvent {
   switch (change.type) {
-    case "added":
+    case "added": {
+      const children = curr.byRef.get(change.ref)?.c;
       return {
         type: "added",
         ts,
-        el: change.el,
+        el: children?.length ? { ...change.el, c: children.map(printable) } : change.el,
         ...(change.p ? { p: change.p } : {}),
         ref: change.ref,
       };
+    }
     case "removed":
       return {
         type: "removed",

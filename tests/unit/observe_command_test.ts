@@ -28,6 +28,7 @@ Deno.test("observe command: --help describes every flag and says output is JSONL
     "--duration",
     "--roles",
     "--depth",
+    "--scope-ref",
     "--ignore-bounds",
     "--ignore-focus",
     "--timeout",
@@ -62,9 +63,11 @@ Deno.test("observe command: flags become engine options", () => {
     duration: 2.5,
     roles: "btn,input",
     depth: 3,
+    scopeRef: "dialog",
     ignoreBounds: true,
     ignoreFocus: true,
   });
+  assert.equal(options.scopeRef, "dialog");
   assert.equal(options.interval, 250);
   assert.equal(options.duration, 2.5);
   assert.deepEqual([...options.roles!].sort(), ["btn", "input"]);

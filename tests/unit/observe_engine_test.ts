@@ -394,6 +394,90 @@ Deno.test("observe: one changed value among 300 rows is exactly one changed", as
   assert.equal(rest[0].type === "done" && rest[0].events, 1);
 });
 
+/** The form window with a "Discard changes?" dialog holding two buttons. */
+function withDialog(): Element {
+  const w = formWindow();
+  w.c!.push({
+    i: 0,
+    r: "dialog",
+    t: "Discard changes?",
+    b: [200, 200, 300, 120],
+    c: [
+      { i: 0, r: "btn", t: "Discard", b: [220, 280, 80, 30], a: ["press"], nid: "n:1" },
+      { i: 0, r: "btn", t: "Keep editing", b: [320, 280, 120, 30], a: ["press"] },
+    ],
+  });
+  return w;
+}
+
+Deno.test("observe: a new subtree is one added event carrying its descendants", async () => {
+  const fake = new FakeProvider(formWindow());
+  const d = drive(fake);
+  await d.next();
+  fake.state = withDialog();
+  const ev = await d.next();
+  assert.equal(ev.type, "added");
+  if (ev.type !== "added") return;
+  assert.equal(ev.ref, "discard-changes");
+  assert.equal(ev.el.r, "dialog");
+  assert.deepEqual(ev.el.c?.map((c) => [c.ref, c.r, c.t]), [
+    ["discard-changes/discard", "btn", "Discard"],
+    ["discard-changes/keep-editing", "btn", "Keep editing"],
+  ]);
+  assert.ok(ev.el.c?.every((c) => c.nid === undefined), "native ids never leave the engine");
+  const rest = await d.stop();
+  assert.deepEqual(rest.map((e) => e.type), ["done"]);
+  assert.equal(rest[0].type === "done" && rest[0].events, 1);
+});
+
+Deno.test("observe: a vanished subtree is one removed event for its root", async () => {
+  const fake = new FakeProvider(withDialog());
+  const d = drive(fake);
+  await d.next();
+  fake.state = formWindow();
+  assert.deepEqual(noTs(await d.next()), {
+    type: "removed",
+    ref: "discard-changes",
+    i: 7,
+    r: "dialog",
+    t: "Discard changes?",
+  });
+  const rest = await d.stop();
+  assert.equal(rest[0].type === "done" && rest[0].events, 1);
+});
+
+Deno.test("observe: with --roles, new elements under an unobserved parent get their own events", async () => {
+  const fake = new FakeProvider(formWindow());
+  const d = drive(fake, { roles: new Set(["btn"]) });
+  await d.next();
+  fake.state = withDialog();
+  const first = await d.next();
+  const second = await d.next();
+  assert.deepEqual(
+    [first, second].map((e) => e.type === "added" ? e.ref : e.type),
+    ["discard-changes/discard", "discard-changes/keep-editing"],
+  );
+  await d.stop();
+});
+
+Deno.test("observe: --scope-ref observes one subtree only", async () => {
+  const fake = new FakeProvider(withDialog());
+  const d = drive(fake, { scopeRef: "discard-changes" });
+  // The dialog and its two buttons.
+  assert.deepEqual(noTs(await d.next()), { type: "snapshot", count: 3 });
+  const next = withDialog();
+  next.c![0].c![0].v = "Grace"; // outside the dialog: not reported
+  next.c![1].c![1].t = "Keep going"; // inside: reported (a rename is a new ref)
+  fake.state = next;
+  const ev = await d.next();
+  assert.equal(ev.type === "added" && ev.ref, "discard-changes/keep-going");
+  const rest = await d.stop();
+  assert.deepEqual(rest.map((e) => e.type === "removed" ? e.ref : e.type), [
+    "discard-changes/keep-editing",
+    "done",
+  ]);
+});
+
 Deno.test("observe: with watch, a burst of notifications costs one read", async () => {
   const fake = new FakeProvider(formWindow(), { watch: true });
   // A long interval: only notifications can trigger a read in this test.
