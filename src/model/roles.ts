@@ -10,6 +10,9 @@
  *   flagged secure by {@link isSecureAtspiRole} / {@link isSecureAx}.
  * - Pure structure (`panel`, `filler`, `section`, `grouping`...) is `group`,
  *   so refs and the agent format can skip it when it has no label.
+ * - Scroll bars are `scroll`, like the scroll areas they belong to: an agent
+ *   scrolls with the `scroll` command, and a scroll bar's value still shows
+ *   the position.
  *
  * @module
  */
@@ -287,7 +290,7 @@ const ATSPI_TO_ROLE: Readonly<Record<string, Role>> = {
   RADIO_MENU_ITEM: "menuitem",
   ROOT_PANE: "group",
   ROW_HEADER: "cell",
-  SCROLL_BAR: "slider",
+  SCROLL_BAR: "scroll",
   SCROLL_PANE: "scroll",
   SEPARATOR: "separator",
   SLIDER: "slider",
@@ -503,7 +506,7 @@ const AX_ROLE: Readonly<Record<string, Role>> = {
   AXLayoutItem: "group",
   AXMatte: "group",
   AXScrollArea: "scroll",
-  AXScrollBar: "slider",
+  AXScrollBar: "scroll",
   AXToolbar: "toolbar",
   AXRuler: "other",
   AXRulerMarker: "other",

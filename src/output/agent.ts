@@ -56,27 +56,39 @@ const UNINFORMATIVE_ACTIONS: ReadonlySet<string> = new Set([
   "click",
   "press",
   "activate",
+  "default",
+  "dodefault",
   "jump",
   "toggle",
+  "check",
+  "uncheck",
   "select",
   "switch",
+  "open",
   "showmenu",
+  "showcontextmenu",
+  "contextmenu",
+  "menu",
   "raise",
-  "scrolltovisible",
   "confirm",
   "cancel",
   "pick",
   "focus",
-]);
-
-/** Actions implied by a printed state or role. */
-const IMPLIED_ACTIONS: ReadonlySet<string> = new Set([
-  "expandorcontract",
-  "expand",
-  "collapse",
   "increment",
   "decrement",
 ]);
+
+/**
+ * Prefixes of actions implied by the role or a printed state: scrolling
+ * (`scrollUp`, `scrollToVisible`...), expanding and collapsing (the
+ * expanded/collapsed flag says it), and activation described in words.
+ */
+const UNINFORMATIVE_PREFIXES: readonly string[] = [
+  "scroll",
+  "expand",
+  "collapse",
+  "activates",
+];
 
 /** Squashes an action name: `AXShowMenu`, `show menu`, `showMenu` agree. */
 function squashAction(name: string): string {
@@ -92,7 +104,8 @@ function squashAction(name: string): string {
 export function informativeActions(el: Pick<Element, "a">): string[] {
   return (el.a ?? []).filter((a) => {
     const s = squashAction(a);
-    return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) && !IMPLIED_ACTIONS.has(s);
+    return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) &&
+      !UNINFORMATIVE_PREFIXES.some((p) => s.startsWith(p));
   });
 }
 
@@ -160,8 +173,10 @@ function labelOf(el: Element | FlatElement): string {
  * @returns true for unlabeled, stateless, valueless containers
  */
 export function isAnonymous(el: Element): boolean {
-  return ANONYMOUS_CONTAINERS.has(el.r) && !el.t?.trim() && !el.d?.trim() && !el.v &&
-    !el.ph && !hasState(el) && informativeActions(el).length === 0;
+  // An unlabeled text that only wraps other text (a web <label>) is a container too.
+  const container = ANONYMOUS_CONTAINERS.has(el.r) || (el.r === "txt" && !!el.c?.length);
+  return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph && !hasState(el) &&
+    informativeActions(el).length === 0;
 }
 
 /** Whether a leaf only repeats the label of the element it belongs to. */

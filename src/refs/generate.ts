@@ -14,8 +14,10 @@
  * - Contributing ancestors:
  *   - never: app, window, scroll, web (always implied), and an element whose
  *     label just repeats its container's segment;
- *   - landmarks (toolbar, menubar, menu, dialog, tab, list, table, tree, form,
- *     landmark): label slug, else role. An unlabeled menu or list that pops up
+ *   - landmarks (toolbar, menubar, menu, dialog, tablist, tab, list, table,
+ *     tree, form, landmark): label slug, else role. Tabs sit under their tab
+ *     list (`tablist/inbox`), so a tab titled like the page it shows never
+ *     collides with that page. An unlabeled menu or list that pops up
  *     from a menu item, button or combo contributes nothing: the item already
  *     named it (`menubar/file/new-window`);
  *   - rows and tree items: label slug, else row key (slug of the first
@@ -48,6 +50,7 @@ export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
   "menubar",
   "menu",
   "dialog",
+  "tablist",
   "tab",
   "list",
   "table",

@@ -3,7 +3,13 @@ import YAML from "yaml";
 import type { Change } from "../../src/diff/diff.ts";
 import type { Element, Role } from "../../src/model/element.ts";
 import { assignIds } from "../../src/model/tree.ts";
-import { elementLine, quote, renderChanges, renderElements } from "../../src/output/mod.ts";
+import {
+  elementLine,
+  informativeActions,
+  quote,
+  renderChanges,
+  renderElements,
+} from "../../src/output/mod.ts";
 import { assignRefs } from "../../src/refs/generate.ts";
 
 function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
@@ -272,4 +278,36 @@ Deno.test("renderChanges: JSONL is one parseable object per line", () => {
   assert.equal(parsed[0].el.nid, undefined);
   assert.equal(parsed[0].p, "dialog");
   assert.deepEqual(parsed[2].changes, { v: ["a", "b"] });
+});
+
+Deno.test("agent: an unlabeled text that wraps text is a container, not a line", () => {
+  const root = el("landmark", "Form", [
+    el("txt", undefined, [el("txt", "Email address")]),
+    el("input", "Email"),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  assert.deepEqual(renderElements(root, { format: "agent" }).trimEnd().split("\n"), [
+    '[1|form] landmark "Form"',
+    '  [3|form/email-address] "Email address"',
+    '  [4|form/email] input "Email"',
+  ]);
+});
+
+Deno.test("agent: actions are printed only when they add something", () => {
+  const cases: Array<[string[], string[]]> = [
+    [["click"], []],
+    [["doDefault", "showContextMenu", "scrollUp", "scrollToVisible"], []],
+    [["AXPress", "AXShowMenu", "AXScrollToVisible", "AXRaise"], []],
+    [["activate", "expand or contract", "toggle", "check"], []],
+    [["Activates the cell"], []],
+    [["edit", "press"], ["edit"]],
+    [["AXPress", "AXDelete"], ["AXDelete"]],
+    [["customAction", "click"], ["customAction"]],
+  ];
+  for (const [a, want] of cases) assert.deepEqual(informativeActions({ a }), want, a.join(","));
+  assert.equal(
+    elementLine({ i: 1, ref: "x", r: "cell", t: "A", a: ["edit", "activate"] }),
+    '[1|x] cell "A" actions=edit',
+  );
 });

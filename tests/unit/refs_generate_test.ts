@@ -283,3 +283,15 @@ Deno.test("refs: very deep trees do not overflow", () => {
   assignRefs(root);
   assert.equal(target.ref, "deep");
 });
+
+Deno.test("refs: a tab titled like its page does not collide with the page", () => {
+  const tab = el("tab", "Inbox - Mail");
+  const web = el("web", "Inbox - Mail", [el("btn", "Compose")]);
+  const root = el("app", "Browser", [
+    el("window", "Browser", [el("tablist", undefined, [tab]), web]),
+  ]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(tab), "tablist/inbox-mail");
+  assert.equal(refs.get(web), "inbox-mail");
+  assert.equal(refs.get(web.c![0]), "compose");
+});
