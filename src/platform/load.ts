@@ -15,6 +15,8 @@ export interface OpenProviderOptions {
   from?: string;
   /** Per-operation deadline in milliseconds. */
   timeoutMs: number;
+  /** Operating system to pick the backend for (default `Deno.build.os`). */
+  os?: string;
 }
 
 /**
@@ -38,7 +40,8 @@ export async function openProvider(opts: OpenProviderOptions): Promise<Provider>
     const { openReplayProvider } = await import("./replay/mod.ts");
     return await openReplayProvider(opts.from, { timeoutMs: opts.timeoutMs });
   }
-  switch (Deno.build.os) {
+  const os = opts.os ?? Deno.build.os;
+  switch (os) {
     case "linux": {
       const { createLinuxProvider } = await import("./linux/mod.ts");
       return await createLinuxProvider({ timeoutMs: opts.timeoutMs });
@@ -50,7 +53,7 @@ export async function openProvider(opts: OpenProviderOptions): Promise<Provider>
     default:
       throw new DesktopError(
         "PLATFORM_NOT_SUPPORTED",
-        `no accessibility backend for ${Deno.build.os}`,
+        `no accessibility backend for ${os}`,
         {
           suggestion:
             "Run on Linux (AT-SPI) or macOS (AX), or read a saved snapshot with --from FILE",
