@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { friendlyAction, matchAction } from "../../src/platform/macos/action_names.ts";
 import { grantHolder, permissionDenied } from "../../src/platform/macos/permission.ts";
-import { looksLikeChromium } from "../../src/platform/macos/chromium.ts";
+import { looksEmpty, looksLikeChromium } from "../../src/platform/macos/chromium.ts";
 
 Deno.test("macos action names: AX names read as short kebab-case names", () => {
   const table: [string, string][] = [
@@ -56,5 +56,21 @@ Deno.test("macos chromium: known Chromium and Electron apps are recognised by na
   }
   for (const name of ["Finder", "Safari", "Xcode", "Mail", "Notes"]) {
     assert.ok(!looksLikeChromium(name), name);
+  }
+});
+
+Deno.test("macos chromium: only an empty web area makes a tree look switched off", () => {
+  const table: [unknown, boolean][] = [
+    [{ i: 1, r: "app", c: [{ i: 2, r: "window", c: [{ i: 3, r: "web" }] }] }, true],
+    [{
+      i: 1,
+      r: "app",
+      c: [{ i: 2, r: "window", c: [{ i: 3, r: "web", c: [{ i: 4, r: "btn" }] }] }],
+    }, false],
+    [{ i: 1, r: "app", c: [{ i: 2, r: "window" }] }, false],
+    [{ i: 1, r: "app" }, false],
+  ];
+  for (const [tree, empty] of table) {
+    assert.equal(looksEmpty(tree as Parameters<typeof looksEmpty>[0]), empty, JSON.stringify(tree));
   }
 });

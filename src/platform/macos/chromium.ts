@@ -10,6 +10,7 @@
 
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
 import type { CFRef } from "../../ffi/macos/cf.ts";
+import type { Element } from "../../model/element.ts";
 import type { AxSession } from "./session.ts";
 
 const CHROMIUM_NAMES =
@@ -66,39 +67,45 @@ export function treeLooksEmpty(s: AxSession, app: CFRef): boolean {
 }
 
 /**
- * Switches web content on for a Chromium/Electron app if it needs it, and
- * waits (bounded) for its tree to appear. Does nothing for other apps.
+ * Whether a tree that was read has a web area without children (Chromium and
+ * Electron before accessibility is on). An empty window alone is not enough:
+ * native apps have those (minimized, loading) and must not be toggled.
+ *
+ * @param root the element tree
+ * @returns true when the app should be switched on and read again
+ */
+export function looksEmpty(root: Element): boolean {
+  if (root.r === "web" && !root.c?.length) return true;
+  return (root.c ?? []).some(looksEmpty);
+}
+
+/**
+ * Switches web content on for a Chromium/Electron app (once per session) and
+ * waits, bounded, for its tree to appear.
  *
  * @param s the session
- * @param app the app element (borrowed)
- * @param pid its pid
- * @param name its name
+ * @param pid the app's pid
  * @param state per-session memory
  * @param waitMs longest wait for the tree
  */
-export async function ensureWebContent(
+export async function switchOnWebContent(
   s: AxSession,
-  app: CFRef,
   pid: number,
-  name: string,
   state: WebContentState,
   waitMs: number,
 ): Promise<void> {
   if (state.done.has(pid)) return;
-  if (!looksLikeChromium(name) && !treeLooksEmpty(s, app)) {
-    state.done.add(pid);
-    return;
-  }
   state.done.add(pid);
-  const err = s.set(app, "AXManualAccessibility", s.cf.boolean(true));
+  using app = s.appElement(pid);
+  const err = s.set(app.ptr, "AXManualAccessibility", s.cf.boolean(true));
   if (err === AX_ERROR.AttributeUnsupported) {
-    if (s.set(app, "AXEnhancedUserInterface", s.cf.boolean(true)) === 0) state.enhanced.add(pid);
-    else return;
+    if (s.set(app.ptr, "AXEnhancedUserInterface", s.cf.boolean(true)) !== 0) return;
+    state.enhanced.add(pid);
   } else if (err !== 0) {
     return;
   }
   const end = Date.now() + waitMs;
-  while (Date.now() < end && treeLooksEmpty(s, app)) {
+  while (Date.now() < end && treeLooksEmpty(s, app.ptr)) {
     await new Promise((r) => setTimeout(r, 40));
   }
 }

@@ -18,7 +18,13 @@ import type {
 import { matchApp, matchWindow } from "../linux/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
-import { ensureWebContent, restoreEnhanced, type WebContentState } from "./chromium.ts";
+import {
+  looksEmpty,
+  looksLikeChromium,
+  restoreEnhanced,
+  switchOnWebContent,
+  type WebContentState,
+} from "./chromium.ts";
 import { readTree } from "./read.ts";
 import type { AxSession } from "./session.ts";
 import { startWatch } from "./watch.ts";
@@ -101,65 +107,79 @@ export class MacosProvider implements Provider {
   async read(scope: Scope, opts: ReadOptions = {}): Promise<Snapshot> {
     const s = this.#open();
     const deadline = Date.now() + s.timeoutMs;
-    const { app, windows: cgWins } = this.#resolve(s, scope);
-    const appEl = s.appElement(app.pid);
+    const { app, windows } = this.#resolve(s, scope);
+    const waitMs = Math.min(WEB_CONTENT_WAIT_MS, s.timeoutMs / 2);
+    if (looksLikeChromium(app.name)) await switchOnWebContent(s, app.pid, this.#web, waitMs);
+    let snap = this.#readOnce(s, scope, app, windows, opts, deadline);
+    // An app that shows nothing may be Chromium/Electron under another name: switch it on, reread.
+    if (!this.#web.done.has(app.pid) && looksEmpty(snap.root)) {
+      await switchOnWebContent(s, app.pid, this.#web, waitMs);
+      snap = this.#readOnce(s, scope, app, windows, opts, deadline);
+    }
+    this.#web.done.add(app.pid);
+    return snap;
+  }
+
+  #readOnce(
+    s: AxSession,
+    scope: Scope,
+    app: AppInfo,
+    cgWins: WindowInfo[],
+    opts: ReadOptions,
+    deadline: number,
+  ): Snapshot {
+    using appEl = s.appElement(app.pid);
+    const wanted = scope.window !== undefined || scope.windowId !== undefined;
+    const ax = wanted ? axWindows(s, appEl) : { err: 0, windows: [] as AxWindow[] };
     try {
-      const waitMs = Math.min(WEB_CONTENT_WAIT_MS, s.timeoutMs / 2);
-      await ensureWebContent(s, appEl.ptr, app.pid, app.name, this.#web, waitMs);
-      const wanted = scope.window !== undefined || scope.windowId !== undefined;
       let root = appEl;
       let window: WindowInfo | undefined;
-      const ax = wanted ? axWindows(s, appEl) : { err: 0, windows: [] as AxWindow[] };
-      try {
-        if (wanted) {
-          // Titles come from AX (the window list hides them without Screen Recording).
-          const infos = windowInfos(
-            cgWins.map((w) => ({
-              number: w.id,
-              pid: w.pid,
-              owner: w.app,
-              name: w.title,
-              bounds: w.b!,
-              layer: 0,
-            })),
-            ax.windows,
-            !!app.focused,
+      if (wanted) {
+        // Titles come from AX (the window list hides them without Screen Recording).
+        const infos = windowInfos(
+          cgWins.map((w) => ({
+            number: w.id,
+            pid: w.pid,
+            owner: w.app,
+            name: w.title,
+            bounds: w.b!,
+            layer: 0,
+          })),
+          ax.windows,
+          !!app.focused,
+        );
+        window = infos[matchWindow(infos, scope)];
+        const match = ax.windows.find((w) => sameBounds(w.bounds, window!.b)) ??
+          ax.windows.find((w) => w.title === window!.title);
+        if (!match) {
+          throw new DesktopError(
+            "WINDOW_NOT_FOUND",
+            `window ${window.id} "${window.title}" has no accessible counterpart in ${app.name}`,
+            { suggestion: "Run `desktop list --windows` again; the window may have closed" },
           );
-          window = infos[matchWindow(infos, scope)];
-          const match = ax.windows.find((w) => sameBounds(w.bounds, window!.b)) ??
-            ax.windows.find((w) => w.title === window!.title);
-          if (!match) {
-            throw new DesktopError(
-              "WINDOW_NOT_FOUND",
-              `window ${window.id} "${window.title}" has no accessible counterpart in ${app.name}`,
-              { suggestion: "Run `desktop list --windows` again; the window may have closed" },
-            );
-          }
-          root = match.ref;
         }
-        const tree = readTree(s, root, {
-          depth: opts.depth,
-          bounds: opts.bounds ?? true,
-          deadline,
-          app: app.name,
-          pid: app.pid,
-        });
-        if (!tree) {
-          throw new DesktopError("APP_NOT_FOUND", `${app.name} went away while being read`, {
-            suggestion: "Run `desktop list` to see running apps",
-          });
-        }
-        return {
-          app,
-          ...(window ? { window } : {}),
-          readAt: new Date().toISOString(),
-          root: tree,
-        };
-      } finally {
-        for (const w of ax.windows) w.ref[Symbol.dispose]();
+        root = match.ref;
       }
+      const tree = readTree(s, root, {
+        depth: opts.depth,
+        bounds: opts.bounds ?? true,
+        deadline,
+        app: app.name,
+        pid: app.pid,
+      });
+      if (!tree) {
+        throw new DesktopError("APP_NOT_FOUND", `${app.name} went away while being read`, {
+          suggestion: "Run `desktop list` to see running apps",
+        });
+      }
+      return {
+        app,
+        ...(window ? { window } : {}),
+        readAt: new Date().toISOString(),
+        root: tree,
+      };
     } finally {
-      appEl[Symbol.dispose]();
+      for (const w of ax.windows) w.ref[Symbol.dispose]();
     }
   }
 

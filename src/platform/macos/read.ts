@@ -250,13 +250,22 @@ function bounds(pos: AxJs | undefined, size: AxJs | undefined): Bounds | undefin
   return [Math.round(pos.x), Math.round(pos.y), Math.round(size.w), Math.round(size.h)];
 }
 
-/** The text of the element that labels another (AXTitleUIElement): its value or title. */
+/**
+ * The text of the element that labels another (AXTitleUIElement): its title,
+ * description or (static text) value. The value is read only after the role
+ * shows the label is not a secure field.
+ */
 function labelText(s: AxSession, label: CFOwned): string | undefined {
-  for (const attr of ["AXValue", "AXTitle", "AXDescription"]) {
-    const { value } = s.read(label.ptr, attr);
-    if (typeof value === "string" && value) return value;
-  }
-  return undefined;
+  const r = s.copyMany(
+    label.ptr,
+    ["AXRole", "AXSubrole", "AXTitle", "AXDescription"],
+    (slots) => slots.map((sl) => ("ptr" in sl ? str(s.toJs(sl.ptr)) : undefined)),
+  );
+  const [role, subrole, title, desc] = r.result ?? [];
+  if (r.err !== 0 || isSecureAx(role ?? "", subrole)) return undefined;
+  const { value } = s.read(label.ptr, "AXValue");
+  if (typeof value === "string" && value) return value;
+  return title || desc || undefined;
 }
 
 function applyValue(s: AxSession, ref: Deno.PointerObject, role: string, el: Element): void {
