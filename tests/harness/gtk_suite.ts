@@ -1,31 +1,93 @@
 /**
- * The end-to-end checks both GTK widget factories must pass, run against one
- * app instance per test file.
+ * The end-to-end checks both GTK widget factories must pass, through the
+ * `desktop` CLI, against one app instance per test file.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
 import type { Element, Snapshot } from "../../src/model/element.ts";
+import { cliError, runCli } from "./cli.ts";
 import { type DesktopApp, drive, startDesktop, type TestDesktop } from "./desktop.ts";
 import { allElements, byRef, eventually } from "./tree.ts";
 
-/** Reads the app through the driver, failing the test on an error. */
-export async function readApp(d: TestDesktop): Promise<Snapshot> {
-  const r = await drive<Snapshot>(d, { op: "read", scope: { app: d.appName } });
-  if (!r.ok) throw new Error(`read failed: ${JSON.stringify(r.error)}`);
-  return r.value;
-}
-
-/** Acts on a ref through the driver, failing the test on an error. */
-export async function actOn(d: TestDesktop, ref: string, action: Record<string, unknown>) {
-  const r = await drive(d, { op: "act", scope: { app: d.appName }, ref, action });
-  if (!r.ok) {
+/** Runs the CLI against the desktop, failing the test (with the app's log) on an error. */
+export async function cli(d: TestDesktop, args: string[]): Promise<string> {
+  const res = await runCli(d, args);
+  if (res.code !== 0) {
     throw new Error(
-      `${action.kind} ${ref} failed: ${JSON.stringify(r.error)}\napp log:\n${d.appLog()}`,
+      `desktop ${args.join(" ")} exited ${res.code}: ${res.stderr}\napp log:\n${d.appLog()}`,
     );
   }
-  return r.value;
+  return res.stdout;
+}
+
+/** The code of the JSON error a failing CLI run printed ("ok" when it succeeded). */
+export async function cliCode(d: TestDesktop, args: string[]): Promise<string> {
+  const res = await runCli(d, args);
+  return res.code === 0 ? "ok" : cliError(res).code;
+}
+
+/** `desktop read --format json` on the desktop's app. */
+export async function readApp(d: TestDesktop): Promise<Snapshot> {
+  return JSON.parse(await cli(d, ["read", "--app", d.appName, "--format", "json"])) as Snapshot;
+}
+
+/** The CLI arguments of an action (the action commands' flags). */
+function actionArgs(action: Record<string, unknown>): string[] {
+  switch (action.kind) {
+    case "click":
+      return ["click"];
+    case "type":
+      return ["type", "--text", String(action.text)];
+    case "set-value":
+      return ["set-value", "--value", String(action.value)];
+    case "action":
+      return ["action", "--name", String(action.name)];
+    default:
+      throw new Error(`no CLI mapping for ${action.kind}`);
+  }
+}
+
+/** Acts on a ref through the CLI (`click`, `type`, `set-value`, `action`). */
+export function actOn(
+  d: TestDesktop,
+  ref: string,
+  action: Record<string, unknown>,
+): Promise<string> {
+  return cli(d, [...actionArgs(action), "--app", d.appName, "--ref", ref]);
+}
+
+/** The error code of acting on a ref through the CLI ("ok" when it worked). */
+export function actCode(
+  d: TestDesktop,
+  ref: string,
+  action: Record<string, unknown>,
+): Promise<string> {
+  return cliCode(d, [...actionArgs(action), "--app", d.appName, "--ref", ref]);
+}
+
+/** The refs of `read --format agent` output (every `[id|ref]`; rows inline theirs), in order. */
+export function agentRefs(text: string): string[] {
+  return [...text.matchAll(/\[\d+\|([^\]]+)\]/g)].map((m) => m[1]);
+}
+
+/** Fails when `secret` appears in any file the CLI saved (the ref store). */
+export async function assertNotSaved(d: TestDesktop, secret: string): Promise<void> {
+  const visit = async (path: string): Promise<void> => {
+    for await (const entry of Deno.readDir(path)) {
+      const full = `${path}/${entry.name}`;
+      if (entry.isDirectory) await visit(full);
+      else if (entry.isFile) {
+        assert.ok(!(await Deno.readTextFile(full)).includes(secret), `${full} holds the secret`);
+      }
+    }
+  };
+  try {
+    await visit(`${d.env.XDG_RUNTIME_DIR}/state`);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
 }
 
 const usable = (e: Element) => e.e !== false && e.ref !== undefined && e.b !== undefined;
@@ -61,9 +123,16 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
         for (const role of ["chk", "input", "slider", "spin", "btn"]) {
           assert.ok(els.some((e) => e.r === role && usable(e)), `a usable ${role}`);
         }
+        const refs = agentRefs(await cli(d, ["read", "--app", d.appName, "--format", "agent"]));
+        const box = els.find((e) => e.r === "chk" && usable(e))!;
+        assert.ok(refs.includes(box.ref!), `agent output lists ${box.ref}`);
+        assert.ok(refs.length >= 20, `agent output lists ${refs.length} refs`);
       });
 
       await t.step("two consecutive reads give identical refs", async () => {
+        const a = agentRefs(await cli(d, ["read", "--app", d.appName, "--format", "agent"]));
+        const b = agentRefs(await cli(d, ["read", "--app", d.appName, "--format", "agent"]));
+        assert.deepEqual(b, a);
         const again = await readApp(d);
         assert.deepEqual(
           allElements(again.root).map((e) => e.ref),
@@ -132,57 +201,49 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
       await t.step("set-value with a non-number on a slider is INVALID_ARGS", async () => {
         const snap = await readApp(d);
         const el = allElements(snap.root).find((e) => e.r === "slider" && usable(e))!;
-        const r = await drive(d, {
-          op: "act",
-          scope: { app: d.appName },
-          ref: el.ref,
-          action: { kind: "set-value", value: "loud" },
-        });
-        assert.equal(r.ok ? "ok" : r.error.code, "INVALID_ARGS");
+        assert.equal(
+          await actCode(d, el.ref!, { kind: "set-value", value: "loud" }),
+          "INVALID_ARGS",
+        );
       });
 
       await t.step("an unknown action name is ACTION_NOT_SUPPORTED", async () => {
         const snap = await readApp(d);
         const el = allElements(snap.root).find((e) => e.r === "chk" && usable(e))!;
-        const r = await drive(d, {
-          op: "act",
-          scope: { app: d.appName },
-          ref: el.ref,
-          action: { kind: "action", name: "frobnicate" },
-        });
-        assert.equal(r.ok ? "ok" : r.error.code, "ACTION_NOT_SUPPORTED");
+        assert.equal(
+          await actCode(d, el.ref!, { kind: "action", name: "frobnicate" }),
+          "ACTION_NOT_SUPPORTED",
+        );
       });
 
       if (opts.password) {
-        await t.step("a password entry's value is never printed", async () => {
+        await t.step("a password entry's value is never printed or saved", async () => {
           const snap = await readApp(d);
           const pw = allElements(snap.root).find((e) => e.sec === true && usable(e));
           assert.ok(pw, "a secure field");
           await actOn(d, pw.ref!, { kind: "set-value", value: "s3cret-pw" });
-          const r = await drive(d, { op: "read", scope: { app: d.appName } });
-          const text = JSON.stringify(r);
-          assert.ok(r.ok);
-          assert.ok(!text.includes("s3cret-pw"), "the secret appears in the read");
-          const after = byRef((r.value as Snapshot).root, pw.ref!);
+          const json = await cli(d, ["read", "--app", d.appName, "--format", "json"]);
+          const agent = await cli(d, ["read", "--app", d.appName, "--format", "agent"]);
+          assert.ok(!json.includes("s3cret-pw") && !agent.includes("s3cret-pw"));
+          const after = byRef((JSON.parse(json) as Snapshot).root, pw.ref!);
           assert.equal(after?.sec, true);
           assert.equal(after?.v, undefined);
+          await assertNotSaved(d, "s3cret-pw");
         });
       }
 
       await t.step("a bad --app is APP_NOT_FOUND listing running apps", async () => {
-        const r = await drive(d, { op: "read", scope: { app: "no-such-app-xyz" } });
-        assert.equal(r.ok, false);
-        if (r.ok) return;
-        assert.equal(r.error.code, "APP_NOT_FOUND");
-        const names = (r.error.candidates as Array<{ name: string }>).map((c) => c.name);
+        const err = cliError(await runCli(d, ["read", "--app", "no-such-app-xyz"]));
+        assert.equal(err.code, "APP_NOT_FOUND");
+        const names = (err.candidates as Array<{ name: string }>).map((c) => c.name);
         assert.ok(names.includes(d.appName), `candidates ${names}`);
       });
 
       await t.step("a stopped app is APP_UNRESPONSIVE, not a hang", async () => {
         d.signalApp("SIGSTOP");
         try {
-          const r = await drive(d, { op: "read", scope: { app: d.appName }, timeoutMs: 2000 });
-          assert.equal(r.ok ? "ok" : r.error.code, "APP_UNRESPONSIVE");
+          const code = await cliCode(d, ["read", "--app", d.appName, "--timeout", "2000"]);
+          assert.equal(code, "APP_UNRESPONSIVE");
         } finally {
           d.signalApp("SIGCONT");
         }
@@ -192,8 +253,8 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
       await t.step("a killed app is a clean APP_NOT_FOUND", async () => {
         d.signalApp("SIGKILL");
         await eventually("the app to leave the bus", async () => {
-          const r = await drive(d, { op: "read", scope: { app: d.appName }, timeoutMs: 2000 });
-          return !r.ok && r.error.code === "APP_NOT_FOUND" ? true : undefined;
+          const code = await cliCode(d, ["read", "--app", d.appName, "--timeout", "2000"]);
+          return code === "APP_NOT_FOUND" ? true : undefined;
         }, 10000);
       });
     },
