@@ -125,17 +125,18 @@ export function resolveRef(root: Element, ref: string): Element {
   if (exact.length > 1) throw ambiguous(ref, exact, "elements share this ref");
 
   const suffix = els.filter((e) => e.ref !== undefined && suffixMatch(e.ref, query));
-  if (suffix.length === 1) return suffix[0];
-  if (suffix.length > 1) {
-    throw ambiguous(ref, sortByLength(suffix), "it is a suffix of several refs");
-  }
-
-  // `dialog/ok` when only `dialog/ok.1` and `dialog/ok.2` exist: never pick one.
+  // `dialog/ok` when `dialog/ok.1` and `dialog/ok.2` exist: those compete too, so a
+  // duplicated label never silently resolves to another element ending the same way.
   const indexed = els.filter((e) =>
-    e.ref !== undefined && e.ref !== stripIndex(e.ref) && suffixMatch(stripIndex(e.ref), query)
+    e.ref !== undefined && e.ref !== stripIndex(e.ref) && !suffixMatch(e.ref, query) &&
+    suffixMatch(stripIndex(e.ref), query)
   );
-  if (indexed.length > 1) {
-    throw ambiguous(ref, sortByLength(indexed), "the label is duplicated; pick one by its index");
+  if (suffix.length === 1 && indexed.length === 0) return suffix[0];
+  if (suffix.length + indexed.length > 1) {
+    const why = indexed.length
+      ? "the label is duplicated; pick one by its index"
+      : "it is a suffix of several refs";
+    throw ambiguous(ref, [...sortByLength(suffix), ...sortByLength(indexed)], why);
   }
 
   throw new DesktopError("ELEMENT_NOT_FOUND", `no element matches ref "${ref}"`, {

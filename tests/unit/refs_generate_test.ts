@@ -295,3 +295,26 @@ Deno.test("refs: a tab titled like its page does not collide with the page", () 
   assert.equal(refs.get(web), "inbox-mail");
   assert.equal(refs.get(web.c![0]), "compose");
 });
+
+Deno.test("refs: seed 000 compact examples (row without text contributes nothing)", () => {
+  const email = el("input", "Email");
+  const back = el("btn", "Back");
+  const submit = el("btn", "Submit");
+  const root = el("window", "W", [
+    el("toolbar", undefined, [el("group", undefined, [back])]),
+    el("group", undefined, [
+      el("scroll", undefined, [
+        el("group", undefined, [
+          el("list", undefined, [el("row", undefined, [el("cell", undefined, [email])])]),
+        ]),
+      ]),
+    ]),
+    el("dialog", undefined, [submit]),
+  ]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(back), "toolbar/back");
+  // Seed 000 shows list/row.3/email; a positional row index shifts on insertions, so a
+  // row with no text of its own is left out of the path instead.
+  assert.equal(refs.get(email), "list/email");
+  assert.equal(refs.get(submit), "dialog/submit");
+});

@@ -214,3 +214,30 @@ Deno.test("editDistance: classic cases", () => {
   ];
   for (const [a, b, d] of cases) assert.equal(editDistance(a, b), d, `${a}/${b}`);
 });
+
+Deno.test("resolveRef: a duplicated ref never falls through to another element's suffix", () => {
+  const root = el("window", "W", [
+    el("dialog", undefined, [el("btn", "OK"), el("btn", "OK")]),
+    el("group", "Settings", [el("dialog", undefined, [el("btn", "OK")])]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const err = throwsCode(() => resolveRef(root, "dialog/ok"), "AMBIGUOUS_TARGET");
+  assert.deepEqual(err.candidates?.map((c) => "ref" in c ? c.ref : ""), [
+    "settings/dialog/ok",
+    "dialog/ok.1",
+    "dialog/ok.2",
+  ]);
+  assert.equal(resolveRef(root, "settings/dialog/ok").i, 7);
+});
+
+Deno.test("resolveRef: seed 000 partial match of a deeper ref", () => {
+  const root = el("window", "W", [
+    el("dialog", undefined, [el("form", undefined, [el("btn", "Submit")]), el("btn", "Cancel")]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  assert.equal(resolveRef(root, "submit").ref, "dialog/form/submit");
+  assert.equal(resolveRef(root, "form/submit").ref, "dialog/form/submit");
+  assert.equal(resolveRef(root, "dialog/cancel").t, "Cancel");
+});
