@@ -45,7 +45,10 @@ static void put_utf8(char **out, unsigned cp) {
 static char *parse_string_raw(Parser *ps) {
   if (*ps->p != '"') return NULL;
   ps->p++;
-  char *buf = malloc(strlen(ps->p) * 4 + 1);
+  /* Escapes never expand: the raw span up to the closing quote bounds the decoded size. */
+  size_t span = 0;
+  while (ps->p[span] && ps->p[span] != '"') span += (ps->p[span] == '\\' && ps->p[span + 1]) ? 2 : 1;
+  char *buf = malloc(span + 1);
   char *o = buf;
   while (*ps->p && *ps->p != '"') {
     if (*ps->p == '\\') {
