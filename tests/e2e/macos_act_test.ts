@@ -81,6 +81,15 @@ Deno.test("macos type: focuses the field and types Unicode text in chunks", asyn
   });
 });
 
+Deno.test("macos type: an emoji on a chunk boundary is never split", async () => {
+  await scenario("browser", async (p) => {
+    const email = get(await read(p), "input", "Email");
+    const text = `${"a".repeat(19)}😀b${"c".repeat(18)}🎉`;
+    await p.act({}, { element: email }, { kind: "type", text });
+    assert.equal(get(await read(p), "input", "Email").v, text);
+  });
+});
+
 Deno.test("macos type: a newline presses Return (the field's submit effect runs)", async () => {
   await scenario("browser", async (p) => {
     const email = get(await read(p), "input", "Email");
