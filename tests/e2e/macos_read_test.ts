@@ -122,6 +122,15 @@ Deno.test("macos: nids stay the same for the same element across reads", async (
   });
 });
 
+Deno.test("macos: an app with only minimized windows is not listed but readable by pid", async () => {
+  await scenario("browser", async (p) => {
+    assert.ok(!(await p.listApps()).some((a) => a.pid === 650));
+    const snap = await p.read({ pid: 650 });
+    assert.equal(snap.app.name, "Notes");
+    assert.equal(get(snap, "input", "Note").v, "eggs, milk");
+  });
+});
+
 Deno.test("macos: bad scopes fail with APP_NOT_FOUND / WINDOW_NOT_FOUND and candidates", async () => {
   await scenario("browser", async (p) => {
     const err = await rejectsWith(p.read({ app: "Mail" }), "APP_NOT_FOUND");

@@ -88,9 +88,14 @@ export class MacosProvider implements Provider {
   }
 
   /** Resolves the scope to an app (and window) from the window list. */
-  #resolve(s: AxSession, scope: Scope): { app: AppInfo; windows: WindowInfo[]; window?: number } {
+  #resolve(s: AxSession, scope: Scope): { app: AppInfo; windows: WindowInfo[] } {
     const cg = cgWindows(s).filter((w) => w.layer === 0);
     const apps = appsFrom(s, cg);
+    if (scope.pid !== undefined && !apps.some((a) => a.pid === scope.pid)) {
+      // No on-screen window (minimized, menu-bar app): a pid still names it if AX answers.
+      const hidden = probeApp(s, scope.pid);
+      if (hidden) apps.push(hidden);
+    }
     const app = apps[matchApp(apps, scope)];
     const windows = cg.filter((w) => w.pid === app.pid).map((w, i) => ({
       id: w.number,
@@ -234,6 +239,14 @@ export class MacosProvider implements Provider {
     restoreEnhanced(this.#s, this.#web);
     this.#s.close();
   }
+}
+
+/** An app without on-screen windows, if its pid answers AX. */
+function probeApp(s: AxSession, pid: number): AppInfo | undefined {
+  using el = s.appElement(pid);
+  const { err, value } = s.read(el.ptr, "AXTitle");
+  if (err !== 0) return undefined;
+  return { name: typeof value === "string" && value ? value : `pid ${pid}`, pid, windows: 0 };
 }
 
 /** Runs synchronous work, turning a throw into a rejected promise. */
