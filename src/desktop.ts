@@ -21,10 +21,12 @@ import {
 } from "./state/ref_store.ts";
 import {
   checkIndexedRef,
+  indexedBase,
   locateAll,
   type Located,
   resolveStoredId,
   toStored,
+  twinCounts,
 } from "./session/identity.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 
@@ -175,7 +177,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     async read(scope, req = {}) {
       const snapshot = await readFull(scope, req.bounds ?? true);
       const view = filterTree(snapshot.root, req);
-      const paths = new Map(locateAll(snapshot.root).map((x) => [x.el.i, x.path]));
+      const all = locateAll(snapshot.root);
+      const paths = new Map(all.map((x) => [x.el.i, x.path]));
+      const twins = twinCounts(all);
       const printed = view.root ? locateAll(view.root) : [];
       await store.save({
         app: {
@@ -184,7 +188,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
           ...(snapshot.app.started !== undefined ? { started: snapshot.app.started } : {}),
         },
         readAt: snapshot.readAt,
-        elements: printed.map(({ el }) => toStored(el, paths.get(el.i) ?? "")),
+        elements: printed.map(({ el }) => {
+          const base = indexedBase(el.ref);
+          return toStored(el, paths.get(el.i) ?? "", base ? twins.get(base) : undefined);
+        }),
       });
       return { snapshot, view };
     },

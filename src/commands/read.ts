@@ -5,6 +5,7 @@
  */
 
 import { Command, type CommandUnknownOpts } from "commander";
+import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import { type Format, renderElements } from "../output/render.ts";
@@ -25,6 +26,19 @@ export function rolesFilter(roles?: string, interactive?: boolean): Set<Role> | 
   if (roles === undefined && !interactive) return undefined;
   const list = [roles, interactive ? "interactive" : undefined].filter(Boolean).join(",");
   return parseRoles(list);
+}
+
+/** Writes `--save`; a path that cannot be written is the caller's argument error. */
+async function saveSnapshot(path: string, text: string): Promise<void> {
+  try {
+    await Deno.writeTextFile(path, text);
+  } catch (err) {
+    throw new DesktopError(
+      "INVALID_ARGS",
+      `cannot write --save ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      { suggestion: "Pass a writable file path to --save" },
+    );
+  }
 }
 
 /**
@@ -78,7 +92,7 @@ Examples:
           maxElements: opts.maxElements,
           prune: opts.prune,
         });
-        if (opts.save !== undefined) await Deno.writeTextFile(opts.save, snapshotToText(snapshot));
+        if (opts.save !== undefined) await saveSnapshot(opts.save, snapshotToText(snapshot));
         if (!view.root) {
           console.error(`desktop: no element matched the filters (${view.total} read)`);
           return;

@@ -41,9 +41,10 @@ export function locateAll(root: Element): Located[] {
  *
  * @param el a printed element
  * @param path its child-index path in the full read
+ * @param twins for an indexed ref (`ok.2`), how many elements share its base ref
  * @returns the stored form
  */
-export function toStored(el: Element, path: string): StoredElement {
+export function toStored(el: Element, path: string, twins?: number): StoredElement {
   return {
     i: el.i,
     ...(el.ref !== undefined ? { ref: el.ref } : {}),
@@ -52,7 +53,29 @@ export function toStored(el: Element, path: string): StoredElement {
     ...(el.nid !== undefined ? { nid: el.nid } : {}),
     ...(el.b !== undefined ? { b: el.b } : {}),
     path,
+    ...(twins !== undefined ? { n: twins } : {}),
   };
+}
+
+/**
+ * Counts the elements sharing each indexed ref's base (`dialog/ok.1` and
+ * `dialog/ok.2` both count for `dialog/ok`).
+ *
+ * @param all every element of a read
+ * @returns base ref → number of twins
+ */
+export function twinCounts(all: Located[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { el } of all) {
+    const base = el.ref?.match(/^(.*)\.\d+$/)?.[1];
+    if (base !== undefined) counts.set(base, (counts.get(base) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The base of an indexed ref, or undefined. */
+export function indexedBase(ref: string | undefined): string | undefined {
+  return ref?.match(/^(.*)\.\d+$/)?.[1];
 }
 
 /**
@@ -145,7 +168,7 @@ function refind(fresh: Located[], was: StoredElement, what: string): Element {
   const byRef = was.ref === undefined ? undefined : fresh.find((x) => x.el.ref === was.ref);
   if (byRef) {
     if (!sameRoleLabel(byRef.el, was)) throw changed(what, was, byRef.el, fresh);
-    if (isIndexed(was.ref) && !samePlace(byRef, was)) throw moved(was, was.ref!, fresh);
+    if (isIndexed(was.ref) && !samePlace(byRef, was, fresh)) throw moved(was, was.ref!, fresh);
     return byRef.el;
   }
   throw new DesktopError(
@@ -160,7 +183,7 @@ function refind(fresh: Located[], was: StoredElement, what: string): Element {
 }
 
 function isIndexed(ref: string | undefined): boolean {
-  return ref !== undefined && /\.\d+$/.test(ref);
+  return indexedBase(ref) !== undefined;
 }
 
 function sameRoleLabel(el: Element, was: StoredElement): boolean {
@@ -168,14 +191,17 @@ function sameRoleLabel(el: Element, was: StoredElement): boolean {
 }
 
 /**
- * Whether an indexed twin is still the one the agent saw. Same bounds when
- * both reads have bounds (a twin inserted in front takes over the old tree
- * position, but not the old screen position), else the same tree position.
+ * Whether an indexed twin is still the one the agent saw (without a native
+ * id to tell). Same bounds: yes. Else the same tree position with as many
+ * twins as before: yes (the UI scrolled or moved, no twin came or went).
+ * Otherwise a twin may have taken its index: no.
  */
-function samePlace(now: Located, was: StoredElement): boolean {
+function samePlace(now: Located, was: StoredElement, fresh: Located[]): boolean {
   const a = now.el.b, b = was.b;
-  if (a !== undefined && b !== undefined) return a.every((v, k) => v === b[k]);
-  return now.path === was.path;
+  if (a !== undefined && b !== undefined && a.every((v, k) => v === b[k])) return true;
+  if (now.path !== was.path || was.n === undefined) return false;
+  const base = indexedBase(was.ref);
+  return base !== undefined && twinCounts(fresh).get(base) === was.n;
 }
 
 function restarted(stored: StoredRead, app: AppInfo): DesktopError {

@@ -36,6 +36,8 @@ export interface StoredElement {
   b?: Bounds;
   /** Child-index path from the read's root (`0.2.5`). */
   path: string;
+  /** For an indexed ref (`ok.2`): how many elements shared its base ref in that read. */
+  n?: number;
 }
 
 /** The app a stored read came from. */

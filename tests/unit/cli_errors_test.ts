@@ -112,6 +112,7 @@ Deno.test("cli: bad arguments are INVALID_ARGS with exit 2", async () => {
       ["read", "--format", "xml"],
       ["read", "--depth", "deep"],
       ["read", "--from", FORM, "--timeout", "0"],
+      ["read", "--from", FORM, "--save", "/nonexistent-dir/x/snap.json"],
       ["read", "--from", FORM, "--max-elements", "0"],
       ["read", "--from", FORM, "--depth", "-1"],
       ["scroll", "--from", FORM, "--ref", "form", "--direction", "up", "--amount", "0"],

@@ -163,6 +163,20 @@ Deno.test("session: an indexed ref whose twin moved in front is STALE_REF", asyn
   await rejectsWith(desktop.resolve({}, { ref: "confirm/ok.2" }), "STALE_REF");
 });
 
+Deno.test("session: an indexed ref survives its dialog moving when no twin came or went", async () => {
+  const { desktop, p } = session(formApp({ okCount: 2 }));
+  await desktop.read({});
+  const moved = formApp({ okCount: 2 });
+  for (const ok of moved.root.c![0].c![1].c!) ok.b = [ok.b![0] + 50, ok.b![1] + 40, 80, 30];
+  p.snapshot = moved;
+  assert.deepEqual((await desktop.resolve({}, { ref: "confirm/ok.2" })).b, [250, 340, 80, 30]);
+  // A twin appeared and everything moved: without a native id the index cannot be trusted.
+  const more = formApp({ okCount: 3 });
+  for (const ok of more.root.c![0].c![1].c!) ok.b = [ok.b![0] + 9, ok.b![1], 80, 30];
+  p.snapshot = more;
+  await rejectsWith(desktop.resolve({}, { ref: "confirm/ok.2" }), "STALE_REF");
+});
+
 Deno.test("session: the native identity is the fast path, and is still verified", async () => {
   const withNid = (label: string) => {
     const s = formApp({ submitLabel: label });
