@@ -5,6 +5,7 @@
  */
 
 import { Command, type CommandUnknownOpts } from "commander";
+import YAML from "yaml";
 import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
@@ -93,10 +94,6 @@ Examples:
           prune: opts.prune,
         });
         if (opts.save !== undefined) await saveSnapshot(opts.save, snapshotToText(snapshot));
-        if (!view.root) {
-          console.error(`desktop: no element matched the filters (${view.total} read)`);
-          return;
-        }
         const meta = {
           app: snapshot.app,
           ...(snapshot.window ? { window: snapshot.window } : {}),
@@ -105,6 +102,17 @@ Examples:
           kept: view.kept,
           ...(view.truncated ? { truncated: view.truncated } : {}),
         };
+        if (!view.root) {
+          // Not an error: say so in the requested format.
+          console.log(
+            opts.format === "agent"
+              ? `(no element matched the filters; ${view.total} elements read)`
+              : opts.format === "json"
+              ? JSON.stringify({ ...meta, root: null })
+              : YAML.stringify({ ...meta, root: null }).replace(/\n$/, ""),
+          );
+          return;
+        }
         const text = renderElements(view.root, { format: opts.format, flat: opts.flat, meta });
         console.log(text.replace(/\n$/, ""));
         if (view.truncated && opts.format === "agent") {

@@ -152,6 +152,18 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
     const depth = await run(["read", "--from", FORM, "--depth", "1"], dir);
     assert.deepEqual(refKeys(depth.stdout).map((k) => k.split(" ")[1]), ["app", "window"]);
 
+    const nothing = await run(["read", "--from", FORM, "--text", "no such text anywhere"], dir);
+    assert.equal(nothing.code, 0, nothing.stderr);
+    assert.match(nothing.stdout, /no element matched the filters; 134 elements read/);
+    const nothingJson = await run(
+      ["read", "--from", FORM, "--text", "no such text anywhere", "--format", "json"],
+      dir,
+    );
+    assert.deepEqual(
+      [JSON.parse(nothingJson.stdout).kept, JSON.parse(nothingJson.stdout).root],
+      [0, null],
+    );
+
     const bad = await run(["read", "--from", FORM, "--roles", "buttonz"], dir);
     assert.equal(bad.code, 2);
     assert.equal(JSON.parse(bad.stderr).code, "INVALID_ARGS");
