@@ -161,6 +161,29 @@ class Group {
   }
 }
 
+/**
+ * Kills the desktop's process groups (listed in `dir/groups`) and removes
+ * `dir` if this process dies without calling stop (killed, crashed, Ctrl+C),
+ * so no Xvfb or browser outlives its test. Exits quietly once stop removed `dir`.
+ */
+const WATCHDOG = `
+parent=$1; dir=$2
+while kill -0 "$parent" 2>/dev/null && [ -d "$dir" ]; do sleep 1; done
+[ -d "$dir" ] || exit 0
+for g in $(cat "$dir/groups" 2>/dev/null); do kill -9 "-$g" 2>/dev/null; done
+rm -rf "$dir"
+`;
+
+function startWatchdog(dir: string): void {
+  const child = new Deno.Command("setsid", {
+    args: ["sh", "-c", WATCHDOG, "watchdog", String(Deno.pid), dir],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  child.unref(); // never keeps the test process alive
+}
+
 /** The last 40 lines of a log file ("" when missing). */
 function tail(path: string): string {
   try {
@@ -289,6 +312,13 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
   const runtime = `${dir}/run`;
   await Deno.mkdir(runtime, { mode: 0o700 });
   const groups: Group[] = [];
+  // Process groups the watchdog must kill if this process dies without stop().
+  const track = (g: Group) => {
+    groups.push(g);
+    Deno.writeTextFileSync(`${dir}/groups`, groups.map((x) => x.pid).join("\n"));
+    return g;
+  };
+  startWatchdog(dir);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -314,7 +344,7 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
       env,
       true,
     );
-    groups.push(xvfb);
+    track(xvfb);
     const display = `:${await firstLine(xvfb, 10000)}`;
     env.DISPLAY = display;
 
@@ -330,10 +360,10 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
       env,
       true,
     );
-    groups.push(dbus);
+    track(dbus);
     env.DBUS_SESSION_BUS_ADDRESS = await firstLine(dbus, 10000);
 
-    groups.push(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
+    track(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
 
     const app = appCommand(opts, dir);
     const appEnv = { ...env, ...app.env, ...(opts.extraEnv ?? {}) };
@@ -341,9 +371,7 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     if (appEnv.GTK_A11Y === "none") delete appEnv.GTK_A11Y;
     const log = `${dir}/app.log`;
     const launch = () => {
-      const g = new Group(opts.app, app.cmd, app.args, appEnv, false, log);
-      groups.push(g);
-      return g;
+      return track(new Group(opts.app, app.cmd, app.args, appEnv, false, log));
     };
     let appGroup = launch();
     let restarts = 0;
