@@ -131,6 +131,17 @@ Deno.test("macos: an app with only minimized windows is not listed but readable 
   });
 });
 
+Deno.test("macos: a huge value is cut to its first 2000 characters", async () => {
+  await scenario("browser", async (p) => {
+    const snap = await p.read({ app: "Safari" });
+    const email = get(snap, "input", "Email");
+    await p.act({}, { element: email }, { kind: "set-value", value: "lorem ipsum ".repeat(1000) });
+    const v = get(await p.read({ app: "Safari" }), "input", "Email").v!;
+    assert.equal(v.length, 2000);
+    assert.ok("lorem ipsum ".repeat(1000).startsWith(v));
+  });
+});
+
 Deno.test("macos: bad scopes fail with APP_NOT_FOUND / WINDOW_NOT_FOUND and candidates", async () => {
   await scenario("browser", async (p) => {
     const err = await rejectsWith(p.read({ app: "Mail" }), "APP_NOT_FOUND");

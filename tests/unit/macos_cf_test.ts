@@ -31,6 +31,17 @@ Deno.test("macos cf: CFString round-trips ASCII, accents, CJK, emoji and empty t
   });
 });
 
+Deno.test("macos cf: a long CFString can be cut on the CF side, by UTF-16 units", () => {
+  withCf((cf) => {
+    using s = cf.string(`${"x".repeat(5000)}tail`);
+    assert.equal(cf.readString(s.ptr, 2000), "x".repeat(2000));
+    using jp = cf.string("日本語のテキスト😀です");
+    assert.equal(cf.readString(jp.ptr, 3), "日本語");
+    assert.equal(cf.readString(jp.ptr, 10), "日本語のテキスト😀");
+    assert.equal(cf.readString(jp.ptr, 100), "日本語のテキスト😀です");
+  });
+});
+
 Deno.test("macos cf: a non-string reads as an empty string", () => {
   withCf((cf) => {
     using n = cf.number(3);

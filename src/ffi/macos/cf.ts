@@ -217,12 +217,20 @@ export class CoreFoundation {
    * Reads a CFString (borrowed) as a JS string; anything else reads as "".
    *
    * @param ptr the CFStringRef
+   * @param maxUnits read at most this many UTF-16 units (a huge text area's
+   *   value is cut on the CF side, before any copy)
    * @returns the text
    */
-  readString(ptr: Deno.PointerValue): string {
+  readString(ptr: Deno.PointerValue, maxUnits?: number): string {
     if (ptr === null || this.kind(ptr) !== "string") return "";
     const len = Number(this.sym.CFStringGetLength(ptr));
     if (len === 0) return "";
+    if (maxUnits !== undefined && len > maxUnits) {
+      const range = new BigInt64Array([0n, BigInt(maxUnits)]);
+      const sub = this.sym.CFStringCreateWithSubstring(null, ptr, new Uint8Array(range.buffer));
+      using part = this.own(sub, "CFString substring");
+      return this.readString(part.ptr);
+    }
     const size =
       Number(this.sym.CFStringGetMaximumSizeForEncoding(BigInt(len), CF_STRING_ENCODING_UTF8)) +
       1;

@@ -30,6 +30,11 @@ export const CF_SYMBOLS = {
   CFStringGetLength: { parameters: ["pointer"], result: "isize" },
   CFStringGetMaximumSizeForEncoding: { parameters: ["isize", "u32"], result: "isize" },
   CFStringGetTypeID: { parameters: [], result: "usize" },
+  /** `CFRange` by value: `{ CFIndex location; CFIndex length }`. */
+  CFStringCreateWithSubstring: {
+    parameters: ["pointer", "pointer", { struct: ["isize", "isize"] }],
+    result: "pointer",
+  },
   CFArrayCreate: { parameters: ["pointer", "buffer", "isize", "pointer"], result: "pointer" },
   CFArrayGetCount: { parameters: ["pointer"], result: "isize" },
   CFArrayGetValueAtIndex: { parameters: ["pointer", "isize"], result: "pointer" },

@@ -269,7 +269,7 @@ function labelText(s: AxSession, label: CFOwned): string | undefined {
 }
 
 function applyValue(s: AxSession, ref: Deno.PointerObject, role: string, el: Element): void {
-  const { err, value } = s.read(ref, "AXValue");
+  const { err, value } = s.read(ref, "AXValue", VALUE_CAP);
   if (err !== 0 || value === null) return;
   if (CHECK_ROLES.has(role)) {
     if (typeof value === "number") el.chk = value === 2 ? "mixed" : value !== 0;

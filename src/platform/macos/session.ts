@@ -100,16 +100,18 @@ export class AxSession {
    * is released before returning, so element and array results read as null:
    * use {@link copy} for those.
    *
+   * @param maxUnits longest string kept (UTF-16 units), cut before copying
    * @returns the AXError and the JS value
    */
   read(
     el: CFRef,
     attr: string,
+    maxUnits?: number,
   ): { err: number; value: string | number | boolean | AxValue | null } {
     const { err, value } = this.copy(el, attr);
     if (err !== 0 || value === null) return { err, value: null };
     using v = value;
-    const js = this.toJs(v.ptr);
+    const js = this.toJs(v.ptr, maxUnits);
     return { err, value: js !== null && typeof js === "object" && !("type" in js) ? null : js };
   }
 
@@ -147,10 +149,10 @@ export class AxSession {
    * Converts a borrowed CF object to JS. Elements and arrays stay borrowed
    * pointers: valid only while their container lives.
    */
-  toJs(p: CFRef): AxJs {
+  toJs(p: CFRef, maxUnits?: number): AxJs {
     switch (this.cf.kind(p)) {
       case "string":
-        return this.cf.readString(p);
+        return this.cf.readString(p, maxUnits);
       case "number":
         return this.cf.readNumber(p) ?? null;
       case "boolean":

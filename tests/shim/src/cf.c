@@ -294,6 +294,39 @@ EXPORT Boolean CFStringGetCString(CFObj *s, char *buf, CFIndex size, CFStringEnc
   return true;
 }
 
+/* Byte offset of a UTF-16 index in UTF-8 text (a 4-byte sequence counts as two units). */
+static size_t utf8_offset(const char *s, CFIndex units) {
+  const unsigned char *p = (const unsigned char *)s;
+  CFIndex u = 0;
+  size_t i = 0;
+  while (p[i] && u < units) {
+    unsigned char c = p[i];
+    size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    u += len == 4 ? 2 : 1;
+    i += len;
+  }
+  return i;
+}
+
+typedef struct {
+  CFIndex location, length;
+} CFRange;
+
+EXPORT CFObj *CFStringCreateWithSubstring(void *alloc, CFObj *s, CFRange range) {
+  (void)alloc;
+  if (!cf_is(s, TID_STRING) || range.location < 0 || range.length < 0 ||
+      range.location + range.length > s->u.str.utf16_len) {
+    g_bad_uses++; /* out of range is undefined behaviour on macOS */
+    return NULL;
+  }
+  size_t from = utf8_offset(s->u.str.utf8, range.location);
+  size_t to = utf8_offset(s->u.str.utf8, range.location + range.length);
+  char *tmp = strndup(s->u.str.utf8 + from, to - from);
+  CFObj *o = cf_string(tmp);
+  free(tmp);
+  return o;
+}
+
 EXPORT CFObj *CFArrayCreate(void *alloc, CFObj **values, CFIndex n, const CallBacks *cb) {
   (void)alloc;
   if (n < 0 || (values == NULL && n > 0)) return NULL;
