@@ -10,7 +10,7 @@
  */
 
 import type { Element, FlatElement } from "../model/element.ts";
-import { flatten } from "../model/tree.ts";
+import { traceRefs } from "../refs/generate.ts";
 
 /** One difference between two reads. */
 export type Change =
@@ -52,8 +52,8 @@ export const DIFF_FIELDS: readonly (keyof Element)[] = [
 const FLAG_FIELDS: ReadonlySet<string> = new Set(["f", "s", "req", "ro", "sec"]);
 
 /** A field's value with absence made explicit: false for flags, true for `e`, else null. */
-function fieldValue(el: FlatElement, k: keyof Element): unknown {
-  const v = (el as unknown as Record<string, unknown>)[k];
+function fieldValue(el: Element, k: keyof Element): unknown {
+  const v = el[k];
   if (k === "e") return v === false ? false : true;
   if (FLAG_FIELDS.has(k)) return v === true;
   return v === undefined ? null : v;
@@ -67,18 +67,32 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** A flat element safe to report: no native id, no secure value. */
-function reportable(el: FlatElement): FlatElement {
-  const { nid: _nid, ...rest } = el;
+/** A flat element safe to report: no children, no native id, no secure value. */
+function reportable(el: Element): FlatElement {
+  const { c: _c, nid: _nid, ...rest } = el;
   if (rest.sec) delete rest.v;
   return rest;
+}
+
+/** Every element of a tree in document order (iterative). */
+function preorder(root: Element): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    out.push(el);
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  return out;
 }
 
 /**
  * Diffs two trees with refs assigned, matching elements by ref. Changes come
  * in the order of the new tree (added and changed), then removed elements in
  * the order of the old one. A secure element's value never appears in a
- * change, and `nid` never does.
+ * change, and `nid` never does. An added element carries its landmark path
+ * `p` (the same as `flatten` gives).
  *
  * @param before the earlier tree
  * @param after the later tree
@@ -93,32 +107,42 @@ function reportable(el: FlatElement): FlatElement {
  * ```
  */
 export function diffTrees(before: Element, after: Element, opts: DiffOptions = {}): Change[] {
-  const old = byRef(flatten(before));
-  const cur = flatten(after);
+  const old = new Map<string, Element>();
+  for (const el of preorder(before)) {
+    if (el.ref !== undefined && !old.has(el.ref)) old.set(el.ref, el);
+  }
+  const fields = DIFF_FIELDS.filter((k) =>
+    !(k === "b" && opts.ignoreBounds) && !(k === "f" && opts.ignoreFocus)
+  );
   const seen = new Set<string>();
   const out: Change[] = [];
-  for (const el of cur) {
+  const added: Array<{ at: number; el: Element }> = [];
+  for (const el of preorder(after)) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
     const prev = old.get(el.ref);
     if (!prev) {
-      const rep = reportable(el);
-      const { p, ...flat } = rep;
-      out.push({ type: "added", ref: el.ref, el: flat, ...(p ? { p } : {}) });
+      added.push({ at: out.length, el });
+      out.push({ type: "added", ref: el.ref, el: reportable(el) });
       continue;
     }
-    const changes: Record<string, [unknown, unknown]> = {};
-    for (const k of DIFF_FIELDS) {
-      if (k === "b" && opts.ignoreBounds) continue;
-      if (k === "f" && opts.ignoreFocus) continue;
+    let changes: Record<string, [unknown, unknown]> | null = null;
+    for (const k of fields) {
       // A secure value is never compared or reported, before or after.
       if (k === "v" && (prev.sec || el.sec)) continue;
       const a = fieldValue(prev, k);
       const b = fieldValue(el, k);
-      if (!same(a, b)) changes[k] = [a, b];
+      if (!same(a, b)) (changes ??= {})[k] = [a, b];
     }
-    if (Object.keys(changes).length) {
-      out.push({ type: "changed", ref: el.ref, i: el.i, changes });
+    if (changes) out.push({ type: "changed", ref: el.ref, i: el.i, changes });
+  }
+  if (added.length) {
+    // Landmark paths only when something was added: they need a ref trace of the new tree.
+    const paths = new Map<Element, string>();
+    for (const t of traceRefs(after)) if (t.anc) paths.set(t.el, t.anc.roles);
+    for (const { at, el } of added) {
+      const p = paths.get(el);
+      if (p) (out[at] as Extract<Change, { type: "added" }>).p = p;
     }
   }
   for (const [ref, el] of old) {
@@ -126,11 +150,4 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     out.push({ type: "removed", ref, i: el.i, r: el.r, ...(el.t ? { t: el.t } : {}) });
   }
   return out;
-}
-
-/** Flat elements by ref (the first one when a ref repeats). */
-function byRef(list: FlatElement[]): Map<string, FlatElement> {
-  const m = new Map<string, FlatElement>();
-  for (const el of list) if (el.ref !== undefined && !m.has(el.ref)) m.set(el.ref, el);
-  return m;
 }

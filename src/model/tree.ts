@@ -106,10 +106,9 @@ export function landmarkPath(landmarks: readonly Element[]): string {
  * ```
  */
 export function flatten(root: Element): FlatElement[] {
-  return traceRefs(root).map(({ el, landmarks }) => {
+  return traceRefs(root).map(({ el, anc }) => {
     const flat = withoutChildren(el);
-    const p = landmarkPath(landmarks);
-    if (p) flat.p = p;
+    if (anc) flat.p = anc.roles;
     return flat;
   });
 }

@@ -122,6 +122,8 @@ export function informativeActions(el: Pick<Element, "a">): string[] {
  * ```
  */
 export function quote(text: string, max: number): string {
+  // UTF-16 length bounds the code point count: short text needs no splitting.
+  if (text.length <= max) return `"${escape(text)}"`;
   const chars = Array.from(text);
   if (chars.length <= max) return `"${escape(text)}"`;
   return `"${escape(chars.slice(0, Math.max(1, max - 1)).join(""))}…"(${chars.length} chars)`;

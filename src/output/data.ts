@@ -7,7 +7,6 @@
  */
 
 import type { Element, FlatElement } from "../model/element.ts";
-import { landmarkPath } from "../model/tree.ts";
 import { traceRefs } from "../refs/generate.ts";
 
 /** Element keys in the order they are written (children `c` last). */
@@ -107,10 +106,9 @@ export function flatData(root: Element): ElementData[] {
       stack.push(kid);
     }
   }
-  return traceRefs(root).map(({ el, landmarks }) => {
+  return traceRefs(root).map(({ el, anc }) => {
     const d = elementData(el);
-    const p = landmarkPath(landmarks);
-    if (p) d.p = p;
+    if (anc) d.p = anc.roles;
     const parent = parents.get(el);
     if (parent) d.pi = parent.i;
     return d;

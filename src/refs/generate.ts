@@ -41,6 +41,9 @@ import type { Element, Role } from "../model/element.ts";
 /** Longest slug, in code points. */
 export const MAX_SLUG_LENGTH = 40;
 
+/** Labels made only of printable ASCII characters. */
+const PRINTABLE_ASCII = /^[ -~]*$/;
+
 /** Roles never shown in a ref path, labeled or not. */
 const SKIPPED_ROLES: ReadonlySet<Role> = new Set<Role>(["app", "window", "scroll", "web"]);
 
@@ -84,9 +87,13 @@ const POPUP_OWNERS: ReadonlySet<Role> = new Set<Role>(["menuitem", "btn", "combo
  * ```
  */
 export function slug(label: string): string {
-  const s = label.normalize("NFKC").toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
+  // Printable ASCII is already NFKC and needs no Unicode classes: the common case, made cheap.
+  const s = PRINTABLE_ASCII.test(label)
+    ? label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
+    : label.normalize("NFKC").toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
+      .replace(/^-+|-+$/g, "");
+  if (s.length <= MAX_SLUG_LENGTH) return s;
   const chars = Array.from(s);
   if (chars.length <= MAX_SLUG_LENGTH) return s;
   // Prefer a cut where a word ends: at position 40 itself, or the last '-' before it.
@@ -113,14 +120,21 @@ export function bestLabel(el: Element): string {
   return el.t?.trim() || el.d?.trim() || el.ph?.trim() || "";
 }
 
-/** A contributing ancestor in the path being built (a shared linked list). */
-interface PathNode {
+/**
+ * A contributing (landmark) ancestor, linked to the ones outside it. Shared by
+ * every element below it, so a trace costs O(1) memory per element.
+ */
+export interface LandmarkNode {
   /** Segment this ancestor contributes. */
   readonly seg: string;
   /** The ancestor itself. */
   readonly el: Element;
-  /** The previous contributing ancestor. */
-  readonly prev: PathNode | null;
+  /** The next contributing ancestor outwards. */
+  readonly prev: LandmarkNode | null;
+  /** Segments from the outermost landmark down to this one, joined with `/`. */
+  readonly prefix: string;
+  /** Roles from the outermost landmark down to this one, joined with ` > `. */
+  readonly roles: string;
 }
 
 /** What {@link traceRefs} reports for each element. */
@@ -129,10 +143,22 @@ export interface RefTrace {
   el: Element;
   /** The ref before duplicate indexes are added. */
   base: string;
-  /** Contributing (landmark) ancestors, outermost first. */
-  landmarks: Element[];
+  /** Nearest contributing ancestor (null when there is none). */
+  anc: LandmarkNode | null;
   /** Depth below the root (root is 0). */
   depth: number;
+}
+
+/**
+ * The contributing ancestors of a trace, outermost first.
+ *
+ * @param anc the trace's nearest contributing ancestor
+ * @returns the landmark ancestors, outermost first
+ */
+export function landmarksOf(anc: LandmarkNode | null): Element[] {
+  const out: Element[] = [];
+  for (let p = anc; p; p = p.prev) out.push(p.el);
+  return out.reverse();
 }
 
 /**
@@ -145,27 +171,27 @@ export interface RefTrace {
  * ```ts
  * import { traceRefs } from "./generate.ts";
  * const t = traceRefs({ i: 1, r: "toolbar", c: [{ i: 2, r: "input", t: "Search" }] });
- * console.log(t[1].base); // "toolbar/search"
+ * console.log(t[1].base, t[1].anc?.roles); // "toolbar/search" "toolbar"
  * ```
  */
 export function traceRefs(root: Element): RefTrace[] {
   const out: RefTrace[] = [];
+  const slugOf = cachedSlug();
   // Explicit stack: generated trees can be deeper than the call stack allows.
   const stack: Array<
-    { el: Element; parent: Element | null; path: PathNode | null; depth: number }
+    { el: Element; parent: Element | null; path: LandmarkNode | null; depth: number }
   > = [{ el: root, parent: null, path: null, depth: 0 }];
   while (stack.length) {
     const { el, parent, path, depth } = stack.pop()!;
-    const { own, contributes } = segmentOf(el, parent, path);
-    const segs: string[] = [];
-    const landmarks: Element[] = [];
-    for (let p = path; p; p = p.prev) {
-      segs.push(p.seg);
-      landmarks.push(p.el);
-    }
-    segs.reverse().push(own);
-    out.push({ el, base: segs.join("/"), landmarks: landmarks.reverse(), depth });
-    const childPath = contributes === null ? path : { seg: contributes, el, prev: path };
+    const { own, contributes } = segmentOf(el, parent, path, slugOf);
+    out.push({ el, base: path ? `${path.prefix}/${own}` : own, anc: path, depth });
+    const childPath: LandmarkNode | null = contributes === null ? path : {
+      seg: contributes,
+      el,
+      prev: path,
+      prefix: path ? `${path.prefix}/${contributes}` : contributes,
+      roles: path ? `${path.roles} > ${el.r}` : el.r,
+    };
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) {
       stack.push({ el: kids[k], parent: el, path: childPath, depth: depth + 1 });
@@ -174,18 +200,34 @@ export function traceRefs(root: Element): RefTrace[] {
   return out;
 }
 
+/** A memoized {@link slug} of an element's label: UIs repeat labels ("Delete", "OK") a lot. */
+function cachedSlug(): (el: Element) => string {
+  const cache = new Map<string, string>();
+  return (el) => {
+    const label = bestLabel(el);
+    if (label === "") return "";
+    let s = cache.get(label);
+    if (s === undefined) {
+      s = slug(label);
+      cache.set(label, s);
+    }
+    return s;
+  };
+}
+
 /** The element's own segment, and the segment it contributes to descendants (or null). */
 function segmentOf(
   el: Element,
   parent: Element | null,
-  path: PathNode | null,
+  path: LandmarkNode | null,
+  slugOf: (el: Element) => string,
 ): { own: string; contributes: string | null } {
-  const labelSlug = slug(bestLabel(el));
+  const labelSlug = slugOf(el);
   // A label that repeats its container's segment is an echo: name it by role.
   if (labelSlug && path && path.seg === labelSlug) return { own: el.r, contributes: null };
   if (SKIPPED_ROLES.has(el.r)) return { own: labelSlug || el.r, contributes: null };
   if (ROW_ROLES.has(el.r) && !labelSlug) {
-    const key = rowKey(el);
+    const key = rowKey(el, slugOf);
     if (key && !(path && path.seg === key)) return { own: key, contributes: key };
     return { own: el.r, contributes: null };
   }
@@ -199,12 +241,12 @@ function segmentOf(
 }
 
 /** Slug of the first labeled cell, link, text or heading inside a row, depth-first. */
-function rowKey(row: Element): string {
+function rowKey(row: Element, slugOf: (el: Element) => string): string {
   const stack = [...(row.c ?? [])].reverse();
   while (stack.length) {
     const el = stack.pop()!;
     if (ROW_KEY_ROLES.has(el.r)) {
-      const s = slug(bestLabel(el));
+      const s = slugOf(el);
       if (s) return s;
     }
     const kids = el.c ?? [];
