@@ -13,14 +13,39 @@
 
 import { startDesktop } from "../tests/harness/desktop.ts";
 import { AtspiBus } from "../src/platform/linux/dbus/atspi_bus.ts";
-import { machineFacts, percentile, writeSection } from "./report.ts";
+import { BENCHMARKS_MD, machineFacts, percentile, writeSection } from "./report.ts";
 
 /** Timed rounds per app (after warm-up). */
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 15);
 const WARMUP = 2;
 const FORM = new URL("../tests/fixtures/web/form.html", import.meta.url).pathname;
 
-type AppKey = "gtk3-widget-factory" | "chromium";
+type AppKey = "gtk3-widget-factory" | "chromium" | "chromium-dense";
+
+/**
+ * A denser page than form.html (about 1,800 accessible nodes with the browser
+ * window): 300 rows of link, button and checkbox under a small form.
+ */
+function densePage(): string {
+  const rows = Array.from(
+    { length: 300 },
+    (_, i) =>
+      `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
+      `<input type="checkbox" aria-label="Select ${i}"></li>`,
+  ).join("\n");
+  return `<!doctype html><html><head><title>Dense list</title></head><body>
+<h1>Orders</h1><form><label>Name <input placeholder="Your name"></label>
+<label>Quantity <input type="range" min="0" max="10" value="3"></label>
+<select><option>One</option><option>Two</option></select>
+<button type="submit">Send</button></form>
+<ul aria-label="orders">${rows}</ul></body></html>`;
+}
+
+const LABELS: Record<AppKey, string> = {
+  "gtk3-widget-factory": "gtk3-widget-factory",
+  chromium: "Chromium, tests/fixtures/web/form.html (form + 300-row list)",
+  "chromium-dense": "Chromium, generated page (300 rows of link, button, checkbox)",
+};
 
 /** One app's measurements, in milliseconds. */
 interface AppResult {
@@ -94,8 +119,14 @@ function countNodes(n: { children?: unknown[] }): number {
 
 /** Measures one app in this process. */
 async function measureOne(app: AppKey): Promise<AppResult> {
+  let url: string | undefined;
+  if (app === "chromium") url = FORM;
+  if (app === "chromium-dense") {
+    url = await Deno.makeTempFile({ prefix: "desktop-bench-", suffix: ".html" });
+    await Deno.writeTextFile(url, densePage());
+  }
   await using desk = await startDesktop(
-    app === "chromium" ? { app, url: FORM } : { app },
+    url ? { app: "chromium", url } : { app: "gtk3-widget-factory" },
   );
   for (const [k, v] of Object.entries(desk.env)) Deno.env.set(k, v);
   const bus = await AtspiBus.connect(5000);
@@ -104,6 +135,22 @@ async function measureOne(app: AppKey): Promise<AppResult> {
     const target = apps.find((a) => a.name.toLowerCase() === desk.appName.toLowerCase()) ??
       apps.find((a) => a.name.toLowerCase().includes(app.split("-")[0]));
     if (!target) throw new Error(`${app} is not on the accessibility bus`);
+    // Pages build their lists after load. The first read makes ATK-bridge apps
+    // build their object cache; content added later may stay out of it (then
+    // both readers fall back to per-object calls), so let the page settle first.
+    if (url) await new Promise((r) => setTimeout(r, 6000));
+    // Then wait until the node count holds still.
+    let last = -1;
+    for (let i = 0; i < 100; i++) {
+      const tree = await bus.readTree(target.bus, target.root, {
+        bounds: false,
+        deadline: Date.now() + 30000,
+      });
+      const n = countNodes(tree);
+      if (n === last && n > 50) break;
+      last = n;
+      await new Promise((r) => setTimeout(r, 500));
+    }
 
     // The full path: library session → Linux provider → ids, refs → agent render.
     let full: ((n?: { nodes: number }) => Promise<void>) | null = null;
@@ -126,7 +173,7 @@ async function measureOne(app: AppKey): Promise<AppResult> {
     const peer = new PyPeer(target.pid, { ...Deno.env.toObject(), ...desk.env });
     const res: AppResult = {
       app,
-      label: app === "chromium" ? "Chromium, form.html (form + 300-row list)" : app,
+      label: LABELS[app],
       nodes: { bus: 0, full: null, pyatspi: 0 },
       bus: [],
       full: full ? [] : null,
@@ -156,6 +203,7 @@ async function measureOne(app: AppKey): Promise<AppResult> {
           fullMs = performance.now() - t0;
           res.nodes.full = n.nodes;
         }
+        if (Deno.env.get("BENCH_DEBUG")) console.error(JSON.stringify(bus.lastProfile));
         if (i < WARMUP) continue;
         res.pyatspi.push(py.ms);
         res.nodes.pyatspi = py.nodes;
@@ -214,7 +262,7 @@ async function main(): Promise<void> {
     return;
   }
   const results: AppResult[] = [];
-  for (const app of ["gtk3-widget-factory", "chromium"] as AppKey[]) {
+  for (const app of ["gtk3-widget-factory", "chromium", "chromium-dense"] as AppKey[]) {
     console.error(`read_speed: measuring ${app} (${ROUNDS} rounds)...`);
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", new URL(import.meta.url).pathname, "--one", app],
@@ -270,6 +318,7 @@ async function main(): Promise<void> {
     "state and benefits from the same cache.",
   ].join("\n");
   await writeSection("Read speed (Linux)", body);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", BENCHMARKS_MD] }).output();
   console.log(table(results));
 }
 

@@ -18,7 +18,7 @@ import {
   type ItemIndex,
   readItems,
 } from "./cache_items.ts";
-import { DBusConnection, type MethodCall } from "./connection.ts";
+import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
 import { fetchDetails } from "./details.ts";
 import { dbusErrorName } from "./errors.ts";
 import type { DBusValue, Variant } from "./value.ts";
@@ -80,14 +80,27 @@ export interface ReadProfile {
   totalMs: number;
 }
 
-/** A call function bound to one app and one deadline. */
-export type AppCall = (
-  path: string,
-  iface: string,
-  member: string,
-  signature?: string,
-  body?: DBusValue[],
-) => Promise<DBusValue[]>;
+/**
+ * A call function bound to one app and one deadline. With `decode`, the reply
+ * body is read by that function straight from the receive buffer.
+ */
+export interface AppCall {
+  (
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: DBusValue[],
+  ): Promise<DBusValue[]>;
+  <T>(
+    path: string,
+    iface: string,
+    member: string,
+    signature: string | undefined,
+    body: DBusValue[] | undefined,
+    decode: BodyDecoder<T>,
+  ): Promise<T>;
+}
 
 /** The AT-SPI client on the accessibility bus. */
 export class AtspiBus {
@@ -217,10 +230,17 @@ export class AtspiBus {
       this.#directTo(bus, opts.deadline),
     ]);
     const conn = direct ?? this.#conn;
-    const call: AppCall = (path, iface, member, signature, body) => {
+    const call = ((
+      path: string,
+      iface: string,
+      member: string,
+      signature?: string,
+      body?: DBusValue[],
+      decode?: BodyDecoder<unknown>,
+    ) => {
       const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
-      return conn.call(m, opts.deadline);
-    };
+      return decode ? conn.callWith(m, opts.deadline, decode) : conn.call(m, opts.deadline);
+    }) as AppCall;
     let idx: ItemIndex | null = null;
     if (opts.bulk !== false) {
       try {

@@ -11,7 +11,8 @@ import { DesktopError } from "../../../errors.ts";
 import type { AtspiRawNode } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
-import type { DBusValue, Variant } from "./value.ts";
+import type { Reader } from "./unmarshal.ts";
+import type { Variant } from "./value.ts";
 
 /** Longest text value kept from a Text object. */
 export const TEXT_CAP = 2000;
@@ -28,6 +29,42 @@ const RELATION_LABELLED_BY = 2;
 const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"];
 const ATSPI = "org.a11y.atspi.";
 const COORD_TYPE_SCREEN = 0;
+
+/** Reads a `(iiii)` extents reply. */
+function readExtents(r: Reader, sig: string): [number, number, number, number] {
+  if (sig !== "(iiii)") throw unexpected(sig, "GetExtents");
+  r.align(8);
+  return [r.readInt32(), r.readInt32(), r.readInt32(), r.readInt32()];
+}
+
+/** Counts the entries of an `a(sss)` GetActions reply without decoding them. */
+function countActions(r: Reader, sig: string): number {
+  if (sig !== "a(sss)") throw unexpected(sig, "GetActions");
+  const bytes = r.readUint32();
+  r.align(8);
+  const end = r.position + bytes;
+  let n = 0;
+  while (r.position < end) {
+    r.align(8);
+    r.skipString();
+    r.skipString();
+    r.skipString();
+    n++;
+  }
+  return n;
+}
+
+/** Reads a single-string reply. */
+function readOneString(r: Reader, sig: string): string {
+  if (sig !== "s") throw unexpected(sig, "GetName");
+  return r.readString(true);
+}
+
+function unexpected(sig: string, member: string): DesktopError {
+  return new DesktopError("INTERNAL", `${member} answered with signature "${sig}"`, {
+    suggestion: "The app's accessibility support differs from AT-SPI 2; report the app",
+  });
+}
 
 /** One fetch for one node. */
 type Task = () => Promise<void>;
@@ -105,20 +142,26 @@ async function fetchOne(
   try {
     switch (what) {
       case "extents": {
-        const [r] = await call(p, ATSPI + "Component", "GetExtents", "u", [COORD_TYPE_SCREEN]);
-        const [x, y, w, h] = r as number[];
-        node.extents = [x, y, w, h];
+        node.extents = await call(
+          p,
+          ATSPI + "Component",
+          "GetExtents",
+          "u",
+          [COORD_TYPE_SCREEN],
+          readExtents,
+        );
         return;
       }
       case "actions": {
         // GetActions gives the count but localized names (GTK: "Click";
         // Chromium: ""); `desktop action` takes the names GetName returns.
-        const [acts] = await call(p, ATSPI + "Action", "GetActions");
-        const n = (acts as DBusValue[]).length;
-        const names = await Promise.all(
-          Array.from({ length: n }, (_, i) => call(p, ATSPI + "Action", "GetName", "i", [i])),
+        const n = await call(p, ATSPI + "Action", "GetActions", "", [], countActions);
+        node.actions = await Promise.all(
+          Array.from(
+            { length: n },
+            (_, i) => call(p, ATSPI + "Action", "GetName", "i", [i], readOneString),
+          ),
         );
-        node.actions = names.map(([name]) => String(name));
         return;
       }
       case "value": {

@@ -95,9 +95,10 @@ export class Writer {
    */
   align(n: number): void {
     const pad = (n - ((this.#base + this.#len) % n)) % n;
+    if (pad === 0) return;
     this.#ensure(pad);
-    this.#buf.fill(0, this.#len, this.#len + pad);
-    this.#len += pad;
+    const buf = this.#buf;
+    for (let i = 0; i < pad; i++) buf[this.#len++] = 0;
   }
 
   /**

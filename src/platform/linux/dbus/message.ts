@@ -212,21 +212,21 @@ export function decodeMessage(buf: Uint8Array): Message {
 export function decodeHeader(buf: Uint8Array): { msg: Message; body: Reader | null } {
   const le = endianOf(buf[0]);
   if (buf[3] !== 1) throw malformed(`protocol version ${buf[3]}`);
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const bodyLen = view.getUint32(4, le);
+  // One reader for header and body: the body starts 8-aligned, so alignment
+  // counted from the message start is the same as from the body start.
+  const r = new Reader(buf, le, 0);
+  r.skip(4);
+  const bodyLen = r.readUint32();
   const m: Message = {
     type: buf[1],
     flags: buf[2],
-    serial: view.getUint32(8, le),
+    serial: r.readUint32(),
     signature: "",
     body: [],
   };
   // Header fields read one by one (a(yv) with known value types), which is
   // much cheaper than building variant objects for every reply.
-  const r = new Reader(buf, le, 0);
-  r.skip(12);
-  const fieldsEnd = 16 + view.getUint32(12, le);
-  r.skip(4);
+  const fieldsEnd = 16 + r.readUint32();
   while (r.position < fieldsEnd) {
     r.align(8);
     const code = r.readByte();
@@ -267,8 +267,7 @@ export function decodeHeader(buf: Uint8Array): { msg: Message; body: Reader | nu
   if (bodyStart + bodyLen !== buf.length) throw malformed("body length does not match");
   if (m.signature) {
     parseSignature(m.signature);
-    // Body alignment counts from the body start, which is 8-aligned in the message.
-    return { msg: m, body: new Reader(buf.subarray(bodyStart), le, 0) };
+    return { msg: m, body: r };
   }
   if (bodyLen !== 0) throw malformed("body without a signature");
   return { msg: m, body: null };
