@@ -170,14 +170,16 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
   });
 });
 
-Deno.test("cli read: json output saved to a file loads back with --from", async () => {
+Deno.test("cli read: json output (tree or flat) saved to a file loads back with --from", async () => {
   await withState(async (dir) => {
-    const json = await run(["read", "--from", FORM, "--format", "json"], dir);
-    await Deno.writeTextFile(`${dir}/out.json`, json.stdout);
-    const again = await run(["read", "--from", `${dir}/out.json`], dir);
-    assert.equal(again.code, 0, again.stderr);
     const orig = await run(["read", "--from", FORM], dir);
-    assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout));
+    for (const flat of [[], ["--flat"]]) {
+      const json = await run(["read", "--from", FORM, "--format", "json", ...flat], dir);
+      await Deno.writeTextFile(`${dir}/out.json`, json.stdout);
+      const again = await run(["read", "--from", `${dir}/out.json`], dir);
+      assert.equal(again.code, 0, again.stderr);
+      assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout), flat.join(" "));
+    }
   });
 });
 
