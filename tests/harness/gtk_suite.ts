@@ -181,6 +181,47 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
         });
       });
 
+      await t.step("key combos by ref: ctrl+a then BackSpace empties an entry", async () => {
+        const snap = await readApp(d);
+        const entry = allElements(snap.root).find((e) =>
+          e.r === "input" && e.v?.includes("typed42")
+        );
+        assert.ok(entry, "the entry typed into");
+        await cli(d, ["key", "--app", d.appName, "--ref", entry.ref!, "ctrl+a"]);
+        await cli(d, ["key", "--app", d.appName, "--ref", entry.ref!, "BackSpace"]);
+        await eventually("the entry to be empty", async () => {
+          const el = byRef((await readApp(d)).root, entry.ref!);
+          return el && el.v === undefined ? el : undefined;
+        });
+        assert.equal(
+          await cliCode(d, ["key", "--app", d.appName, "--ref", entry.ref!, "hyper+q"]),
+          "INVALID_ARGS",
+        );
+      });
+
+      await t.step("list --windows ids scope a read to that window", async () => {
+        const wins = JSON.parse(
+          await cli(d, ["list", "--windows", "--app", d.appName, "--format", "json"]),
+        ) as Array<{ id: number; title: string; pid: number }>;
+        assert.ok(wins.length >= 1);
+        assert.equal(wins[0].pid, d.pid);
+        const snap = JSON.parse(
+          await cli(d, [
+            "read",
+            "--app",
+            d.appName,
+            "--window-id",
+            String(wins[0].id),
+            "--format",
+            "json",
+          ]),
+        ) as Snapshot;
+        assert.equal(snap.root.r, "window");
+        assert.ok(allElements(snap.root).some((e) => e.r === "chk"));
+        const bad = await cliCode(d, ["read", "--app", d.appName, "--window-id", "7"]);
+        assert.equal(bad, "WINDOW_NOT_FOUND");
+      });
+
       await t.step("set-value changes a slider and a spin button", async () => {
         const snap = await readApp(d);
         const els = allElements(snap.root);

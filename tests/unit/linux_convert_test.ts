@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { hasState, isHidden, parseNodeId, rawToElement } from "../../src/platform/linux/convert.ts";
+import {
+  hasState,
+  isHidden,
+  isOffscreenSubtree,
+  parseNodeId,
+  rawToElement,
+} from "../../src/platform/linux/convert.ts";
 import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
 
 /** State bits as (low, high) words. */
@@ -138,4 +144,34 @@ Deno.test("convert: hidden means no VISIBLE state, except frames and apps", () =
   assert.equal(isHidden({ role: 75, states: [0, 0] }), false);
   assert.equal(hasState(states(41), 41), true);
   assert.equal(hasState(states(41), 40), false);
+});
+
+Deno.test("convert: subtrees with nothing on screen are dropped, others kept", () => {
+  const zero: [number, number, number, number] = [10, 56, 0, 0];
+  const hiddenPage = node({
+    path: "/page2",
+    name: "Page 2",
+    children: [
+      node({ path: "/o", extents: zero, children: [node({ path: "/b", extents: zero })] }),
+    ],
+  });
+  const shownPage = node({
+    path: "/page1",
+    name: "Page 1",
+    children: [node({ path: "/c", extents: [10, 56, 100, 30] })],
+  });
+  const noBounds = node({ path: "/leaf", name: "no bounds read" });
+  const zeroWithShownChild = node({
+    path: "/wrap",
+    extents: zero,
+    children: [node({ path: "/d", name: "shown", extents: [1, 1, 5, 5] })],
+  });
+  assert.equal(isOffscreenSubtree(hiddenPage), true);
+  assert.equal(isOffscreenSubtree(shownPage), false);
+  assert.equal(isOffscreenSubtree(noBounds), false);
+  assert.equal(isOffscreenSubtree(zeroWithShownChild), false);
+  const el = rawToElement(
+    node({ children: [hiddenPage, shownPage, noBounds, zeroWithShownChild] }),
+  );
+  assert.deepEqual(el.c?.map((c) => c.nid?.split("/").pop()), ["page1", "leaf", "wrap"]);
 });

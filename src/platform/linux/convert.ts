@@ -89,6 +89,23 @@ export function isHidden(node: Pick<AtspiRawNode, "states" | "role">): boolean {
   return !hasState(node.states, 30 /* VISIBLE */);
 }
 
+/**
+ * Whether a subtree shows nothing on screen: it has extents of zero area (or
+ * none, for a container) and so do all its descendants. GTK4 reports the
+ * pages of a stack or notebook that are not shown this way (VISIBLE, but
+ * 0x0); dropping them keeps hidden pages out of reads and ref numbering.
+ * Leaves without extents (bounds not read) are kept.
+ *
+ * @param node the raw node
+ * @returns true when the subtree can be dropped
+ */
+export function isOffscreenSubtree(node: AtspiRawNode): boolean {
+  if (node.extents) {
+    if (node.extents[2] > 0 && node.extents[3] > 0) return false;
+  } else if (node.children.length === 0) return false;
+  return node.children.every(isOffscreenSubtree);
+}
+
 /** The node identity used as `nid`: bus name followed by object path. */
 export function nodeId(node: Pick<AtspiRawNode, "bus" | "path">): string {
   return `${node.bus}${node.path}`;
@@ -176,7 +193,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   const actions = (node.actions ?? []).filter((a) => a !== "");
   if (actions.length) el.a = actions;
 
-  const kids = node.children.filter((c) => !isHidden(c));
+  const kids = node.children.filter((c) => !isHidden(c) && !isOffscreenSubtree(c));
   if (kids.length) el.c = kids.map(rawToElement);
   return el;
 }
