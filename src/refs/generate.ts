@@ -41,6 +41,12 @@ import type { Element, Role } from "../model/element.ts";
 /** Longest slug, in code points. */
 export const MAX_SLUG_LENGTH = 40;
 
+/** Longest ref accepted, in characters (`validateRef` rejects longer ones). */
+export const MAX_REF_LENGTH = 500;
+
+/** Room kept for a `.N` duplicate index when a very deep ref is shortened. */
+const INDEX_ROOM = 8;
+
 /** Labels made only of printable ASCII characters. */
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
@@ -184,7 +190,8 @@ export function traceRefs(root: Element): RefTrace[] {
   while (stack.length) {
     const { el, parent, path, depth } = stack.pop()!;
     const { own, contributes } = segmentOf(el, parent, path, slugOf);
-    out.push({ el, base: path ? `${path.prefix}/${own}` : own, anc: path, depth });
+    const full = path ? `${path.prefix}/${own}` : own;
+    out.push({ el, base: fit(full), anc: path, depth });
     const childPath: LandmarkNode | null = contributes === null ? path : {
       seg: contributes,
       el,
@@ -196,6 +203,18 @@ export function traceRefs(root: Element): RefTrace[] {
     for (let k = kids.length - 1; k >= 0; k--) {
       stack.push({ el: kids[k], parent: el, path: childPath, depth: depth + 1 });
     }
+  }
+  return out;
+}
+
+/**
+ * Keeps a ref within {@link MAX_REF_LENGTH} (with room for a `.N` index) by
+ * dropping its outermost segments: only very deep trees of long labels need it.
+ */
+function fit(ref: string): string {
+  let out = ref;
+  while (out.length > MAX_REF_LENGTH - INDEX_ROOM && out.includes("/")) {
+    out = out.slice(out.indexOf("/") + 1);
   }
   return out;
 }

@@ -15,10 +15,7 @@
 
 import { type Candidate, DesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";
-import { bestLabel } from "./generate.ts";
-
-/** Longest ref accepted, in characters. */
-export const MAX_REF_LENGTH = 500;
+import { bestLabel, MAX_REF_LENGTH } from "./generate.ts";
 
 /** Most candidates an error lists. */
 export const MAX_CANDIDATES = 10;

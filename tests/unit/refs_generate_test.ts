@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Element, Role } from "../../src/model/element.ts";
 import { assignIds } from "../../src/model/tree.ts";
 import { assignRefs, bestLabel, slug, traceRefs } from "../../src/refs/generate.ts";
+import { validateRef } from "../../src/refs/resolve.ts";
 
 /** Builds an element: role, label, children, extra keys. */
 function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
@@ -317,4 +318,17 @@ Deno.test("refs: seed 000 compact examples (row without text contributes nothing
   // row with no text of its own is left out of the path instead.
   assert.equal(refs.get(email), "list/email");
   assert.equal(refs.get(submit), "dialog/submit");
+});
+
+Deno.test("refs: very deep labeled paths are shortened from the outside to stay valid", () => {
+  let leaf: Element = el("btn", "Go");
+  const target = leaf;
+  for (let k = 0; k < 30; k++) {
+    leaf = el("group", `Section number ${k} with a long label text`, [leaf]);
+  }
+  assignRefs(el("window", "W", [leaf]));
+  const ref = target.ref!;
+  assert.ok(ref.length <= 492, String(ref.length));
+  assert.ok(ref.endsWith("/section-number-0-with-a-long-label-text/go"), ref);
+  validateRef(ref);
 });
