@@ -233,10 +233,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 
 function defaultStore(persist: boolean): RefStore {
   if (!persist) return createMemoryRefStore();
-  const dir = stateDir();
+  let dir: string | null = null;
+  try {
+    dir = stateDir();
+  } catch {
+    // No --allow-env: same as no state directory.
+  }
   if (!dir) {
     console.error(
-      "desktop: warning: no state directory (set DESKTOP_STATE_DIR); --id works only within one process",
+      "desktop: warning: no state directory (set DESKTOP_STATE_DIR or HOME); --id works only within one process",
     );
     return createMemoryRefStore();
   }
