@@ -42,7 +42,7 @@ export const VERSION: string = config.version;
  *
  * @returns the program
  */
-export function buildProgram(): CommandUnknownOpts {
+function buildProgram(): CommandUnknownOpts {
   const program = new Command("desktop")
     .description(
       "Eyes and hands on native app UIs through the accessibility tree: read elements with " +

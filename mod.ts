@@ -50,7 +50,7 @@ export type {
   WaitCondition,
 } from "./src/desktop.ts";
 export { createDesktop, DEFAULT_TIMEOUT_MS } from "./src/desktop.ts";
-export type { RefStore, StoredElement, StoredRead } from "./src/state/ref_store.ts";
+export type { RefStore, StoredApp, StoredElement, StoredRead } from "./src/state/ref_store.ts";
 
 /** Options of {@link connect}. */
 export interface ConnectOptions extends CreateDesktopOptions {
