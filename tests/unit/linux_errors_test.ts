@@ -10,6 +10,7 @@ Deno.test("linux errors: D-Bus failures map to codes", () => {
     ["org.freedesktop.DBus.Error.NoReply", "APP_UNRESPONSIVE"],
     ["The name :1.42 was not provided by any .service files", "STALE_REF"],
     ["org.freedesktop.DBus.Error.UnknownObject: Unknown object '/x'", "STALE_REF"],
+    ["The application no longer exists", "APP_NOT_FOUND"],
     ["something else entirely", "ACTION_FAILED"],
   ];
   for (const [msg, want] of cases) {

@@ -16,6 +16,9 @@ const UNRESPONSIVE = [
   "Message recipient disconnected while waiting",
 ];
 
+/** Fragments meaning "the app itself is gone". */
+const APP_GONE = ["application no longer exists", "exited while it was being read"];
+
 /** Fragments meaning "the object or its app is gone". */
 const GONE = [
   "ServiceUnknown",
@@ -44,6 +47,7 @@ const GONE = [
 export function classifyNativeError(message: string, fallback: ErrorCode): ErrorCode {
   const lower = message.toLowerCase();
   if (UNRESPONSIVE.some((f) => lower.includes(f.toLowerCase()))) return "APP_UNRESPONSIVE";
+  if (APP_GONE.some((f) => lower.includes(f))) return "APP_NOT_FOUND";
   if (GONE.some((f) => lower.includes(f.toLowerCase()))) return "STALE_REF";
   return fallback;
 }

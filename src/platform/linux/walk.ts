@@ -101,6 +101,7 @@ function walkChildren(
     if (info) {
       const err = nativeError("read child", info.message, "STALE_REF");
       if (err.code !== "STALE_REF") throw err;
+      assertAppAlive(n, acc);
       continue; // the child went away while we read: skip it
     }
     using child = n.own(childPtr);
@@ -109,8 +110,9 @@ function walkChildren(
     try {
       childNode = readNode(n, child.ptr, opts.bounds);
     } catch (e) {
-      if (e instanceof DesktopError && e.code === "STALE_REF") continue;
-      throw e;
+      if (!(e instanceof DesktopError) || e.code !== "STALE_REF") throw e;
+      assertAppAlive(n, acc);
+      continue;
     }
     if (isHidden(childNode)) continue;
     // Some toolkits (GTK4) list one object under two parents; keep the first, and never loop.
@@ -118,6 +120,22 @@ function walkChildren(
     seen.add(childNode.path);
     node.children.push(childNode);
     walkChildren(n, child.ptr, childNode, opts, level + 1, seen);
+  }
+}
+
+/**
+ * Tells a vanished child from a vanished app: asks the bus daemon for the
+ * app's process (no round trip to the app itself) and throws APP_NOT_FOUND
+ * when the app is gone, so a read never returns a silently truncated tree.
+ */
+function assertAppAlive(n: Native, acc: Ptr): void {
+  n.sym.atspi_accessible_get_process_id(acc, n.err.buf);
+  const info = n.err.take();
+  if (info) {
+    throw new DesktopError("APP_NOT_FOUND", "the app exited while it was being read", {
+      suggestion: "Run `desktop list` to see running apps; start the app again if needed",
+      details: { cause: info.message },
+    });
   }
 }
 
