@@ -183,15 +183,16 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
 export function traceRefs(root: Element): RefTrace[] {
   const out: RefTrace[] = [];
   const slugOf = cachedSlug();
-  // Explicit stack: generated trees can be deeper than the call stack allows.
-  const stack: Array<
-    { el: Element; parent: Element | null; path: LandmarkNode | null; depth: number }
-  > = [{ el: root, parent: null, path: null, depth: 0 }];
-  while (stack.length) {
-    const { el, parent, path, depth } = stack.pop()!;
-    const { own, contributes } = segmentOf(el, parent, path, slugOf);
-    const full = path ? `${path.prefix}/${own}` : own;
-    out.push({ el, base: fit(full), anc: path, depth });
+  const seg: Segment = { own: "", contributes: null };
+  // One frame per open parent (not per child), walked without recursion: generated
+  // trees can be deeper than the call stack, and fewer allocations keep 100k-element
+  // trees cheap.
+  const frames: Array<{ el: Element; path: LandmarkNode | null; depth: number; next: number }> = [];
+  const visit = (el: Element, parent: Element | null, path: LandmarkNode | null, depth: number) => {
+    segmentOf(el, parent, path, slugOf, seg);
+    out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
+    if (!el.c?.length) return;
+    const contributes = seg.contributes;
     const childPath: LandmarkNode | null = contributes === null ? path : {
       seg: contributes,
       el,
@@ -199,12 +200,27 @@ export function traceRefs(root: Element): RefTrace[] {
       prefix: path ? `${path.prefix}/${contributes}` : contributes,
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
-    const kids = el.c ?? [];
-    for (let k = kids.length - 1; k >= 0; k--) {
-      stack.push({ el: kids[k], parent: el, path: childPath, depth: depth + 1 });
+    frames.push({ el, path: childPath, depth: depth + 1, next: 0 });
+  };
+  visit(root, null, null, 0);
+  while (frames.length) {
+    const top = frames[frames.length - 1];
+    const kids = top.el.c!;
+    if (top.next >= kids.length) {
+      frames.pop();
+      continue;
     }
+    visit(kids[top.next++], top.el, top.path, top.depth);
   }
   return out;
+}
+
+/** The segments of one element, filled in by {@link segmentOf} (reused to spare allocations). */
+interface Segment {
+  /** The element's own last segment. */
+  own: string;
+  /** What it contributes to its descendants' refs, or null. */
+  contributes: string | null;
 }
 
 /**
@@ -234,29 +250,32 @@ function cachedSlug(): (el: Element) => string {
   };
 }
 
-/** The element's own segment, and the segment it contributes to descendants (or null). */
+/** Fills `out` with the element's own segment and the one it contributes to descendants. */
 function segmentOf(
   el: Element,
   parent: Element | null,
   path: LandmarkNode | null,
   slugOf: (el: Element) => string,
-): { own: string; contributes: string | null } {
+  out: Segment,
+): void {
   const labelSlug = slugOf(el);
+  out.own = labelSlug || el.r;
+  out.contributes = null;
   // A label that repeats its container's segment is an echo: name it by role.
-  if (labelSlug && path && path.seg === labelSlug) return { own: el.r, contributes: null };
-  if (SKIPPED_ROLES.has(el.r)) return { own: labelSlug || el.r, contributes: null };
-  if (ROW_ROLES.has(el.r) && !labelSlug) {
+  if (labelSlug && path && path.seg === labelSlug) {
+    out.own = el.r;
+  } else if (SKIPPED_ROLES.has(el.r)) {
+    // Implied containers: never in a path.
+  } else if (ROW_ROLES.has(el.r) && !labelSlug) {
     const key = rowKey(el, slugOf);
-    if (key && !(path && path.seg === key)) return { own: key, contributes: key };
-    return { own: el.r, contributes: null };
+    if (key && !(path && path.seg === key)) out.own = out.contributes = key;
+  } else if (LANDMARK_ROLES.has(el.r)) {
+    const popup = !labelSlug && (el.r === "menu" || el.r === "list") && parent !== null &&
+      POPUP_OWNERS.has(parent.r);
+    if (!popup) out.contributes = out.own;
+  } else if (labelSlug) {
+    out.contributes = labelSlug;
   }
-  if (LANDMARK_ROLES.has(el.r)) {
-    if (labelSlug) return { own: labelSlug, contributes: labelSlug };
-    const popup = (el.r === "menu" || el.r === "list") && parent && POPUP_OWNERS.has(parent.r);
-    return { own: el.r, contributes: popup ? null : el.r };
-  }
-  if (labelSlug) return { own: labelSlug, contributes: labelSlug };
-  return { own: el.r, contributes: null };
 }
 
 /** Slug of the first labeled cell, link, text or heading inside a row, depth-first. */
