@@ -26,6 +26,8 @@
  *     its slug. Unlabeled containers contribute nothing.
  * - Duplicates: every element sharing a ref gets `.1`, `.2`... in document
  *   order.
+ * - Length: a ref longer than {@link MAX_REF_LENGTH} (less room for an index)
+ *   loses its outermost segments, so every generated ref is a valid one.
  *
  * Why this is stable: a ref depends only on the labels and roles of the
  * element and its contributing ancestors (and, for row keys, on the row's own
