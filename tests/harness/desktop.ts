@@ -242,8 +242,14 @@ function appCommand(
     case "gtk3-widget-factory":
       return { cmd: "gtk3-widget-factory", args: [], env: {} };
     case "gtk4-widget-factory":
-      // Without a GPU the GL renderer spins on Xvfb and the app never reaches
-      // its main loop, so it never registers on the bus; cairo renders in software.
+      // GTK 4 queues its AT-SPI registration (the Embed call) with g_idle_add,
+      // at idle priority (200), below the frame clock's redraws (120). Under
+      // Xvfb the default GL renderer draws through Mesa's software rasterizer
+      // (llvmpipe) and the factory's spinners keep asking for frames, so a
+      // redraw is always pending and the idle never runs: the app never
+      // registers (seen: main thread always inside gsk_renderer_render ->
+      // gdk_draw_context_end_frame -> swrast_dri). Cairo frames are cheap, the
+      // loop goes idle between them, and it registers within a second.
       return { cmd: "gtk4-widget-factory", args: [], env: { GSK_RENDERER: "cairo" } };
     case "chromium": {
       const url = opts.url ?? "about:blank";
