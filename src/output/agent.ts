@@ -175,8 +175,8 @@ function labelOf(el: Element | FlatElement): string {
  * @returns true for unlabeled, stateless, valueless containers
  */
 export function isAnonymous(el: Element): boolean {
-  // An unlabeled text that only wraps other text (a web <label>) is a container too.
-  const container = ANONYMOUS_CONTAINERS.has(el.r) || (el.r === "txt" && !!el.c?.length);
+  // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing.
+  const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt";
   return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph && !hasState(el) &&
     informativeActions(el).length === 0;
 }

@@ -280,10 +280,11 @@ Deno.test("renderChanges: JSONL is one parseable object per line", () => {
   assert.deepEqual(parsed[2].changes, { v: ["a", "b"] });
 });
 
-Deno.test("agent: an unlabeled text that wraps text is a container, not a line", () => {
+Deno.test("agent: an unlabeled text (wrapping text, or empty) is not a line", () => {
   const root = el("landmark", "Form", [
     el("txt", undefined, [el("txt", "Email address")]),
     el("input", "Email"),
+    el("txt"),
   ]);
   assignIds(root);
   assignRefs(root);
