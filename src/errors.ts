@@ -75,6 +75,8 @@ export class DesktopError extends Error {
   readonly details?: Record<string, unknown>;
 
   /**
+   * Creates an error with a stable code.
+   *
    * @param code stable error code
    * @param message human-readable explanation
    * @param extra suggestion, candidates, details, cause
