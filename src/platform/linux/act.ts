@@ -220,16 +220,17 @@ export class ElementActor {
    * Makes sure keys will reach the element: grab_focus, wait for FOCUSED,
    * else click its centre (some apps ignore grab_focus) and wait again.
    */
-  #focusForKeys(): void {
-    if (this.#isFocused()) return;
+  /** Focuses the element for key input; returns false when it already had focus. */
+  #focusForKeys(): boolean {
+    if (this.#isFocused()) return false;
     try {
       this.focus();
     } catch (e) {
       if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
     }
-    if (this.#waitFocused()) return;
+    if (this.#waitFocused()) return true;
     clickAt(this.#n, this.centre());
-    if (this.#waitFocused()) return;
+    if (this.#waitFocused()) return true;
     throw new DesktopError("ACTION_FAILED", "could not give the element keyboard focus", {
       suggestion: "The element may be disabled or covered; read again to check its state",
     });
@@ -245,12 +246,23 @@ export class ElementActor {
     return false;
   }
 
-  /** Focuses the element, then types: key events (always for secure fields). */
+  /** Focuses the element, then types at the end of its text with key events. */
   type(text: string): ActionResult {
-    this.#focusForKeys();
+    const focusedNow = this.#focusForKeys();
+    // Typing appends: focusing a text field may select its content (GTK) or
+    // put the caret anywhere, so move to the end first. set-value replaces.
+    if (focusedNow && this.#isTextField()) pressCombo(this.#n, parseCombo("ctrl+End"));
     typeString(this.#n, text);
     settle(this.#n);
     return { via: "input", detail: "keyboard" };
+  }
+
+  /** Whether the element is a text field (editable text or a text-entry role). */
+  #isTextField(): boolean {
+    const role = this.#role();
+    if (KEYBOARD_TEXT_ROLES.has(role)) return true;
+    using et = this.#n.own(this.#n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
+    return et !== null;
   }
 
   /** Focuses the element, then presses a combo. */
