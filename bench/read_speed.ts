@@ -280,15 +280,14 @@ async function main(): Promise<void> {
     if (r.profile) {
       const p = r.profile as Record<string, number | boolean>;
       notes.push(
-        `- ${r.label}, last AtspiBus read: ${
-          p.bulk ? "bulk `Cache.GetItems`" : "pipelined walk"
-        }, ` +
+        `- ${r.label}, last AtspiBus read: ${p.bulk ? "`Cache.GetItems`" : "no bulk cache"}` +
+          ` (${p.uncached} of ${p.nodes} objects missing from it and read field by field), ` +
+          `${p.direct ? "direct connection to the app" : "through the bus daemon"}, ` +
           `${p.calls} D-Bus calls in ${p.writes} socket writes, ${
             Math.round(Number(p.bytesIn) / 1024)
-          } KiB received, ` +
-          `${Number(p.decodeMs).toFixed(1)} ms decoding, structure known after ${
+          } KiB received, ${Number(p.decodeMs).toFixed(1)} ms decoding, structure known after ${
             Number(p.structureMs).toFixed(1)
-          } ms.`,
+          } ms (details already in flight).`,
       );
     }
   }

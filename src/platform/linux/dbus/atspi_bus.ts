@@ -19,7 +19,7 @@ import {
   readItems,
 } from "./cache_items.ts";
 import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
-import { fetchDetails } from "./details.ts";
+import { DetailFetcher } from "./details.ts";
 import { dbusErrorName } from "./errors.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
@@ -66,6 +66,8 @@ export interface ReadProfile {
   direct: boolean;
   /** Nodes returned. */
   nodes: number;
+  /** Objects read one call per field because the app's cache lacked them. */
+  uncached: number;
   /** Method calls made. */
   calls: number;
   /** Socket writes made. */
@@ -74,7 +76,7 @@ export interface ReadProfile {
   bytesIn: number;
   /** Milliseconds spent decoding. */
   decodeMs: number;
-  /** Milliseconds until the structure was known. */
+  /** Milliseconds until the structure was known (details were being fetched meanwhile). */
   structureMs: number;
   /** Milliseconds in total. */
   totalMs: number;
@@ -260,17 +262,31 @@ export class AtspiBus {
         if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
       }
     }
-    const nodes: AtspiRawNode[] = [];
-    const root = await buildTree(bus, rootPath, idx, call, opts, nodes);
+    // Details are fetched while the tree is still being discovered.
+    const fetcher = new DetailFetcher(idx, call, opts.bounds, MAX_IN_FLIGHT);
+    let count = 0;
+    const walked = { n: 0 };
+    let root: AtspiRawNode;
+    try {
+      root = await buildTree(bus, rootPath, idx, countingFetch(call, walked), opts, (n) => {
+        count++;
+        fetcher.add(n);
+      });
+    } catch (e) {
+      // Never leave fetches running behind a failed read.
+      fetcher.abort(e);
+      await fetcher.finish().catch(() => {});
+      throw e;
+    }
     const structureMs = performance.now() - t0;
-    checkDeadline(opts.deadline);
-    await fetchDetails(nodes, idx, call, opts.bounds, MAX_IN_FLIGHT);
+    await fetcher.finish();
     checkDeadline(opts.deadline);
     const s = this.stats;
     this.lastProfile = {
       bulk: idx !== null,
       direct: direct !== null,
-      nodes: nodes.length,
+      nodes: count,
+      uncached: walked.n,
       calls: s.calls - before.calls,
       writes: s.writes - before.writes,
       bytesIn: s.bytesIn - before.bytesIn,
@@ -342,6 +358,14 @@ function checkDeadline(deadline: number): void {
   }
 }
 
+/** Wraps the app call so that per-object field fetches (GetRole) are counted. */
+function countingFetch(call: AppCall, walked: { n: number }): AppCall {
+  return ((...args: Parameters<AppCall>) => {
+    if (args[2] === "GetRole") walked.n++;
+    return (call as (...a: unknown[]) => Promise<unknown>)(...args);
+  }) as AppCall;
+}
+
 /** The basic fields of a node, as the walk fetches them when there is no cache row. */
 async function fetchItem(call: AppCall, path: string): Promise<CacheItem> {
   const [[role], [states], [ifaces], [props]] = await Promise.all([
@@ -380,7 +404,7 @@ function toNode(bus: string, it: CacheItem): AtspiRawNode {
 
 /**
  * Builds the tree below `rootPath`, from the cache where it can tell and with
- * pipelined calls where it cannot. Every node read is appended to `out`.
+ * pipelined calls where it cannot. Every node kept is passed to `found`.
  */
 async function buildTree(
   bus: string,
@@ -388,11 +412,11 @@ async function buildTree(
   idx: ItemIndex | null,
   call: AppCall,
   opts: ReadTreeOptions,
-  out: AtspiRawNode[],
+  found: (node: AtspiRawNode) => void,
 ): Promise<AtspiRawNode> {
   const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath);
   const root = toNode(bus, rootItem);
-  out.push(root);
+  found(root);
   const expand = async (item: CacheItem, node: AtspiRawNode, level: number): Promise<void> => {
     if (opts.depth !== undefined && level >= opts.depth) return;
     // Objects that manage their descendants (tables, trees) keep their
@@ -400,30 +424,34 @@ async function buildTree(
     const manages = (item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0;
     if (item.childCount === 0 && !manages) return;
     checkDeadline(opts.deadline);
-    let kids: CacheItem[];
     const cached = idx && !manages ? cachedChildren(idx, item) : null;
     if (cached) {
-      kids = cached;
-    } else {
-      const [refs] = await call(item.path, ACCESSIBLE, "GetChildren");
-      const settled = await Promise.all(
-        (refs as Array<[string, string]>).map(([b, p]) => {
-          if (b !== bus) return Promise.resolve(null); // embedded in another app
-          const hit = idx?.byPath.get(p);
-          return hit ? Promise.resolve(hit) : fetchItem(call, p).catch(skipGone);
-        }),
-      );
-      kids = settled.filter((k): k is CacheItem => k !== null);
+      const pending: Promise<void>[] = [];
+      for (const k of cached) {
+        const child = toNode(bus, k);
+        if (isHidden(child)) continue;
+        node.children.push(child);
+        found(child);
+        pending.push(expand(k, child, level + 1));
+      }
+      await Promise.all(pending);
+      return;
     }
-    const pending: Promise<void>[] = [];
-    for (const k of kids) {
+    const [refs] = await call(item.path, ACCESSIBLE, "GetChildren");
+    // Each child is expanded as soon as it is known; order is kept by slot.
+    const slots: Array<AtspiRawNode | null> = [];
+    await Promise.all((refs as Array<[string, string]>).map(async ([b, p], i) => {
+      slots[i] = null;
+      if (b !== bus) return; // embedded in another app
+      const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
+      if (!k) return;
       const child = toNode(bus, k);
-      if (isHidden(child)) continue;
-      node.children.push(child);
-      out.push(child);
-      pending.push(expand(k, child, level + 1));
-    }
-    await Promise.all(pending);
+      if (isHidden(child)) return;
+      slots[i] = child;
+      found(child);
+      await expand(k, child, level + 1);
+    }));
+    for (const c of slots) if (c) node.children.push(c);
   };
   await expand(rootItem, root, 0);
   return root;

@@ -103,33 +103,91 @@ export function plan(node: AtspiRawNode, bounds: boolean): string[] {
 }
 
 /**
- * Fetches every planned attribute of every node, at most `maxInFlight` calls
- * at a time, writing the results into the nodes. An attribute that fails
- * with anything but an unresponsive app is left out.
+ * Fetches the planned attributes of nodes as they are found, at most
+ * `maxInFlight` calls at a time, writing the results into the nodes. Fetching
+ * starts while the tree is still being discovered, so the app always has
+ * calls queued. An attribute that fails with anything but an unresponsive app
+ * is left out.
  *
- * @param nodes the nodes to complete
- * @param idx the cache index (for names of label targets), or null
- * @param call the app call function
- * @param bounds whether extents are wanted
- * @param maxInFlight concurrency limit
- * @throws DesktopError APP_UNRESPONSIVE when the app stops answering
+ * @example
+ * ```ts ignore
+ * const fetcher = new DetailFetcher(idx, call, true, 4096);
+ * fetcher.add(node);
+ * await fetcher.finish();
+ * ```
  */
-export async function fetchDetails(
-  nodes: readonly AtspiRawNode[],
-  idx: ItemIndex | null,
-  call: AppCall,
-  bounds: boolean,
-  maxInFlight: number,
-): Promise<void> {
-  const tasks: Task[] = [];
-  for (const node of nodes) {
-    for (const what of plan(node, bounds)) tasks.push(() => fetchOne(node, what, idx, call));
+export class DetailFetcher {
+  readonly #idx: ItemIndex | null;
+  readonly #call: AppCall;
+  readonly #bounds: boolean;
+  readonly #max: number;
+  readonly #queue: Task[] = [];
+  #head = 0;
+  #active = 0;
+  #error: unknown = null;
+  #idle: (() => void) | null = null;
+
+  /**
+   * @param idx the cache index (for names of label targets), or null
+   * @param call the app call function
+   * @param bounds whether extents are wanted
+   * @param maxInFlight concurrency limit
+   */
+  constructor(idx: ItemIndex | null, call: AppCall, bounds: boolean, maxInFlight: number) {
+    this.#idx = idx;
+    this.#call = call;
+    this.#bounds = bounds;
+    this.#max = maxInFlight;
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]();
-  };
-  await Promise.all(Array.from({ length: Math.min(maxInFlight, tasks.length) }, worker));
+
+  /**
+   * Queues the fetches one node needs.
+   *
+   * @param node a node whose basic fields are known
+   */
+  add(node: AtspiRawNode): void {
+    for (const what of plan(node, this.#bounds)) {
+      this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call));
+    }
+    this.#pump();
+  }
+
+  /**
+   * Stops starting queued fetches; {@link finish} then rejects with `reason`.
+   *
+   * @param reason why the read failed
+   */
+  abort(reason: unknown): void {
+    this.#error ??= reason;
+  }
+
+  /**
+   * Resolves when every queued fetch has finished.
+   *
+   * @throws DesktopError APP_UNRESPONSIVE when the app stopped answering
+   */
+  async finish(): Promise<void> {
+    if (this.#active > 0 || (this.#head < this.#queue.length && !this.#error)) {
+      await new Promise<void>((resolve) => this.#idle = resolve);
+    }
+    if (this.#error) throw this.#error;
+  }
+
+  #pump(): void {
+    while (this.#active < this.#max && this.#head < this.#queue.length && !this.#error) {
+      const task = this.#queue[this.#head++];
+      this.#active++;
+      task().catch((e) => this.#error ??= e).finally(() => {
+        this.#active--;
+        this.#pump();
+        if (this.#active === 0 && (this.#head >= this.#queue.length || this.#error)) {
+          this.#head = this.#queue.length = 0;
+          this.#idle?.();
+          this.#idle = null;
+        }
+      });
+    }
+  }
 }
 
 async function fetchOne(
