@@ -136,8 +136,14 @@ export function resolveRef(root: Element, ref: string): Element {
     throw ambiguous(ref, [...sortByLength(suffix), ...sortByLength(indexed)], why);
   }
 
+  // `dialog/ok.2` after the other OK went away: the survivor is plain `dialog/ok`. It may
+  // or may not be the element meant, so it is only suggested.
+  const unindexed = query !== stripIndex(query) &&
+    els.find((e) => e.ref === stripIndex(query));
   throw new DesktopError("ELEMENT_NOT_FOUND", `no element matches ref "${ref}"`, {
-    suggestion: indexed.length
+    suggestion: unindexed
+      ? `The label is no longer duplicated: one element is now ${unindexed.ref}; check it is the one you meant`
+      : indexed.length
       ? `Did you mean ${indexed[0].ref}? Use the full ref`
       : "Use one of the candidates' refs, or run read again if the UI changed",
     candidates: nearest(query, els).map(toCandidate),

@@ -241,3 +241,12 @@ Deno.test("resolveRef: seed 000 partial match of a deeper ref", () => {
   assert.equal(resolveRef(root, "form/submit").ref, "dialog/form/submit");
   assert.equal(resolveRef(root, "dialog/cancel").t, "Cancel");
 });
+
+Deno.test("resolveRef: an index that no longer exists is not found, never guessed", () => {
+  const root = el("window", "W", [el("dialog", undefined, [el("btn", "OK")])]);
+  assignIds(root);
+  assignRefs(root);
+  const err = throwsCode(() => resolveRef(root, "dialog/ok.2"), "ELEMENT_NOT_FOUND");
+  assert.ok(err.suggestion?.includes("dialog/ok"), err.suggestion);
+  assert.equal("ref" in err.candidates![0] ? err.candidates![0].ref : "", "dialog/ok");
+});
