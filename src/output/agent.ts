@@ -7,8 +7,9 @@
  * - flags are `focused disabled checked|unchecked|mixed expanded|collapsed
  *   selected required secure readonly`, then `lv=N`, `range=MIN..MAX`,
  *   `desc="..."`, `ph="..."` and `actions=...` when they add something;
- * - anonymous containers (an unlabeled group, scroll area, web area...) that
- *   carry nothing are not printed: their children take their place;
+ * - anonymous containers (an unlabeled group, scroll area, web area, a text
+ *   with no text of its own...) that carry nothing are not printed: their
+ *   children take their place;
  * - a leaf text or image that only repeats its parent's label is not printed
  *   (a button's caption, a link's text);
  * - a row whose cells are all simple is printed on one line:
