@@ -88,6 +88,33 @@ Deno.test({
       assert.ok(byRef(after.root, "list/item-6/delete"));
     });
 
+    await t.step("scroll brings a far row into view, and the wheel scrolls back", async () => {
+      const page = byRef(first.root, "desktop-test-form")?.b ?? [0, 0, 1200, 900];
+      const bottom = page[1] + page[3];
+      const before = byRef((await readApp(d)).root, "list/item-250/delete");
+      assert.ok(before?.b && before.b[1] > bottom, "row 250 starts below the viewport");
+      await cli(d, ["scroll", "--app", d.appName, "--ref", "list/item-250/delete"]);
+      const shown = await eventually("row 250 to be in view", async () => {
+        const el = byRef((await readApp(d)).root, "list/item-250/delete");
+        return el?.b && el.b[1] >= page[1] && el.b[1] < bottom ? el : undefined;
+      });
+      await cli(d, [
+        "scroll",
+        "--app",
+        d.appName,
+        "--ref",
+        "list/item-250/delete",
+        "--direction",
+        "up",
+        "--amount",
+        "5",
+      ]);
+      await eventually("the wheel to move the page", async () => {
+        const el = byRef((await readApp(d)).root, "list/item-250/delete");
+        return el?.b && el.b[1] > shown.b![1] ? el : undefined;
+      });
+    });
+
     await t.step("a stopped browser is APP_UNRESPONSIVE", async () => {
       d.signalApp("SIGSTOP");
       try {

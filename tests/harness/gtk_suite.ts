@@ -239,6 +239,35 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
         }
       });
 
+      await t.step("dragging a slider's knob to its left end lowers its value", async () => {
+        const snap = await readApp(d);
+        const el = allElements(snap.root).find((e) =>
+          e.r === "slider" && usable(e) && e.b![2] > e.b![3] * 3 && Number(e.v) > (e.min ?? 0)
+        );
+        assert.ok(el, "a usable horizontal slider above its minimum");
+        const [x, y, w, h] = el.b!;
+        const start = Number(el.v);
+        // The knob sits at the value's share of the track: start the drag on it.
+        const knobX = Math.round(x + (w * (start - el.min!)) / (el.max! - el.min!));
+        await cli(d, [
+          "drag",
+          "--app",
+          d.appName,
+          "--x",
+          String(Math.min(x + w - 2, Math.max(x + 2, knobX))),
+          "--y",
+          String(Math.round(y + h / 2)),
+          "--to-x",
+          String(x - 20),
+          "--to-y",
+          String(Math.round(y + h / 2)),
+        ]);
+        await eventually("the slider value to drop", async () => {
+          const now = byRef((await readApp(d)).root, el.ref!);
+          return now && Number(now.v ?? el.min) < start ? now : undefined;
+        });
+      });
+
       await t.step("set-value with a non-number on a slider is INVALID_ARGS", async () => {
         const snap = await readApp(d);
         const el = allElements(snap.root).find((e) => e.r === "slider" && usable(e))!;
