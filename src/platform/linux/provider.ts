@@ -22,7 +22,7 @@ import { ElementActor } from "./act.ts";
 import { appInfo, listLiveApps, type LiveApp, liveWindows, windowInfo } from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
 import { parseNodeId, rawToElement } from "./convert.ts";
-import { suggestionFor } from "./errors.ts";
+import { nativeError, suggestionFor } from "./errors.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
 import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
@@ -166,8 +166,11 @@ export class LinuxProvider implements Provider {
     });
   }
 
-  /** Carries out an action on an element (by its nid) or at a screen point. */
-  act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+  /**
+   * Carries out an action on an element (by its nid, which already names its
+   * app, so the scope is not consulted) or at a screen point.
+   */
+  act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
     return Promise.resolve(this.#op((stack) => {
       if ("point" in target) return actAtPoint(this.#n, target.point, action);
       const nid = target.element.nid;
@@ -176,7 +179,6 @@ export class LinuxProvider implements Provider {
           suggestion: "Read the app again and target an element from that read",
         });
       }
-      void scope;
       const acc = stack.use(lookupOrStale(this.#n, nid));
       return new ElementActor(this.#n, acc.ptr).run(action);
     }));
@@ -235,12 +237,8 @@ function lookupOrStale(n: Native, nid: string) {
   const info = n.err.take();
   if (info) {
     acc[Symbol.dispose]();
-    if (/NoReply|Did not receive a reply|timeout/i.test(info.message)) {
-      throw new DesktopError("APP_UNRESPONSIVE", `the app does not answer: ${info.message}`, {
-        suggestion: suggestionFor("APP_UNRESPONSIVE"),
-      });
-    }
-    throw stale();
+    const err = nativeError("find the element", info.message, "STALE_REF");
+    throw err.code === "STALE_REF" ? stale() : err; // unresponsive, or the whole app gone
   }
   return acc;
 }
