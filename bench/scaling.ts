@@ -4,7 +4,8 @@
  * between sizes (10x the elements should cost at most ~12x the time), not
  * the absolute milliseconds of a shared machine.
  *
- * Run: deno run -A bench/scaling.ts [--out bench/results/scaling.md]
+ * Run: deno run -A bench/scaling.ts [--section]
+ * (`--section` also replaces this benchmark's section of BENCHMARKS.md)
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { Element } from "../src/model/element.ts";
 import { assignIds } from "../src/model/tree.ts";
 import { renderElements } from "../src/output/render.ts";
 import { assignRefs } from "../src/refs/generate.ts";
+import { machineFacts, writeSection } from "./report.ts";
 
 const SIZES = [1_000, 10_000, 100_000];
 
@@ -132,26 +134,7 @@ function measure(target: number): Row {
   return { n, refs, render, diff };
 }
 
-/** Machine facts printed with every result. */
-async function machineFacts(): Promise<string[]> {
-  const cpu = (await Deno.readTextFile("/proc/cpuinfo").catch(() => ""))
-    .match(/model name\s*:\s*(.+)/)?.[1] ?? "unknown CPU";
-  const memKb = Number(
-    (await Deno.readTextFile("/proc/meminfo").catch(() => "")).match(/MemTotal:\s*(\d+)/)?.[1] ??
-      0,
-  );
-  return [
-    `- date: ${new Date().toISOString()}`,
-    `- machine: ${Deno.build.os} ${Deno.build.arch}, ${cpu}, ${navigator.hardwareConcurrency} cores, ${
-      Math.round(memKb / 1024 / 1024)
-    } GiB RAM`,
-    `- deno ${Deno.version.deno} (V8 ${Deno.version.v8})`,
-  ];
-}
-
 if (import.meta.main) {
-  const outIdx = Deno.args.indexOf("--out");
-  const out = outIdx >= 0 ? Deno.args[outIdx + 1] : "bench/results/scaling.md";
   const rows = SIZES.map((s) => {
     const row = measure(s);
     console.error(`scaling: ${row.n} elements measured`);
@@ -159,12 +142,11 @@ if (import.meta.main) {
   });
   const fmt = (ms: number) => ms.toFixed(2);
   const ratio = (a: number, b: number) => (a / b).toFixed(1) + "x";
+  const facts = await machineFacts();
   const lines = [
-    "## Scaling (ids+refs, agent render, diff)",
-    "",
     "Command: `deno run -A bench/scaling.ts`",
     "",
-    ...(await machineFacts()),
+    `- date: ${facts.date}; ${facts.cpu}, ${facts.cores} cores; deno ${facts.deno}`,
     "",
     "Generated page-like trees (forms and 40-row lists); median of 31 runs at 1k, 11 at 10k, 5 at 100k, after warm-up runs.",
     "The diff compares the tree with a copy where a row was inserted at the top of every",
@@ -186,8 +168,11 @@ if (import.meta.main) {
     }),
     "",
   ];
-  const text = lines.join("\n");
-  await Deno.mkdir("bench/results", { recursive: true });
-  await Deno.writeTextFile(out, text);
-  console.log(text);
+  const body = lines.join("\n");
+  const title = "Scaling: ids+refs, agent render, diff";
+  const results = new URL("./results/", import.meta.url);
+  await Deno.mkdir(results, { recursive: true });
+  await Deno.writeTextFile(new URL("scaling.md", results), `## ${title}\n\n${body}`);
+  if (Deno.args.includes("--section")) await writeSection(title, body);
+  console.log(`## ${title}\n\n${body}`);
 }
