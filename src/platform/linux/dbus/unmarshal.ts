@@ -165,18 +165,17 @@ export class Reader {
     const end = start + len;
     if (this.#buf[end] !== 0) throw malformed("string is not NUL-terminated");
     this.#pos = end + 1;
-    // Short ASCII strings (most names and paths) skip the decoder's call cost.
-    if (len <= 48) {
-      const b = this.#buf;
-      let s = "";
-      for (let i = start; i < end; i++) {
-        const c = b[i];
-        if (c > 0x7f) return decoder.decode(b.subarray(start, end));
-        s += String.fromCharCode(c);
-      }
-      return s;
+    // ASCII strings (most names and paths) are built in one step: building
+    // them a character at a time leaves kilobytes of garbage per string.
+    const b = this.#buf;
+    for (let i = start; i < end; i++) {
+      if (b[i] > 0x7f) return decoder.decode(b.subarray(start, end));
     }
-    return decoder.decode(this.#buf.subarray(start, end));
+    if (len === 0) return "";
+    if (len <= 1024) {
+      return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+    }
+    return decoder.decode(b.subarray(start, end));
   }
 
   /**
