@@ -608,6 +608,10 @@ if (import.meta.main) {
   const text = `## Observe: noise, latency, memory\n\n${body}`;
   await Deno.mkdir(`${REPO_ROOT}bench/results`, { recursive: true });
   await Deno.writeTextFile(`${REPO_ROOT}bench/results/observe.md`, text);
+  // Keep the results file as `deno fmt --check` wants it.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "-q", `${REPO_ROOT}bench/results/observe.md`],
+  }).output();
   if (Deno.args.includes("--section")) {
     await writeSection("Observe: noise, latency, memory", body);
   }

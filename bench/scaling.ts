@@ -173,6 +173,10 @@ if (import.meta.main) {
   const results = new URL("./results/", import.meta.url);
   await Deno.mkdir(results, { recursive: true });
   await Deno.writeTextFile(new URL("scaling.md", results), `## ${title}\n\n${body}`);
+  // Keep the results file as `deno fmt --check` wants it.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "-q", new URL("scaling.md", results).pathname],
+  }).output();
   if (Deno.args.includes("--section")) await writeSection(title, body);
   console.log(`## ${title}\n\n${body}`);
 }
