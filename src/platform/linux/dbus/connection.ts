@@ -205,8 +205,12 @@ export class DBusConnection {
     this.stats.calls++;
     if (!this.#flushing) {
       this.#flushing = true;
-      // Let the current tick queue more calls so they share one write.
-      queueMicrotask(() => this.#flush());
+      // Let more calls join this write. With replies still to come, wait for
+      // the next macrotask: calls made from reply handlers then go out together
+      // (fewer writes here, fewer wake-ups in the app). Otherwise only let the
+      // current microtasks add theirs, to keep a lone call's latency low.
+      if (this.#pending.size > 1) setTimeout(() => this.#flush(), 0);
+      else queueMicrotask(() => this.#flush());
     }
   }
 
