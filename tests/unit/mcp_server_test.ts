@@ -245,3 +245,43 @@ Deno.test({
     assert.equal(err.code, "SNAPSHOT_INVALID");
   },
 });
+
+Deno.test({
+  name: "mcp: the shared browser_form fixture: read, find, ambiguous ref, replay action, diff",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const client = await connect("tests/fixtures/browser_form.json");
+    try {
+      const read = await call(client, "read", { interactive: true });
+      assert.equal(read.isError, false, read.text);
+      for (const ref of ["form/email", "form/submit", "confirm/ok"]) {
+        assert.ok(read.text.includes(`|${ref}]`), `read shows ${ref}`);
+      }
+
+      const find = await call(client, "find", { text: "Delete", roles: "btn" });
+      const found = JSON.parse(find.text) as Array<{ ref: string }>;
+      assert.equal(found.length, 12);
+      assert.ok(found.every((f) => /^invoices\/invoice-2024-\d\d\/delete$/.test(f.ref)));
+
+      const ambiguous = await callError(client, "click", { ref: "delete" });
+      assert.equal(ambiguous.code, "AMBIGUOUS_TARGET");
+      assert.equal(ambiguous.candidates?.length, 10, "candidates are capped at 10");
+
+      const replay = await callError(client, "click", { ref: "confirm/ok" });
+      assert.equal(replay.code, "PLATFORM_NOT_SUPPORTED");
+
+      const diff = await call(client, "diff", {
+        before: `${ROOT}tests/fixtures/browser_form.json`,
+        after: `${ROOT}tests/fixtures/browser_form_after.json`,
+        format: "jsonl",
+      });
+      assert.equal(diff.isError, false, diff.text);
+      const changes = diff.text.trim().split("\n").map((l) => JSON.parse(l));
+      assert.ok(changes.length > 0);
+      assert.ok(changes.every((c) => typeof c.ref === "string" && c.ref.length > 0));
+    } finally {
+      await client.close();
+    }
+  },
+});
