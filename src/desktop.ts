@@ -18,6 +18,7 @@ import {
   createMemoryRefStore,
   type RefStore,
   stateDir,
+  type StoredRead,
 } from "./state/ref_store.ts";
 import {
   checkIndexedRef,
@@ -156,17 +157,18 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const found = resolveRef(root, target.ref);
       const stored = await store.load(snapshot.app.pid);
       checkIndexedRef(found, locateAll(root), stored, snapshot.app);
-      return found;
+      return numberedAsLastRead(found, stored);
     }
     if (target.id !== undefined) {
       // By name too: a read of an earlier run of the app means "restarted", not "never read".
       const stored = await store.load(snapshot.app.pid, snapshot.app.name);
-      return resolveStoredId(locateAll(root), stored, snapshot.app, target.id);
+      const found = resolveStoredId(locateAll(root), stored, snapshot.app, target.id);
+      return { ...found, i: target.id };
     }
-    if (target.text !== undefined) {
-      return resolveText(root, { text: target.text, exact: target.exact, roles: target.roles });
-    }
-    return elementAtPoint(locateAll(root), target.point!);
+    const found = target.text !== undefined
+      ? resolveText(root, { text: target.text, exact: target.exact, roles: target.roles })
+      : elementAtPoint(locateAll(root), target.point!);
+    return numberedAsLastRead(found, await store.load(snapshot.app.pid));
   }
 
   const desktop: Desktop = {
@@ -205,9 +207,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         return await provider.act(scope, { point: target.point }, action);
       }
       const snapshot = await readFull(scope);
-      const element = hasAnyTarget(target)
-        ? await resolveIn(snapshot, target)
-        : focusedOrRoot(snapshot.root, action);
+      const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
+        focusedOrRoot(snapshot.root, action),
+        await store.load(snapshot.app.pid),
+      );
       const result = await provider.act(scope, { element }, action);
       return { ...result, element };
     },
@@ -220,15 +223,34 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         });
       }
       if (cond.ref !== undefined) validateRef(cond.ref);
-      return await waitUntil(provider, scope, timeoutMs, async () => {
+      let pid = 0;
+      const found = await waitUntil(provider, scope, timeoutMs, async () => {
         const snapshot = await readFull(scope, false);
+        pid = snapshot.app.pid;
         return checkCondition(snapshot.root, cond, findElements, refOrUndefined);
       });
+      return found && numberedAsLastRead(found, await store.load(pid));
     },
 
     close: () => provider.close(),
   };
   return desktop;
+}
+
+/**
+ * The element under the id the app's last read gave it, so that an id printed
+ * by find, an action or wait means what `--id` means. The fresh read's own
+ * numbering must not leak out: after the UI shifted, its N can be another
+ * element than the last read's N. An element that read did not show gets 0
+ * (no id yet; printers omit it).
+ */
+function numberedAsLastRead(el: Element, stored: StoredRead | null): Element {
+  const hit = stored?.elements.find((s) =>
+    s.ref === el.ref && s.r === el.r && s.t === el.t &&
+    (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
+  );
+  const i = hit?.i ?? 0;
+  return i === el.i ? el : { ...el, i };
 }
 
 function defaultStore(persist: boolean): RefStore {

@@ -317,18 +317,20 @@ export function formatActResult(
  */
 export function elementLine(el: Element): string {
   const label = el.t ? ` ${JSON.stringify(el.t)}` : "";
-  return `[${el.i}${el.ref ? `|${el.ref}` : ""}] ${el.r}${label}`;
+  return `[${el.i || "-"}${el.ref ? `|${el.ref}` : ""}] ${el.r}${label}`;
 }
 
 /**
  * The identifying keys of an element (for JSON results).
  *
  * @param el the element
- * @returns `{i, ref, r, t, b}`
+ * @returns `{i, ref, r, t, b}`; no `i` for an element the last read did not show
  */
-export function elementSummary(el: Element): Pick<Element, "i" | "ref" | "r" | "t" | "b"> {
+export function elementSummary(
+  el: Element,
+): Partial<Pick<Element, "i">> & Pick<Element, "ref" | "r" | "t" | "b"> {
   return {
-    i: el.i,
+    ...(el.i ? { i: el.i } : {}),
     ...(el.ref !== undefined ? { ref: el.ref } : {}),
     r: el.r,
     ...(el.t !== undefined ? { t: el.t } : {}),

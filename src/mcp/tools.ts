@@ -52,7 +52,7 @@ const ACT_HINT = "Name the element by ref (preferred), id, text (+roles, exact) 
 function brief(el: Element): Record<string, unknown> {
   return {
     ...(el.ref !== undefined ? { ref: el.ref } : {}),
-    i: el.i,
+    ...(el.i ? { i: el.i } : {}), // 0: not in the last read, no id to reuse
     r: el.r,
     ...(el.t !== undefined ? { t: el.t } : {}),
     ...(el.v !== undefined ? { v: el.v } : {}),

@@ -65,7 +65,11 @@ export interface Point {
  * information (an enabled element has no `e`, an unfocused one no `f`).
  */
 export interface Element {
-  /** Numeric id: depth-first position in the last read, from 1. */
+  /**
+   * Numeric id: depth-first position in the last read, from 1. Elements that
+   * find, actions and wait return carry the id of the app's last read, or 0
+   * when that read did not show them.
+   */
   i: number;
   /** Stable landmark ref such as `form/email` (see src/refs). */
   ref?: string;

@@ -207,7 +207,8 @@ function isEcho(el: Element, ownerLabel: string): boolean {
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
   const max = opts.maxText ?? 120;
-  const parts: string[] = [`[${el.i}|${el.ref ?? ""}]`];
+  // Id 0: not in the last read, so no id that `--id` would accept: print "-".
+  const parts: string[] = [`[${el.i || "-"}|${el.ref ?? ""}]`];
   if (el.r !== "txt") parts.push(el.r);
   const label = labelOf(el);
   if (label) parts.push(quote(label, max));

@@ -34,9 +34,9 @@ async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
 Deno.test("cli find: exact refs, suffix refs, text and points resolve to one element", async () => {
   await withState(async (dir) => {
     const cases: Array<[string[], RegExp]> = [
-      [["--ref", "form/email"], /^\[\d+\|form\/email\] input "Email"/],
-      [["--ref", "submit"], /^\[\d+\|form\/submit\] btn "Submit"/],
-      [["--ref", "invoice-2024-07/delete"], /^\[\d+\|invoices\/invoice-2024-07\/delete\] btn/],
+      [["--ref", "form/email"], /^\[(\d+|-)\|form\/email\] input "Email"/],
+      [["--ref", "submit"], /^\[(\d+|-)\|form\/submit\] btn "Submit"/],
+      [["--ref", "invoice-2024-07/delete"], /^\[(\d+|-)\|invoices\/invoice-2024-07\/delete\] btn/],
       [["--text", "Full Name"], /\|form\/full-name\]/],
       [["--text", "email", "--roles", "input"], /\|form\/email\]/],
       [["--text", "ok", "--exact"], /\|confirm\/ok\]/],
@@ -48,6 +48,28 @@ Deno.test("cli find: exact refs, suffix refs, text and points resolve to one ele
       assert.match(r.stdout, want, args.join(" "));
       assert.equal(r.stdout.trim().split("\n").length, 1);
     }
+  });
+});
+
+Deno.test("cli find: ids shown are those of the last read, never a fresh numbering", async () => {
+  await withState(async (dir) => {
+    // No read yet: the element has no id that --id would take.
+    const before = await run(["find", "--from", FORM, "--ref", "invoice-2024-01/delete"], dir);
+    assert.match(before.stdout, /^\[-\|invoices\/invoice-2024-01\/delete\] btn/);
+    await run(["read", "--from", FORM], dir);
+    // A row was inserted above it since that read: it is 139 now, but still 130 to --id.
+    const after = await run(["find", "--from", AFTER, "--ref", "invoice-2024-01/delete"], dir);
+    assert.match(after.stdout, /^\[130\|invoices\/invoice-2024-01\/delete\] btn/);
+    const byId = await run(["find", "--from", AFTER, "--id", "130", "--format", "json"], dir);
+    assert.equal(JSON.parse(byId.stdout)[0].ref, "invoices/invoice-2024-01/delete");
+    // The new row's button was not in that read: no id, only its ref.
+    const fresh = await run(["find", "--from", AFTER, "--ref", "invoice-2024-13/delete"], dir);
+    assert.match(fresh.stdout, /^\[-\|invoices\/invoice-2024-13\/delete\]/);
+    const json = await run(
+      ["find", "--from", AFTER, "--ref", "invoice-2024-13/delete", "--format", "json"],
+      dir,
+    );
+    assert.equal(JSON.parse(json.stdout)[0].i, undefined);
   });
 });
 

@@ -103,7 +103,14 @@ Deno.test("session: --id means the element of the last read, found again after i
   p.snapshot = formApp({ extraFirst: true }); // a field inserted above: ids shift
   const found = await desktop.resolve({}, { id: emailId });
   assert.equal(found.t, "Email");
-  assert.notEqual(found.i, emailId, "the same element under its new id");
+  assert.equal(found.i, emailId, "shown under the id --id took, not the fresh read's");
+  // By ref too: the id is the last read's, and an element that read did not show has none.
+  assert.equal(await idOf(desktop, "form/email"), emailId);
+  assert.equal(await idOf(desktop, "form/phone"), 0);
+  assert.equal(
+    (await desktop.act({}, { ref: "form/email" }, { kind: "click" })).element?.i,
+    emailId,
+  );
 });
 
 Deno.test("session: --id without a recorded read is STALE_REF asking for a read", async () => {
