@@ -8,7 +8,7 @@
 import type { AppInfo, Element, Point, Role, Snapshot, WindowInfo } from "./model/element.ts";
 import type { FilterOptions, FilterResult } from "./model/filter.ts";
 import type { Action, ActionResult, Provider, Scope } from "./platform/provider.ts";
-import { DesktopError } from "./errors.ts";
+import { type Candidate, DesktopError } from "./errors.ts";
 import { assignIds } from "./model/tree.ts";
 import { filterTree } from "./model/filter.ts";
 import { assignRefs } from "./refs/generate.ts";
@@ -150,6 +150,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
   }
 
   async function resolveIn(snapshot: Snapshot, target: Target): Promise<Element> {
+    try {
+      return await resolveTarget(snapshot, target);
+    } catch (e) {
+      if (!(e instanceof DesktopError) || !e.candidates?.length) throw e;
+      throw withLastReadIds(e, await store.load(snapshot.app.pid));
+    }
+  }
+
+  async function resolveTarget(snapshot: Snapshot, target: Target): Promise<Element> {
     checkTarget(target);
     const root = snapshot.root;
     if (target.ref !== undefined) {
@@ -245,12 +254,35 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
  * (no id yet; printers omit it).
  */
 function numberedAsLastRead(el: Element, stored: StoredRead | null): Element {
-  const hit = stored?.elements.find((s) =>
+  const i = lastReadId(el, stored) ?? 0;
+  return i === el.i ? el : { ...el, i };
+}
+
+/** The id the last read gave an element with this ref, role, label (and native id). */
+function lastReadId(
+  el: { ref?: string; r: string; t?: string; nid?: string },
+  stored: StoredRead | null,
+): number | undefined {
+  return stored?.elements.find((s) =>
     s.ref === el.ref && s.r === el.r && s.t === el.t &&
     (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
-  );
-  const i = hit?.i ?? 0;
-  return i === el.i ? el : { ...el, i };
+  )?.i;
+}
+
+/** The same error with its candidates' ids taken from the last read (none when it lacked them). */
+function withLastReadIds(e: DesktopError, stored: StoredRead | null): DesktopError {
+  const candidates = (e.candidates ?? []).map((c) => {
+    if (!("r" in c)) return c; // an app, not an element
+    const { i: _fresh, r, ref, ...rest } = c;
+    const i = lastReadId(c, stored);
+    return { r, ...(ref !== undefined ? { ref } : {}), ...(i !== undefined ? { i } : {}), ...rest };
+  });
+  return new DesktopError(e.code, e.message, {
+    suggestion: e.suggestion,
+    candidates: candidates as Candidate[],
+    details: e.details,
+    cause: e,
+  });
 }
 
 function defaultStore(persist: boolean): RefStore {

@@ -1,13 +1,14 @@
 /**
- * `deno task demo`: a tour of desktop on a saved snapshot of a checkout page
- * in Chromium (tests/fixtures/browser_form.json): the agent tree, find, ref
- * resolution, an ambiguous target, ids across reads, and a diff.
- *
- * A live mode (a real app on a headless desktop) plugs in through
- * {@link liveDemoAvailable} and {@link runLiveDemo}.
+ * `deno task demo`: on Linux with the test desktop installed, a live tour of
+ * desktop driving Chromium on a private headless desktop (tests/demo_live.ts);
+ * elsewhere, or with `--replay`, a tour on a saved snapshot of a checkout page
+ * (tests/fixtures/browser_form.json): the agent tree, find, ref resolution, an
+ * ambiguous target, ids across reads, and a diff.
  *
  * @module
  */
+
+import { liveDemoMissing, runLiveDemo } from "./demo_live.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CLI = `${ROOT}cli.ts`;
@@ -17,8 +18,17 @@ const AFTER = "tests/fixtures/browser_form_after.json";
 const bold = (s: string) => Deno.noColor ? s : `\x1b[1m${s}\x1b[0m`;
 const dim = (s: string) => Deno.noColor ? s : `\x1b[2m${s}\x1b[0m`;
 
-/** Runs `desktop <args>` and shows the command, its stdout and its stderr. */
-async function show(args: string[], env: Record<string, string>, maxLines = 60): Promise<void> {
+/**
+ * Runs `desktop <args>` and shows the command, its stdout and its stderr.
+ * The live tour passes the test desktop's whole environment (`clearEnv`), so
+ * that the user's own session is never touched.
+ */
+async function show(
+  args: string[],
+  env: Record<string, string>,
+  maxLines = 60,
+  clearEnv = false,
+): Promise<void> {
   console.log(
     dim(`$ desktop ${args.map((a) => /[\s"]/.test(a) ? JSON.stringify(a) : a).join(" ")}`),
   );
@@ -26,6 +36,7 @@ async function show(args: string[], env: Record<string, string>, maxLines = 60):
     args: ["run", "-A", CLI, ...args],
     cwd: ROOT,
     env,
+    clearEnv,
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -57,25 +68,6 @@ function heading(text: string): void {
 }
 
 /**
- * Whether a live demo can run here (a test desktop harness and Xvfb).
- * The replay tour runs otherwise.
- *
- * @returns false until a live tour is written
- */
-export function liveDemoAvailable(): Promise<boolean> {
-  return Promise.resolve(false);
-}
-
-/**
- * The live tour: start a real app on a headless desktop and drive it.
- *
- * @returns when done
- */
-export function runLiveDemo(): Promise<void> {
-  return Promise.reject(new Error("no live demo in this build"));
-}
-
-/**
  * The replay tour.
  *
  * @param env environment for the CLI (a private state directory)
@@ -100,7 +92,9 @@ export async function runReplayDemo(env: Record<string, string>): Promise<void> 
 
   heading("6. Ids mean 'element N of the last read', found again after the UI shifts");
   await show(["read", "--from", FORM, "--scope-ref", "invoice-2024-01"], env);
-  console.log(dim("(later a row is inserted above: every id below it shifts by 9)\n"));
+  console.log(
+    dim("(later a row is inserted above: the button is element 139 now, yet --id 130 finds it)\n"),
+  );
   await show(["find", "--from", AFTER, "--id", "130"], env);
 
   heading("7. A snapshot is read-only: actions need the live app");
@@ -114,10 +108,23 @@ export async function runReplayDemo(env: Record<string, string>): Promise<void> 
 if (import.meta.main) {
   const stateDir = await Deno.makeTempDir({ prefix: "desktop-demo-" });
   const env = { DESKTOP_STATE_DIR: stateDir };
+  const missing = Deno.args.includes("--replay") ? ["--replay"] : liveDemoMissing();
   try {
-    if (await liveDemoAvailable()) {
-      await runLiveDemo();
+    if (missing.length === 0) {
+      await runLiveDemo({
+        heading,
+        note: (text) => console.log(dim(text)),
+        show: (args, env, maxLines) => show(args, env, maxLines, true),
+      }, stateDir);
+      console.log(
+        dim("The same tour on a saved snapshot, with no live app: deno task demo --replay"),
+      );
     } else {
+      if (!Deno.args.includes("--replay")) {
+        console.log(
+          dim(`no live desktop here (missing: ${missing.join(", ")}); replaying instead`),
+        );
+      }
       console.log(dim(`replaying ${FORM} (a checkout page in Chromium)\n`));
       await runReplayDemo(env);
     }

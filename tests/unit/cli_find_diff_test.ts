@@ -70,6 +70,14 @@ Deno.test("cli find: ids shown are those of the last read, never a fresh numberi
       dir,
     );
     assert.equal(JSON.parse(json.stdout)[0].i, undefined);
+    // Candidates of an error are numbered the same way.
+    const gone = await run(["find", "--from", AFTER, "--ref", "confirm/ok"], dir);
+    const cands = JSON.parse(gone.stderr).candidates as Array<{ ref: string; i?: number }>;
+    const kept = cands.find((c) => c.ref === "invoices/invoice-2024-01/delete");
+    if (kept) assert.equal(kept.i, 130);
+    assert.ok(
+      cands.every((c) => !c.ref.startsWith("invoices/invoice-2024-13") || c.i === undefined),
+    );
   });
 });
 
