@@ -67,6 +67,10 @@ export function readCommand(): CommandUnknownOpts {
     .option("--max-elements <n>", "stop after this many elements", intOption("--max-elements", 1))
     .option("--prune", "drop unlabeled containers, lifting their children")
     .option(
+      "--no-bounds",
+      "leave screen bounds out of the output (fewer tokens; --save keeps them)",
+    )
+    .option(
       "--format <format>",
       "agent (compact lines), yaml or json (json loads back with --from)",
       choiceOption<Format>("--format", READ_FORMATS),
@@ -80,6 +84,7 @@ Examples:
   $ desktop read --app Chromium --interactive
   $ desktop read --app Chromium --scope-ref form --format yaml
   $ desktop read --app Chromium --save before.json
+  $ desktop read --app Chromium --no-bounds --prune        # leanest tree for a prompt
   $ desktop read --from before.json --flat --roles btn`,
     )
     .action(runCommand(async (opts) => {
@@ -113,7 +118,13 @@ Examples:
           );
           return;
         }
-        const text = renderElements(view.root, { format: opts.format, flat: opts.flat, meta });
+        // Read with bounds either way, so that ids and hidden-subtree pruning match.
+        const text = renderElements(view.root, {
+          format: opts.format,
+          flat: opts.flat,
+          meta,
+          bounds: opts.bounds,
+        });
         console.log(text.replace(/\n$/, ""));
         if (view.truncated && opts.format === "agent") {
           // yaml/json carry `truncated`; agent text says it in words.

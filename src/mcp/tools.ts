@@ -154,6 +154,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         "Output format: agent (compact text, default), yaml or json",
       ),
       flat: z.boolean().optional().describe("A flat list with landmark paths instead of a tree"),
+      bounds: z.boolean().optional().describe(
+        "Include screen bounds (default true); false saves about a third of the tokens",
+      ),
     },
     async (args) => {
       const { snapshot, view } = await desktop.read(toScope(args), toReadRequest(args));
@@ -163,6 +166,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       return ok(renderElements(view.root, {
         format: args.format ?? "agent",
         flat: args.flat,
+        bounds: args.bounds,
         meta: {
           app: snapshot.app.name,
           ...(snapshot.window ? { window: snapshot.window.title } : {}),

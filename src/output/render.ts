@@ -34,7 +34,7 @@ export interface RenderOptions {
   flat?: boolean;
   /** Extra top-level fields for yaml/json (app, window, truncated...). */
   meta?: Record<string, unknown>;
-  /** Agent format: print bounds (default true). */
+  /** Print bounds (default true); false leaves them out of every format. */
   bounds?: boolean;
   /** Agent format: longest label or value printed (default 120 characters). */
   maxText?: number;
@@ -55,7 +55,7 @@ function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, un
 /**
  * Renders a tree (with ids and refs assigned) in the chosen format.
  *
- * @param root the tree
+ * @param tree the tree
  * @param opts format, flat, meta and format options
  * @returns the text (agent and yaml end with a newline, json does not)
  * @example
@@ -69,7 +69,8 @@ function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, un
  * //   [2|toolbar/search] input "Search" (200,50,800,30)
  * ```
  */
-export function renderElements(root: Element, opts: RenderOptions): string {
+export function renderElements(tree: Element, opts: RenderOptions): string {
+  const root = opts.bounds === false && opts.format !== "agent" ? withoutBounds(tree) : tree;
   switch (opts.format) {
     case "agent":
       return renderAgent(root, { bounds: opts.bounds, maxText: opts.maxText, tree: !opts.flat });
@@ -158,4 +159,10 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     }
   });
   return lines.join("\n") + "\n";
+}
+
+/** A copy of a tree with no `b` keys. */
+function withoutBounds(el: Element): Element {
+  const { b: _b, c, ...rest } = el;
+  return c ? { ...rest, c: c.map(withoutBounds) } : rest;
 }

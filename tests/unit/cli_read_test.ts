@@ -250,3 +250,26 @@ Deno.test("cli list: apps and windows of a snapshot", async () => {
     ]);
   });
 });
+
+Deno.test("cli read: --no-bounds drops bounds from every format but keeps ids, refs and --save", async () => {
+  await withState(async (dir) => {
+    const full = await run(["read", "--from", FORM], dir);
+    const lean = await run(["read", "--from", FORM, "--no-bounds"], dir);
+    assert.equal(lean.code, 0, lean.stderr);
+    assert.doesNotMatch(lean.stdout, /\(\d+,\d+,\d+,\d+\)/);
+    assert.match(lean.stdout, /^\s*\[12\|form\/email\] input "Email" required/m);
+    // Same elements, same ids and refs, fewer characters.
+    const heads = (s: string) => [...s.matchAll(/\[(\d+)\|([^\]]*)\]/g)].map((m) => m[0]);
+    assert.deepEqual(heads(lean.stdout), heads(full.stdout));
+    assert.ok(lean.stdout.length < full.stdout.length * 0.8);
+    const save = `${dir}/saved.json`;
+    const json = await run(
+      ["read", "--from", FORM, "--no-bounds", "--format", "json", "--save", save],
+      dir,
+    );
+    assert.doesNotMatch(json.stdout, /"b":/);
+    assert.match(await Deno.readTextFile(save), /"b": \[\s*160,\s*210,\s*320,\s*28\s*\]/);
+    const yaml = await run(["read", "--from", FORM, "--no-bounds", "--format", "yaml"], dir);
+    assert.doesNotMatch(yaml.stdout, /^\s*b:/m);
+  });
+});

@@ -118,6 +118,18 @@ Deno.test({
         }
       });
 
+      await t.step("read without bounds keeps every ref and drops every box", async () => {
+        const full = await call(client, "read");
+        const lean = await call(client, "read", { bounds: false });
+        assert.equal(lean.isError, false, lean.text);
+        assert.match(full.text, /\(\d+,\d+,\d+,\d+\)/);
+        assert.doesNotMatch(lean.text, /\(\d+,\d+,\d+,\d+\)/);
+        const refs = (s: string) => [...s.matchAll(/\[\d+\|[^\]]*\]/g)].map((m) => m[0]);
+        assert.deepEqual(refs(lean.text), refs(full.text));
+        const json = await call(client, "read", { bounds: false, format: "json" });
+        assert.doesNotMatch(json.text, /"b":/);
+      });
+
       await t.step("read with json format and a role filter", async () => {
         const { text, isError } = await call(client, "read", { format: "json", roles: "btn" });
         assert.equal(isError, false, text);

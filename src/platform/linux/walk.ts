@@ -92,7 +92,7 @@ function walkChildren(
   for (let i = 0; i < count; i++) {
     if (Date.now() > opts.deadline) {
       throw new DesktopError("TIMEOUT", "reading the accessibility tree ran past the deadline", {
-        suggestion: "Narrow the read (--window, --depth, --no-bounds) or raise --timeout",
+        suggestion: "Narrow the read (--window, --depth) or raise --timeout",
       });
     }
     // Index checked against the count first: libatspi 2.46 crashes past the end.

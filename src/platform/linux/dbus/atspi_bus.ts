@@ -353,7 +353,7 @@ export class AtspiBus {
 function checkDeadline(deadline: number): void {
   if (Date.now() > deadline) {
     throw new DesktopError("TIMEOUT", "reading the accessibility tree ran past the deadline", {
-      suggestion: "Narrow the read (--window, --depth, --no-bounds) or raise --timeout",
+      suggestion: "Narrow the read (--window, --depth) or raise --timeout",
     });
   }
 }
