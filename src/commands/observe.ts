@@ -188,6 +188,8 @@ Output is always JSONL (--format does not apply): one event per line, e.g.
   {"type":"error","ts":...,"code":"APP_UNRESPONSIVE","error":"..."}
   {"type":"done","ts":...,"elapsed":"10.0s","events":3}
 ts is milliseconds since the epoch. Ctrl+C ends the stream with its done event.
+Events are keyed by ref; i is the element's position in the stream's own read,
+not an --id target: act on what you see by its ref.
 
 Examples:
   $ desktop observe --app Chromium --duration 10
