@@ -15,6 +15,7 @@
 import { getEncoding } from "js-tiktoken";
 import { chromium } from "playwright-core";
 import { runCli } from "../tests/harness/cli.ts";
+import { agentTargets } from "../src/output/agent_parse.ts";
 import { REPO_ROOT, startDesktop, type TestDesktop } from "../tests/harness/desktop.ts";
 import type { Element } from "../src/model/element.ts";
 import { INTERACTIVE_ROLES } from "../src/model/roles.ts";
@@ -115,14 +116,16 @@ async function ours(): Promise<{
     web.ref,
     "--no-bounds",
   ]);
+  const printed = new Set(agentTargets(page).map((t) => t.ref));
   let interactive = 0;
   let withRef = 0;
   const missing: string[] = [];
   for (const el of elements(web)) {
     if (!INTERACTIVE_ROLES.has(el.r)) continue;
     interactive++;
-    // Addressable: it has a ref, and that ref is printed in the agent output.
-    if (el.ref && page.includes(`|${el.ref}]`)) withRef++;
+    // Addressable: the agent output gives its ref (a uniform row's `[40]` cell
+    // counts with the ref its header derives: agentTargets).
+    if (el.ref && printed.has(el.ref)) withRef++;
     else missing.push(`${el.r} ${JSON.stringify(el.t ?? "")}`);
   }
   return { page, app: full, interactiveOnly, noBounds, interactive, withRef, missing };
@@ -154,6 +157,13 @@ async function playwright(): Promise<{ ai: string; aiBoxes: string; interactive:
 if (import.meta.main) {
   const us = await ours();
   const pw = await playwright();
+  const dump = Deno.env.get("BENCH_DUMP"); // a directory: keep the compared texts for a look
+  if (dump) {
+    await Deno.mkdir(dump, { recursive: true });
+    for (const [name, text] of Object.entries({ ...us, ...pw })) {
+      if (typeof text === "string") await Deno.writeTextFile(`${dump}/${name}.txt`, text);
+    }
+  }
   const t = {
     page: tokens(us.page),
     app: tokens(us.app),
@@ -197,8 +207,8 @@ if (import.meta.main) {
       ratio(t.page, t.pw)
     }, ${us.withRef}/${us.interactive} interactive elements carry a printed ref` +
     (us.missing.length ? ` (without: ${us.missing.slice(0, 10).join(", ")})` : "") + ".",
-    "Our output also carries bounds for every element; the comparable Playwright figure is the",
-    "one with boxes.",
+    "Our output also carries a box for every element on screen (Playwright's boxes option gives",
+    "one to every element).",
     "",
   ].join("\n");
   const text = `## Tokens: agent format vs Playwright AI snapshot\n\n${body}`;

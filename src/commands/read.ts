@@ -9,6 +9,7 @@ import YAML from "yaml";
 import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
+import { windowBoundsOf } from "../model/tree.ts";
 import { type Format, renderElements } from "../output/render.ts";
 import { snapshotToText } from "../platform/replay/snapshot_file.ts";
 import { addScopeOptions, choiceOption, intOption, runCommand, withDesktop } from "./_shared.ts";
@@ -124,6 +125,7 @@ Examples:
           flat: opts.flat,
           meta,
           bounds: opts.bounds,
+          viewport: windowBoundsOf(snapshot.root, view.root.i),
         });
         console.log(text.replace(/\n$/, ""));
         if (view.truncated && opts.format === "agent") {

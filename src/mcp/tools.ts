@@ -12,7 +12,7 @@ import type { ActResult, Desktop, Target } from "../desktop.ts";
 import { diffTrees } from "../diff/diff.ts";
 import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
-import { assignIds } from "../model/tree.ts";
+import { assignIds, windowBoundsOf } from "../model/tree.ts";
 import { observe } from "../observe/observe.ts";
 import { renderChanges, renderElements } from "../output/render.ts";
 import type { Action, Scope } from "../platform/provider.ts";
@@ -42,7 +42,8 @@ export interface ToolContext {
 }
 
 const WORKFLOW = "Workflow: read once, then act by the ref each element line shows " +
-  "(e.g. form/email); refs stay valid while the UI changes. On ELEMENT_NOT_FOUND or " +
+  "(e.g. form/email); refs stay valid while the UI changes. Under a `rows:` header, a row's " +
+  "`[40]` cell is element 40 with ref <row ref>/<the header's suffix>. On ELEMENT_NOT_FOUND or " +
   "AMBIGUOUS_TARGET the error lists candidates with refs: retry with one of them.";
 
 const ACT_HINT = "Name the element by ref (preferred), id, text (+roles, exact) or x/y. " +
@@ -167,6 +168,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         format: args.format ?? "agent",
         flat: args.flat,
         bounds: args.bounds,
+        viewport: windowBoundsOf(snapshot.root, view.root.i),
         meta: {
           app: snapshot.app.name,
           ...(snapshot.window ? { window: snapshot.window.title } : {}),

@@ -5,7 +5,7 @@
  */
 
 import { traceRefs } from "../refs/generate.ts";
-import type { Element, FlatElement } from "./element.ts";
+import type { Bounds, Element, FlatElement } from "./element.ts";
 
 /**
  * Numbers every element depth-first (pre-order) from 1: the `i` key.
@@ -111,4 +111,33 @@ export function flatten(root: Element): FlatElement[] {
     if (anc) flat.p = anc.roles;
     return flat;
   });
+}
+
+/**
+ * The box of the window that holds element `id` (or that is it): the part of
+ * the screen where that element's subtree can be seen. A read scoped below
+ * the window uses it to tell on-screen elements from scrolled-out ones.
+ *
+ * @param root the full tree
+ * @param id the element's id
+ * @returns the nearest window's bounds, or undefined (no such element or window box)
+ * @example
+ * ```ts
+ * import { windowBoundsOf } from "./tree.ts";
+ * const root = { i: 1, r: "app" as const, c: [
+ *   { i: 2, r: "window" as const, b: [0, 0, 800, 600] as [number, number, number, number],
+ *     c: [{ i: 3, r: "btn" as const }] },
+ * ] };
+ * console.log(windowBoundsOf(root, 3)); // [0, 0, 800, 600]
+ * ```
+ */
+export function windowBoundsOf(root: Element, id: number): Bounds | undefined {
+  const stack: Array<{ el: Element; box: Bounds | undefined }> = [{ el: root, box: undefined }];
+  while (stack.length) {
+    const { el, box } = stack.pop()!;
+    const here = el.r === "window" && el.b ? el.b : box;
+    if (el.i === id) return here;
+    for (const kid of el.c ?? []) stack.push({ el: kid, box: here });
+  }
+  return undefined;
 }

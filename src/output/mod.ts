@@ -9,5 +9,7 @@ export * from "./render.ts";
 export * from "./snapshot.ts";
 export { elementLine, informativeActions, isAnonymous, quote, renderAgent } from "./agent.ts";
 export type { AgentOptions } from "./agent.ts";
+export { agentTargets } from "./agent_parse.ts";
+export type { AgentTarget } from "./agent_parse.ts";
 export { elementData, flatData, treeData } from "./data.ts";
 export type { ElementData } from "./data.ts";

@@ -15,7 +15,7 @@
 
 import YAML from "yaml";
 import type { Change } from "../diff/diff.ts";
-import type { Element } from "../model/element.ts";
+import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./snapshot.ts";
@@ -36,6 +36,11 @@ export interface RenderOptions {
   meta?: Record<string, unknown>;
   /** Print bounds (default true); false leaves them out of every format. */
   bounds?: boolean;
+  /**
+   * Agent format: the window box around the printed subtree, when the subtree
+   * starts below its window (a scoped read); boxes outside it are left out.
+   */
+  viewport?: Bounds;
   /** Agent format: longest label or value printed (default 120 characters). */
   maxText?: number;
   /** JSON: indent with two spaces (default: one compact line). */
@@ -73,7 +78,12 @@ export function renderElements(tree: Element, opts: RenderOptions): string {
   const root = opts.bounds === false && opts.format !== "agent" ? withoutBounds(tree) : tree;
   switch (opts.format) {
     case "agent":
-      return renderAgent(root, { bounds: opts.bounds, maxText: opts.maxText, tree: !opts.flat });
+      return renderAgent(root, {
+        bounds: opts.bounds,
+        maxText: opts.maxText,
+        tree: !opts.flat,
+        ...(opts.viewport ? { viewport: opts.viewport } : {}),
+      });
     case "json": {
       const doc = {
         format: SNAPSHOT_FORMAT,

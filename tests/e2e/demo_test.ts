@@ -25,8 +25,10 @@ Deno.test({
     assert.match(out, /ok wait \[-\|submitted-ada-example-com\]/);
     assert.match(out, /\|form\/email\] input "Email" val="ada@example\.com"/);
     // The row below the removed one keeps its ref and its id.
-    const before = out.match(/\[(\d+)\|list\/item-3\/delete\] btn/g) ?? [];
-    assert.ok(before.length >= 2 && before.every((l) => l === before[0]), before.join(" / "));
+    const inRead = /\[\d+\|list\/item-3\][^\n]*: "Item 3" \| \[(\d+)\]/.exec(out);
+    const found = /\n\[(\d+)\|list\/item-3\/delete\] btn "Delete"/.exec(out);
+    assert.ok(inRead && found, out);
+    assert.equal(found[1], inRead[1]);
     assert.match(out, /"code":"ELEMENT_NOT_FOUND".*list\/item-2\/delete/);
     assert.match(out, /\{"type":"removed","ts":\d+,"ref":"list\/item-1"/);
     assert.doesNotMatch(out, /INTERNAL|at file:\/\//);

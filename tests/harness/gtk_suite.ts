@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Element, Snapshot } from "../../src/model/element.ts";
+import { agentTargets } from "../../src/output/agent_parse.ts";
 import { cliError, runCli } from "./cli.ts";
 import { type DesktopApp, drive, startDesktop, type TestDesktop } from "./desktop.ts";
 import { allElements, byRef, eventually } from "./tree.ts";
@@ -67,9 +68,9 @@ export function actCode(
   return cliCode(d, [...actionArgs(action), "--app", d.appName, "--ref", ref]);
 }
 
-/** The refs of `read --format agent` output (every `[id|ref]`; rows inline theirs), in order. */
+/** The refs `read --format agent` output addresses (rows of uniform runs included), in order. */
 export function agentRefs(text: string): string[] {
-  return [...text.matchAll(/\[\d+\|([^\]]+)\]/g)].map((m) => m[1]);
+  return agentTargets(text).map((t) => t.ref);
 }
 
 /** Fails when `secret` appears in any file the CLI saved (the ref store). */

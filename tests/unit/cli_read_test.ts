@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { agentTargets } from "../../src/output/agent_parse.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const FORM = new URL("../fixtures/browser_form.json", import.meta.url).pathname;
@@ -31,13 +32,15 @@ async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/**
- * Every `[12|form/email] input "Email"` in agent output (rows print several per
- * line) as a "ref role label" key, ids dropped. Text elements print no role.
- */
+/** The refs agent output addresses, rows of uniform runs included (see agentTargets). */
 function refKeys(agent: string): string[] {
-  const re = /\[\d+\|([^\]]+)\] (?:([a-z]+)(?= |$|\n))? ?(?:"([^"]*)")?/g;
-  return [...agent.matchAll(re)].map((m) => `${m[1]} ${m[2] ?? "txt"} ${m[3] ?? ""}`);
+  return agentTargets(agent).map((t) => t.ref);
+}
+
+/** "ref role" of every `[12|form/email] input` of agent output with no uniform rows. */
+function roleKeys(agent: string): string[] {
+  const re = /\[\d+\|([^\]]+)\] (?:([a-z]+)(?= |$|\n))?/g;
+  return [...agent.matchAll(re)].map((m) => `${m[1]} ${m[2] ?? "txt"}`);
 }
 
 Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs", async () => {
@@ -48,7 +51,21 @@ Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs",
     assert.match(r.stdout, /\[\d+\|toolbar\/back\] btn "Back"/);
     assert.match(r.stdout, /\[\d+\|form\/submit\] btn "Submit"/);
     assert.match(r.stdout, /\[\d+\|confirm\/ok\] btn "OK"/);
-    assert.match(r.stdout, /\[\d+\|invoices\/invoice-2024-07\/delete\] btn "Delete"/);
+    // Rows of one shape share a header; each Delete is [id] with ref <row>/delete.
+    assert.match(
+      r.stdout,
+      /rows: \[id\|<row>\/lnk\] lnk "…" \| "…" \| "…" \| \[id\|<row>\/delete\] btn "Delete"/,
+    );
+    assert.match(
+      r.stdout,
+      /\[68\|invoices\/invoice-2024-07\] \(40,720,1180,32\): \[70\] "Invoice 2024-07"/,
+    );
+    assert.ok(refKeys(r.stdout).includes("invoices/invoice-2024-07/delete"));
+    // A row scrolled out of the window (800 px high) prints no box.
+    assert.match(
+      r.stdout,
+      /\[122\|invoices\/invoice-2024-01\]: \[124\] "Invoice 2024-01" \| "€115\.00" \| "Paid" \| \[130\]\n/,
+    );
     // Anonymous containers and the web document add nothing to refs.
     assert.doesNotMatch(r.stdout, /\|[^\]]*(scroll|web|cell)\/[^\]]*\]/);
   });
@@ -72,10 +89,7 @@ Deno.test("cli read: inserting a row and closing a dialog leaves every other ref
     const untouched = before.filter((k) => !k.startsWith("confirm"));
     const lost = untouched.filter((k) => !after.has(k));
     assert.deepEqual(lost, []);
-    assert.ok(
-      after.has("invoices/invoice-2024-13/delete btn Delete"),
-      "the new row is keyed by content",
-    );
+    assert.ok(after.has("invoices/invoice-2024-13/delete"), "the new row is keyed by content");
   });
 });
 
@@ -123,7 +137,7 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
     assert.doesNotMatch(inter.stdout, /\] heading /);
 
     const roles = await run(["read", "--from", FORM, "--roles", "input", "--flat"], dir);
-    const kinds = refKeys(roles.stdout).map((k) => k.split(" ")[1]);
+    const kinds = roleKeys(roles.stdout).map((k) => k.split(" ")[1]);
     assert.equal(kinds.filter((k) => k === "input").length, 4);
     for (const other of ["btn", "lnk", "chk", "txt", "heading"]) {
       assert.ok(!kinds.includes(other), `--roles input keeps no ${other}`);
@@ -150,7 +164,7 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
     assert.equal(refKeys(max.stdout).length, 5);
 
     const depth = await run(["read", "--from", FORM, "--depth", "1"], dir);
-    assert.deepEqual(refKeys(depth.stdout).map((k) => k.split(" ")[1]), ["app", "window"]);
+    assert.deepEqual(roleKeys(depth.stdout).map((k) => k.split(" ")[1]), ["app", "window"]);
 
     const nothing = await run(["read", "--from", FORM, "--text", "no such text anywhere"], dir);
     assert.equal(nothing.code, 0, nothing.stderr);

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import YAML from "yaml";
 import type { Change } from "../../src/diff/diff.ts";
-import type { Element, Role } from "../../src/model/element.ts";
+import type { Bounds, Element, Role } from "../../src/model/element.ts";
 import { assignIds } from "../../src/model/tree.ts";
 import {
+  agentTargets,
   elementLine,
   informativeActions,
   quote,
@@ -311,4 +312,115 @@ Deno.test("agent: actions are printed only when they add something", () => {
     elementLine({ i: 1, ref: "x", r: "cell", t: "A", a: ["edit", "activate"] }),
     '[1|x] cell "A" actions=edit',
   );
+});
+
+/** A window with a list of `n` invoice rows (link, amount, Delete), rows 32 px apart from y=100. */
+function invoices(n: number, windowBox: Bounds = [0, 0, 800, 400]): Element {
+  const rows = Array.from({ length: n }, (_, k) =>
+    el("row", undefined, [
+      el("cell", undefined, [
+        el("lnk", `Invoice ${k + 1}`, undefined, { b: [10, 100 + 32 * k, 90, 20] }),
+      ]),
+      el("cell", `$${10 * (k + 1)}`),
+      el("cell", undefined, [el("btn", "Delete", undefined, { b: [700, 100 + 32 * k, 60, 20] })]),
+    ], { b: [0, 100 + 32 * k, 800, 30] }));
+  const root = el("app", "Books", [
+    el("window", "Books", [el("list", "Invoices", rows, { b: [0, 100, 800, 32 * n] })], {
+      b: windowBox,
+    }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  return root;
+}
+
+function findByRef(root: Element, ref: string): Element | undefined {
+  if (root.ref === ref) return root;
+  for (const c of root.c ?? []) {
+    const hit = findByRef(c, ref);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+Deno.test("agent: rows of one shape share a header; each row line shows only what differs", () => {
+  const text = renderElements(invoices(4), { format: "agent", bounds: false });
+  assert.equal(
+    text,
+    [
+      '[1|books.1] app "Books"',
+      '  [2|books.2] window "Books"',
+      '    [3|invoices] list "Invoices"',
+      '      rows: [id|<row>/lnk] lnk "…" | "…" | [id|<row>/delete] btn "Delete"',
+      '      [4|invoices/invoice-1]: [6] "Invoice 1" | "$10" | [9]',
+      '      [10|invoices/invoice-2]: [12] "Invoice 2" | "$20" | [15]',
+      '      [16|invoices/invoice-3]: [18] "Invoice 3" | "$30" | [21]',
+      '      [22|invoices/invoice-4]: [24] "Invoice 4" | "$40" | [27]',
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("agent: fewer than three rows, or rows of another shape, keep their own lines", () => {
+  const two = renderElements(invoices(2), { format: "agent", bounds: false });
+  assert.doesNotMatch(two, /rows:/);
+  assert.match(two, /\[4\|invoices\/invoice-1\] row: \[6\|invoices\/invoice-1\/lnk\] lnk/);
+  const root = invoices(5);
+  // The third row's button is labeled differently: it breaks the run in two short ones.
+  const third = findByRef(root, "invoices/invoice-3/delete")!;
+  third.t = "Remove";
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", bounds: false });
+  assert.doesNotMatch(text, /rows:/);
+  assert.match(text, /\|invoices\/invoice-3\/remove\] btn "Remove"/);
+});
+
+Deno.test("agent: a varying state stays on its row; a box outside the window is left out", () => {
+  const root = invoices(12); // rows 9..12 lie below the 400 px window
+  findByRef(root, "invoices/invoice-2/delete")!.e = false;
+  const text = renderElements(root, { format: "agent" });
+  assert.match(
+    text,
+    /\[10\|invoices\/invoice-2\] \(0,132,800,30\): \[12\] "Invoice 2" \(10,132,90,20\) \| "\$20" \| \[15\] \(700,132,60,20\) disabled\n/,
+  );
+  assert.match(text, /\[70\|invoices\/invoice-12\]: \[72\] "Invoice 12" \| "\$120" \| \[75\]\n/);
+  // The list reaches into view: it keeps its box.
+  assert.match(text, /\[3\|invoices\] list "Invoices" \(0,100,800,384\)/);
+  // Scoped below the window, the caller's viewport does the same.
+  const list = findByRef(root, "invoices")!;
+  const scoped = renderElements(list, { format: "agent", viewport: [0, 0, 800, 400] });
+  assert.match(scoped, /\[70\|invoices\/invoice-12\]: \[72\] "Invoice 12" \| "\$120" \| \[75\]\n/);
+  const unscoped = renderElements(list, { format: "agent" });
+  assert.match(unscoped, /\[70\|invoices\/invoice-12\] \(0,452,800,30\)/);
+});
+
+Deno.test("agentTargets: every printed id and ref, run cells included, matches the tree", () => {
+  for (const n of [1, 2, 3, 20]) {
+    const root = invoices(n);
+    for (const opts of [{}, { bounds: false }, { flat: true }]) {
+      const text = renderElements(root, { format: "agent", ...opts });
+      const targets = agentTargets(text);
+      for (const t of targets) {
+        const found = findByRef(root, t.ref);
+        assert.ok(found, `${t.ref} is in the tree`);
+        assert.equal(found!.i, t.i, t.ref);
+      }
+      // Every button and link is addressable.
+      const refs = new Set(targets.map((t) => t.ref));
+      for (let k = 1; k <= n; k++) {
+        assert.ok(refs.has(`invoices/invoice-${k}/delete`), `n=${n} ${JSON.stringify(opts)}`);
+        assert.ok(refs.has(`invoices/invoice-${k}/lnk`));
+      }
+    }
+  }
+});
+
+Deno.test("agentTargets: brackets inside quoted labels are not targets", () => {
+  const text = '[4|notes/todo] "see [5|x] and [6]"\n  rows: "…" | [id|<row>/go] btn "Go"\n' +
+    '  [7|notes/a]: "[8|y]" | [9]\n';
+  assert.deepEqual(agentTargets(text), [
+    { i: 4, ref: "notes/todo" },
+    { i: 7, ref: "notes/a" },
+    { i: 9, ref: "notes/a/go" },
+  ]);
 });

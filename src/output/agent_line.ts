@@ -1,0 +1,308 @@
+/**
+ * One element of the agent format as a line: `[id|ref] role "label" val="..."
+ * (x,y,w,h) flags`, and the rules that decide what a line leaves out (roles
+ * implied by the text, actions implied by the role, anonymous containers,
+ * echoes of a parent's label). See ./agent.ts for the whole format.
+ *
+ * @module
+ */
+
+import type { Bounds, Element, FlatElement } from "../model/element.ts";
+
+/** Options of the agent format. */
+export interface AgentOptions {
+  /** Print bounds `(x,y,w,h)` (default true). */
+  bounds?: boolean;
+  /** Longest label or value printed, in characters (default 120). */
+  maxText?: number;
+  /** Indent children (tree); false prints a flat list (default true). */
+  tree?: boolean;
+  /**
+   * The screen area of the window being printed: boxes of elements entirely
+   * outside it (scrolled out of view) are left out, since nothing can be
+   * clicked there. Set by the tree walk; unset prints every box.
+   */
+  viewport?: Bounds;
+}
+
+/** Containers that are not printed when they carry nothing. */
+const ANONYMOUS_CONTAINERS: ReadonlySet<string> = new Set([
+  "group",
+  "other",
+  "scroll",
+  "web",
+  "tabpanel",
+  "separator",
+  "img",
+]);
+
+/** Action names (squashed) that every element of their kind has: printing them says nothing. */
+const UNINFORMATIVE_ACTIONS: ReadonlySet<string> = new Set([
+  "click",
+  "press",
+  "activate",
+  "default",
+  "dodefault",
+  "jump",
+  "toggle",
+  "check",
+  "uncheck",
+  "select",
+  "switch",
+  "open",
+  "showmenu",
+  "showcontextmenu",
+  "contextmenu",
+  "menu",
+  "raise",
+  "confirm",
+  "cancel",
+  "pick",
+  "focus",
+  "increment",
+  "decrement",
+]);
+
+/**
+ * Prefixes of actions implied by the role or a printed state: scrolling
+ * (`scrollUp`, `scrollToVisible`...), expanding and collapsing (the
+ * expanded/collapsed flag says it), and activation described in words.
+ */
+const UNINFORMATIVE_PREFIXES: readonly string[] = [
+  "scroll",
+  "expand",
+  "collapse",
+  "activates",
+];
+
+/** Squashes an action name: `AXShowMenu`, `show menu`, `showMenu` agree. */
+function squashAction(name: string): string {
+  return name.replace(/^AX/, "").toLowerCase().replace(/[^a-z]/g, "");
+}
+
+/**
+ * The actions worth printing: those not implied by the element's role or state.
+ *
+ * @param el the element
+ * @returns informative action names, in the element's order
+ */
+export function informativeActions(el: Pick<Element, "a">): string[] {
+  return (el.a ?? []).filter((a) => {
+    const s = squashAction(a);
+    return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) &&
+      !UNINFORMATIVE_PREFIXES.some((p) => s.startsWith(p));
+  });
+}
+
+/**
+ * Escapes text for a double-quoted agent string and caps its length.
+ *
+ * @param text raw text
+ * @param max longest text kept, in code points
+ * @returns `"escaped"`, or `"head…"(N chars)` when cut
+ * @example
+ * ```ts
+ * import { quote } from "./agent.ts";
+ * console.log(quote('Say "hi"\nnow', 120)); // "Say \"hi\"\nnow" (escaped)
+ * ```
+ */
+export function quote(text: string, max: number): string {
+  // UTF-16 length bounds the code point count: short text needs no splitting.
+  if (text.length <= max) return `"${escape(text)}"`;
+  const chars = Array.from(text);
+  if (chars.length <= max) return `"${escape(text)}"`;
+  return `"${escape(chars.slice(0, Math.max(1, max - 1)).join(""))}…"(${chars.length} chars)`;
+}
+
+/** JSON-style escaping of backslash, quote and control characters. */
+function escape(s: string): string {
+  return s.replace(/[\\"\p{Cc}\u2028\u2029]/gu, (ch) => {
+    switch (ch) {
+      case "\\":
+        return "\\\\";
+      case '"':
+        return '\\"';
+      case "\n":
+        return "\\n";
+      case "\r":
+        return "\\r";
+      case "\t":
+        return "\\t";
+      default:
+        return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    }
+  });
+}
+
+/**
+ * Whether an element has any state worth a flag.
+ *
+ * @param el the element
+ * @returns true when a flag such as focused or checked applies
+ */
+export function hasState(el: Element | FlatElement): boolean {
+  return !!(el.f || el.e === false || el.s || el.chk !== undefined || el.exp !== undefined ||
+    el.req || el.sec || el.ro);
+}
+
+/**
+ * A label folded for comparisons (trimmed, lower case).
+ *
+ * @param s the text
+ * @returns the folded text
+ */
+export function fold(s: string | undefined): string {
+  return (s ?? "").trim().toLowerCase();
+}
+
+/**
+ * The text a line shows in the label position: label, else (for text) the value.
+ *
+ * @param el the element
+ * @returns the label, or ""
+ */
+export function labelOf(el: Element | FlatElement): string {
+  const t = el.t?.trim();
+  if (t) return t;
+  if (el.r === "txt" && el.v && !el.sec) return el.v.trim();
+  return "";
+}
+
+/**
+ * Whether an element carries nothing and is not printed (its children are).
+ *
+ * @param el the element
+ * @returns true for unlabeled, stateless, valueless containers
+ */
+export function isAnonymous(el: Element): boolean {
+  // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing.
+  const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt";
+  return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph && !hasState(el) &&
+    informativeActions(el).length === 0;
+}
+
+/** Whether a leaf only repeats the label of the element it belongs to. */
+function isEcho(el: Element, ownerLabel: string): boolean {
+  if (el.c?.length || !ownerLabel) return false;
+  if (!["txt", "img", "other", "heading"].includes(el.r)) return false;
+  if (hasState(el) || informativeActions(el).length) return false;
+  if (el.v && fold(el.v) !== fold(ownerLabel)) return false;
+  const label = labelOf(el);
+  return label !== "" && fold(label) === fold(ownerLabel);
+}
+
+/**
+ * One element's line, without indentation or children.
+ *
+ * @param el the element (children are ignored)
+ * @param opts bounds and text cap
+ * @returns e.g. `[42|toolbar/search] input "Search" (200,50,800,30) focused`
+ * @example
+ * ```ts
+ * import { elementLine } from "./agent_line.ts";
+ * console.log(elementLine({ i: 42, ref: "toolbar/search", r: "input", t: "Search", b: [200, 50, 800, 30] }));
+ * // [42|toolbar/search] input "Search" (200,50,800,30)
+ * ```
+ */
+export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
+  const max = opts.maxText ?? 120;
+  const parts: string[] = [`[${idText(el)}|${el.ref ?? ""}]`];
+  if (el.r !== "txt") parts.push(el.r);
+  const label = labelOf(el);
+  if (label) parts.push(quote(label, max));
+  else if (el.r === "txt") parts.push('""');
+  parts.push(...elementTail(el, label, opts));
+  return parts.join(" ");
+}
+
+/**
+ * The id as a line prints it. Id 0 means "not in the last read": there is no
+ * id that `--id` would accept, so a dash stands in.
+ *
+ * @param el the element
+ * @returns e.g. `42`, or `-`
+ */
+export function idText(el: Pick<Element, "i">): string {
+  return el.i ? String(el.i) : "-";
+}
+
+/**
+ * What follows the label on a line: the value, the box and the flags.
+ *
+ * @param el the element
+ * @param label the label the line shows (a value equal to it is not repeated)
+ * @param opts bounds, viewport and text cap
+ * @returns the parts, to be joined with spaces
+ */
+export function elementTail(
+  el: Element | FlatElement,
+  label: string,
+  opts: AgentOptions,
+): string[] {
+  const max = opts.maxText ?? 120;
+  const parts: string[] = [];
+  if (el.v) {
+    if (el.sec) parts.push("val=***");
+    else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(el.v, max)}`);
+  }
+  if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
+  parts.push(...flags(el, max));
+  return parts;
+}
+
+/** Whether a line prints the element's box: wanted, known, and not scrolled out of view. */
+function boxShown(el: Element | FlatElement, opts: AgentOptions): boolean {
+  if (!(opts.bounds ?? true) || !el.b) return false;
+  const v = opts.viewport;
+  if (!v) return true;
+  const [x, y, w, h] = el.b;
+  return x < v[0] + v[2] && x + w > v[0] && y < v[1] + v[3] && y + h > v[1];
+}
+
+/** The flags after the bounds. */
+function flags(el: Element | FlatElement, max: number): string[] {
+  const out: string[] = [];
+  if (el.f) out.push("focused");
+  if (el.e === false) out.push("disabled");
+  if (el.chk === true) out.push("checked");
+  else if (el.chk === false) out.push("unchecked");
+  else if (el.chk === "mixed") out.push("mixed");
+  if (el.exp === true) out.push("expanded");
+  else if (el.exp === false) out.push("collapsed");
+  if (el.s) out.push("selected");
+  if (el.req) out.push("required");
+  if (el.sec) out.push("secure");
+  if (el.ro) out.push("readonly");
+  if (el.lv !== undefined) out.push(`lv=${el.lv}`);
+  if (el.min !== undefined && el.max !== undefined) out.push(`range=${el.min}..${el.max}`);
+  const d = el.d?.trim();
+  if (d && fold(d) !== fold(el.t)) out.push(`desc=${quote(d, max)}`);
+  const ph = el.ph?.trim();
+  if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, max)}`);
+  const acts = informativeActions(el);
+  if (acts.length) out.push(`actions=${acts.join(",")}`);
+  return out;
+}
+
+/**
+ * The children worth showing inside `el`: anonymous wrappers opened, echoes dropped.
+ *
+ * @param el the parent
+ * @param ownerLabel the label the children would only repeat
+ * @returns the children to print, in order
+ */
+export function shownChildren(el: Element, ownerLabel: string): Element[] {
+  const out: Element[] = [];
+  const stack = [...(el.c ?? [])].reverse();
+  while (stack.length) {
+    const kid = stack.pop()!;
+    if (isAnonymous(kid)) {
+      const grand = kid.c ?? [];
+      for (let k = grand.length - 1; k >= 0; k--) stack.push(grand[k]);
+      continue;
+    }
+    if (isEcho(kid, ownerLabel)) continue;
+    out.push(kid);
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * Rows of the agent format: a table or list row whose cells are all simple
+ * is printed on one line, and a run of rows with the same shape (a list of
+ * invoices, each with the same Delete button) shares a header that names the
+ * repeated parts once:
+ *
+ * ```
+ * rows: "…" | [id|<row>/delete] btn "Delete"
+ * [38|list/item-1]: "Item 1" | [40]
+ * [41|list/item-2]: "Item 2" | [43]
+ * ```
+ *
+ * In such a run `[40]` is element 40, whose ref is the row's ref with the
+ * header's suffix: `list/item-1/delete`.
+ *
+ * @module
+ */
+
+import type { Element } from "../model/element.ts";
+import {
+  type AgentOptions,
+  elementLine,
+  elementTail,
+  fold,
+  hasState,
+  idText,
+  informativeActions,
+  labelOf,
+  quote,
+  shownChildren,
+} from "./agent_line.ts";
+
+/** Roles whose text a one-line row shows as a bare quoted string. */
+const INLINE_TEXT_ROLES: ReadonlySet<string> = new Set(["cell", "txt", "colheader", "heading"]);
+
+/** Longest one-line row, in characters; longer rows are printed as a tree. */
+const MAX_ROW_LINE = 240;
+
+/** Fewest consecutive rows of one shape that get a shared header. */
+export const MIN_UNIFORM_RUN = 3;
+
+/** The word that starts a run's header line. */
+export const RUN_HEADER = "rows:";
+
+/** What stands for the row's ref in a run header's `[id|<row>/suffix]`. */
+export const ROW_PLACEHOLDER = "<row>";
+
+/** One cell of a folded row: a bare text, or an element printed inline. */
+type RowPart = { text: string } | { el: Element };
+
+/** The cell a child of a row shows as, or null when it is not simple enough. */
+function partOf(kid: Element): RowPart | null {
+  const label = labelOf(kid);
+  const inner = shownChildren(kid, label);
+  const plain = INLINE_TEXT_ROLES.has(kid.r) && !hasState(kid) &&
+    informativeActions(kid).length === 0 && !kid.d && (!kid.v || fold(kid.v) === fold(label));
+  if (plain && inner.length === 0) return { text: label };
+  // An unlabeled cell that only wraps one simple element shows that element.
+  if (kid.r === "cell" && !label && !hasState(kid) && inner.length === 1) return partOf(inner[0]);
+  if (inner.length === 0) return { el: kid };
+  return null;
+}
+
+/** The cells of a row that can be folded onto one line, or null. */
+function rowParts(row: Element): RowPart[] | null {
+  if (row.r !== "row") return null;
+  const kids = shownChildren(row, labelOf(row));
+  if (kids.length === 0) return null;
+  const parts: RowPart[] = [];
+  for (const kid of kids) {
+    const part = partOf(kid);
+    if (part === null) return null;
+    parts.push(part);
+  }
+  return parts;
+}
+
+function partText(part: RowPart, opts: AgentOptions): string {
+  return "text" in part ? quote(part.text, opts.maxText ?? 120) : elementLine(part.el, opts);
+}
+
+/**
+ * A row on one line (`[7|list/invoice-17] row: "Invoice 17" | [9|list/invoice-17/delete] btn
+ * "Delete"`), or null when it is not a row, a cell is not simple, or the line is too long.
+ *
+ * @param row the element
+ * @param opts bounds, viewport and text cap
+ * @returns the line without indentation, or null
+ */
+export function inlineRow(row: Element, opts: AgentOptions): string | null {
+  const parts = rowParts(row);
+  if (!parts) return null;
+  const line = `${elementLine(row, opts)}: ${parts.map((p) => partText(p, opts)).join(" | ")}`;
+  return line.length <= MAX_ROW_LINE ? line : null;
+}
+
+/** The ref of `ref` below `rowRef` (`delete` for `list/a/delete` in `list/a`), or null. */
+function refSuffix(ref: string | undefined, rowRef: string): string | null {
+  return ref !== undefined && ref.startsWith(rowRef + "/") ? ref.slice(rowRef.length + 1) : null;
+}
+
+/** A key equal for rows whose element cells agree in role and ref suffix; null if there are none. */
+function shapeOf(row: Element, parts: RowPart[]): string | null {
+  if (!row.ref) return null;
+  const keys: string[] = [];
+  let elements = 0;
+  for (const p of parts) {
+    if ("text" in p) {
+      keys.push("");
+      continue;
+    }
+    const suffix = refSuffix(p.el.ref, row.ref);
+    if (suffix === null) return null;
+    keys.push(`${p.el.r}\u0000${suffix}`);
+    elements++;
+  }
+  return elements > 0 ? keys.join("\u0001") : null;
+}
+
+/** A folded row that can join a uniform run. */
+interface RunRow {
+  row: Element;
+  parts: RowPart[];
+  shape: string;
+}
+
+function runRow(el: Element, opts: AgentOptions): RunRow | null {
+  const parts = rowParts(el);
+  if (!parts || inlineRow(el, opts) === null) return null;
+  const shape = shapeOf(el, parts);
+  return shape === null ? null : { row: el, parts, shape };
+}
+
+/**
+ * The run of same-shaped rows that starts at `kids[start]`, or null when
+ * fewer than {@link MIN_UNIFORM_RUN} rows share its shape.
+ *
+ * @param kids siblings as printed
+ * @param start where the run would begin
+ * @param opts bounds, viewport and text cap
+ * @returns the rows of the run, in order
+ */
+export function uniformRun(kids: Element[], start: number, opts: AgentOptions): RunRow[] | null {
+  const first = runRow(kids[start], opts);
+  if (!first) return null;
+  const run = [first];
+  for (let k = start + 1; k < kids.length; k++) {
+    const next = kids[k].r === "row" ? runRow(kids[k], opts) : null;
+    if (!next || next.shape !== first.shape) break;
+    run.push(next);
+  }
+  return run.length >= MIN_UNIFORM_RUN ? run : null;
+}
+
+/**
+ * The lines of a uniform run: its header, then one line per row.
+ *
+ * @param run rows from {@link uniformRun}
+ * @param opts bounds, viewport and text cap
+ * @returns the lines without indentation
+ */
+export function runLines(run: RunRow[], opts: AgentOptions): string[] {
+  const max = opts.maxText ?? 120;
+  // A label shared by the whole column goes in the header; others stay on their rows.
+  const shared = run[0].parts.map((p, c) => {
+    if ("text" in p) return null;
+    const label = labelOf(p.el);
+    return run.every((r) => labelOf((r.parts[c] as { el: Element }).el) === label) ? label : null;
+  });
+  const header = run[0].parts.map((p, c) => {
+    if ("text" in p) return `"…"`;
+    const suffix = refSuffix(p.el.ref, run[0].row.ref!)!;
+    const role = p.el.r === "txt" ? "" : ` ${p.el.r}`;
+    const label = shared[c] === null ? ` "…"` : shared[c] ? ` ${quote(shared[c]!, max)}` : "";
+    return `[id|${ROW_PLACEHOLDER}/${suffix}]${role}${label}`;
+  });
+  const lines = [`${RUN_HEADER} ${header.join(" | ")}`];
+  for (const { row, parts } of run) {
+    const label = labelOf(row);
+    const head = [`[${idText(row)}|${row.ref}]`];
+    if (label) head.push(quote(label, max));
+    head.push(...elementTail(row, label, opts));
+    const cells = parts.map((p, c) => {
+      if ("text" in p) return quote(p.text, max);
+      const label = labelOf(p.el);
+      const own = shared[c] === null ? [quote(label, max)] : [];
+      return [`[${idText(p.el)}]`, ...own, ...elementTail(p.el, label, opts)].join(" ");
+    });
+    lines.push(`${head.join(" ")}: ${cells.join(" | ")}`);
+  }
+  return lines;
+}
