@@ -23,6 +23,13 @@ export interface DesktopOptions {
   extraEnv?: Record<string, string>;
   /** How long to wait for the app to register on the accessibility bus (ms). */
   registerTimeoutMs?: number;
+  /**
+   * Wait this long after starting the app before the first look at the
+   * accessibility bus (ms, default 0). An ATK-bridge app (GTK3, Chromium)
+   * builds its object cache when a client first contacts it; a page that has
+   * loaded by then is cached whole, one that loads later may stay out of it.
+   */
+  firstContactDelayMs?: number;
 }
 
 /** A running test desktop. */
@@ -381,6 +388,7 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     };
     let appGroup = launch();
     let restarts = 0;
+    if (opts.firstContactDelayMs) await new Promise((r) => setTimeout(r, opts.firstContactDelayMs));
 
     const deadline = Date.now() + (opts.registerTimeoutMs ?? 30000);
     let seen: ProbeApp[] = [];
