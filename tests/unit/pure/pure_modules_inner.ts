@@ -17,7 +17,12 @@ import {
 } from "../../../src/model/mod.ts";
 import { assignRefs, resolveRef, resolveText, slug, validateRef } from "../../../src/refs/mod.ts";
 import { diffTrees } from "../../../src/diff/mod.ts";
-import { parseSnapshot, renderChanges, renderElements } from "../../../src/output/mod.ts";
+import {
+  agentTargets,
+  parseSnapshot,
+  renderChanges,
+  renderElements,
+} from "../../../src/output/mod.ts";
 
 function tree(value: string): Element {
   const root: Element = {
@@ -60,7 +65,9 @@ Deno.test("pure modules run without any permission", () => {
   assert.equal(changes.length, 1);
   assert.ok(renderChanges(changes, "agent").includes('~ [4|form/email] v: "a@b.c" -> "x@y.z"'));
   assert.ok(renderChanges(changes, "jsonl").startsWith("{"));
-  assert.ok(renderElements(before, { format: "agent" }).includes("[6|form/submit] btn"));
+  const agent = renderElements(before, { format: "agent" });
+  assert.ok(agent.includes("[6|form/submit] btn"));
+  assert.deepEqual(agentTargets(agent).find((t) => t.i === 6), { i: 6, ref: "form/submit" });
   assert.ok(renderElements(before, { format: "yaml" }).includes("ref: form/email"));
   const json = renderElements(before, { format: "json", meta: { app: { name: "Demo", pid: 1 } } });
   assert.deepEqual(parseSnapshot(json).root, before);
