@@ -49,7 +49,11 @@ export interface Target {
 
 /** A read request: provider options plus the pure filters. */
 export interface ReadRequest extends FilterOptions {
-  /** Include bounds (default true). */
+  /**
+   * Read bounds (default true). False is faster but, where a backend tells
+   * hidden pages by their boxes (GTK 4 on Linux), keeps their content in the
+   * tree; to only leave boxes out of the output, render with `bounds: false`.
+   */
   bounds?: boolean;
 }
 
@@ -234,7 +238,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       if (cond.ref !== undefined) validateRef(cond.ref);
       let pid = 0;
       const found = await waitUntil(provider, scope, timeoutMs, async () => {
-        const snapshot = await readFull(scope, false);
+        // With bounds, as read sees it: a backend tells hidden pages (GTK 4
+        // stacks) from shown ones by their boxes, and hidden text must not count.
+        const snapshot = await readFull(scope);
         pid = snapshot.app.pid;
         return checkCondition(snapshot.root, cond, findElements, refOrUndefined);
       });

@@ -115,19 +115,19 @@ class Group {
     log?: string,
   ) {
     this.name = name;
+    // The app's own messages go to the log file for failure reports, straight
+    // from the shell: a pipe drained by this process would stall the app
+    // whenever this process blocks in a synchronous FFI call (a libatspi walk)
+    // while the app writes a burst of warnings.
+    const argv = log ? ["sh", "-c", 'exec "$@" 2>>"$0"', log, cmd, ...args] : [cmd, ...args];
     this.child = new Deno.Command("setsid", {
-      args: [cmd, ...args],
+      args: argv,
       env,
       clearEnv: true,
       stdin: "null",
       stdout: stdout ? "piped" : "null",
-      stderr: log ? "piped" : "null",
+      stderr: "null",
     }).spawn();
-    if (log) {
-      // Keep the app's own messages for the failure report.
-      const file = Deno.openSync(log, { write: true, create: true, append: true });
-      this.child.stderr.pipeTo(file.writable).catch(() => {});
-    }
     this.child.status.then(() => (this.#done = true));
   }
 

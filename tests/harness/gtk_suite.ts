@@ -97,9 +97,13 @@ const usable = (e: Element) => e.e !== false && e.ref !== undefined && e.b !== u
  * Registers the GTK suite as one Deno test with steps sharing one app.
  *
  * @param app which widget factory
- * @param opts `password`: the app shows a password entry to check secrecy on
+ * @param opts `password`: the app shows a password entry to check secrecy on;
+ *   `hiddenText`: a text the app has only on a page it does not show
  */
-export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
+export function gtkSuite(
+  app: DesktopApp,
+  opts: { password: boolean; hiddenText?: string },
+): void {
   Deno.test({
     name: `${app}: read, refs, click, type, set-value, errors`,
     sanitizeOps: false,
@@ -301,6 +305,28 @@ export function gtkSuite(app: DesktopApp, opts: { password: boolean }): void {
           assert.equal(after?.v, undefined);
           await assertNotSaved(d, "s3cret-pw");
         });
+      }
+
+      if (opts.hiddenText) {
+        const hidden = opts.hiddenText;
+        await t.step(
+          "wait sees only what is shown: text on a hidden page is not there",
+          async () => {
+            assert.ok(!JSON.stringify(await readApp(d)).includes(hidden), "read leaves it out");
+            const waitFor = ["wait", "--app", d.appName, "--timeout", "1500", "--for-text", hidden];
+            assert.equal(await cliCode(d, waitFor), "TIMEOUT");
+            const gone = await cli(d, [
+              "wait",
+              "--app",
+              d.appName,
+              "--timeout",
+              "3000",
+              "--gone",
+              hidden,
+            ]);
+            assert.match(gone, /^ok wait gone/);
+          },
+        );
       }
 
       await t.step("a bad --app is APP_NOT_FOUND listing running apps", async () => {
