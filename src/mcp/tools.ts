@@ -156,7 +156,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       ),
       flat: z.boolean().optional().describe("A flat list with landmark paths instead of a tree"),
       bounds: z.boolean().optional().describe(
-        "Include screen bounds (default true); false saves about a third of the tokens",
+        "Include the boxes of on-screen elements (default true); false saves tokens",
       ),
     },
     async (args) => {
