@@ -32,7 +32,7 @@
 
 import type { Bounds, Element } from "../model/element.ts";
 import { type AgentOptions, elementLine, labelOf, shownChildren } from "./agent_line.ts";
-import { inlineRow, runLines, uniformRun } from "./agent_rows.ts";
+import { foldRow, inlineRow, runLines, uniformRunAt } from "./agent_rows.ts";
 
 export {
   type AgentOptions,
@@ -83,11 +83,15 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     const kids = shownChildren(el, labelOf(el));
     const next: Entry[] = [];
     const kidIndent = tree ? "  ".repeat(depth + 1) : "";
+    // Rows are folded once: into runs of one shape, else onto a line each.
+    const folded = tree ? kids.map((kid) => kid.r === "row" ? foldRow(kid, o) : null) : [];
     for (let k = 0; k < kids.length;) {
-      const run = tree ? uniformRun(kids, k, o) : null;
+      const run = tree ? uniformRunAt(folded, k) : null;
       if (run) {
         for (const line of runLines(run, o)) next.push({ line: kidIndent + line });
         k += run.length;
+      } else if (folded[k]) {
+        next.push({ line: kidIndent + folded[k++]!.line });
       } else {
         next.push({ el: kids[k++], depth: depth + 1, opts: o });
       }

@@ -46,7 +46,7 @@ export const RUN_HEADER = "rows:";
 export const ROW_PLACEHOLDER = "<row>";
 
 /** One cell of a folded row: a bare text, or an element printed inline. */
-type RowPart = { text: string } | { el: Element };
+export type RowPart = { text: string } | { el: Element };
 
 /** The cell a child of a row shows as, or null when it is not simple enough. */
 function partOf(kid: Element): RowPart | null {
@@ -88,10 +88,34 @@ function partText(part: RowPart, opts: AgentOptions): string {
  * @returns the line without indentation, or null
  */
 export function inlineRow(row: Element, opts: AgentOptions): string | null {
+  return foldRow(row, opts)?.line ?? null;
+}
+
+/** A row that fits on one line: its cells, its line, and its shape for uniform runs. */
+export interface FoldedRow {
+  /** The row element. */
+  row: Element;
+  /** Its cells in order. */
+  parts: RowPart[];
+  /** The row printed on its own line (no indentation). */
+  line: string;
+  /** Key shared by rows that can form a run (null: this row cannot). */
+  shape: string | null;
+}
+
+/**
+ * Folds a row onto one line, once, for both uses: printed alone or in a run.
+ *
+ * @param row the element
+ * @param opts bounds, viewport and text cap
+ * @returns the folded row, or null when it is not a row that fits on one line
+ */
+export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
   const parts = rowParts(row);
   if (!parts) return null;
   const line = `${elementLine(row, opts)}: ${parts.map((p) => partText(p, opts)).join(" | ")}`;
-  return line.length <= MAX_ROW_LINE ? line : null;
+  if (line.length > MAX_ROW_LINE) return null;
+  return { row, parts, line, shape: shapeOf(row, parts) };
 }
 
 /** The ref of `ref` below `rowRef` (`delete` for `list/a/delete` in `list/a`), or null. */
@@ -117,49 +141,33 @@ function shapeOf(row: Element, parts: RowPart[]): string | null {
   return elements > 0 ? keys.join("\u0001") : null;
 }
 
-/** A folded row that can join a uniform run. */
-interface RunRow {
-  row: Element;
-  parts: RowPart[];
-  shape: string;
-}
-
-function runRow(el: Element, opts: AgentOptions): RunRow | null {
-  const parts = rowParts(el);
-  if (!parts || inlineRow(el, opts) === null) return null;
-  const shape = shapeOf(el, parts);
-  return shape === null ? null : { row: el, parts, shape };
-}
-
 /**
- * The run of same-shaped rows that starts at `kids[start]`, or null when
+ * The run of same-shaped rows that starts at `folded[start]`, or null when
  * fewer than {@link MIN_UNIFORM_RUN} rows share its shape.
  *
- * @param kids siblings as printed
+ * @param folded the siblings as {@link foldRow} folded them (null: not a foldable row)
  * @param start where the run would begin
- * @param opts bounds, viewport and text cap
  * @returns the rows of the run, in order
  */
-export function uniformRun(kids: Element[], start: number, opts: AgentOptions): RunRow[] | null {
-  const first = runRow(kids[start], opts);
-  if (!first) return null;
-  const run = [first];
-  for (let k = start + 1; k < kids.length; k++) {
-    const next = kids[k].r === "row" ? runRow(kids[k], opts) : null;
-    if (!next || next.shape !== first.shape) break;
-    run.push(next);
-  }
-  return run.length >= MIN_UNIFORM_RUN ? run : null;
+export function uniformRunAt(
+  folded: ReadonlyArray<FoldedRow | null>,
+  start: number,
+): FoldedRow[] | null {
+  const shape = folded[start]?.shape;
+  if (!shape) return null;
+  let end = start + 1;
+  while (end < folded.length && folded[end]?.shape === shape) end++;
+  return end - start >= MIN_UNIFORM_RUN ? folded.slice(start, end) as FoldedRow[] : null;
 }
 
 /**
  * The lines of a uniform run: its header, then one line per row.
  *
- * @param run rows from {@link uniformRun}
+ * @param run rows from {@link uniformRunAt}
  * @param opts bounds, viewport and text cap
  * @returns the lines without indentation
  */
-export function runLines(run: RunRow[], opts: AgentOptions): string[] {
+export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
   const max = opts.maxText ?? 120;
   // A label shared by the whole column goes in the header; others stay on their rows.
   const shared = run[0].parts.map((p, c) => {
