@@ -51,7 +51,10 @@ export async function runLiveDemo(out: TourPrinter, stateDir: string): Promise<v
   await out.show(["wait", "--app", app, "--for-ref", "list/item-300/delete"], env);
 
   out.heading("2. Read the app once: every element gets an id and a stable landmark ref");
-  await out.show(["read", "--app", app, "--max-elements", "40"], env, 50);
+  await out.show(["read", "--app", app, "--max-elements", "50"], env, 50);
+  out.note(
+    "(under `rows:`, `[40]` is element 40, ref list/item-1/delete: the row's ref + the suffix)\n",
+  );
 
   out.heading("3. Act by ref: type an email, then press Submit");
   await out.show(["type", "--app", app, "--ref", "form/email", "--text", "ada@example.com"], env);
