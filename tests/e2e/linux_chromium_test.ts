@@ -115,6 +115,33 @@ Deno.test({
       });
     });
 
+    await t.step(
+      "a real click on a row out of view scrolls it in first, then hits it",
+      async () => {
+        const page = byRef(first.root, "desktop-test-form")?.b ?? [0, 0, 1200, 900];
+        const far = byRef((await readApp(d)).root, "list/item-290/delete");
+        assert.ok(far?.b && far.b[1] > page[1] + page[3], "row 290 is below the viewport");
+        // A right click goes through synthesized input, which needs the button on screen;
+        // the page marks the row whose button got it.
+        const out = await cli(d, [
+          "click",
+          "--app",
+          d.appName,
+          "--ref",
+          "list/item-290/delete",
+          "--button",
+          "right",
+        ]);
+        assert.match(out, /via input/);
+        const after = await eventually("row 290 to be marked", async () => {
+          const snap = await readApp(d);
+          return byRef(snap.root, "list/item-290-marked/delete") ? snap : undefined;
+        });
+        const marked = allElements(after.root).filter((e) => e.t?.endsWith(" marked"));
+        assert.deepEqual(marked.map((e) => e.t), ["Item 290 marked"]);
+      },
+    );
+
     await t.step("a stopped browser is APP_UNRESPONSIVE", async () => {
       d.signalApp("SIGSTOP");
       try {

@@ -121,15 +121,67 @@ export class ElementActor {
     }
   }
 
-  /** The element's live centre in screen pixels; ACTION_FAILED when it has none. */
+  /**
+   * Where synthesized input may hit the element: the centre of its part that
+   * lies inside its window. An element scrolled out of view is scrolled in
+   * first; one that stays outside fails with ACTION_FAILED, because a click
+   * at its coordinates would land on whatever is shown there instead.
+   */
   centre(): Point {
+    const inView = this.#visiblePart();
+    if (inView) return rectCentre(inView);
+    const scrolled = this.#scrollIntoView() && this.#visiblePart();
+    if (scrolled) return rectCentre(scrolled);
+    throw new DesktopError(
+      "ACTION_FAILED",
+      "the element is not on screen, so input cannot reach it",
+      {
+        suggestion: "Scroll its container (scroll --ref ... --direction down) or make its window " +
+          "visible, then read again and retry",
+      },
+    );
+  }
+
+  /** The element's box clipped to its window's box, or null when nothing of it is inside. */
+  #visiblePart(): Rect | null {
     const e = readExtents(this.#n, this.#acc);
-    if (!e || e[2] <= 0 || e[3] <= 0 || e[0] === -2147483648) {
-      throw new DesktopError("ACTION_FAILED", "the element has no on-screen bounds to act at", {
-        suggestion: "Scroll it into view (scroll --ref ...) or make its window visible, then retry",
-      });
+    if (!e || e[2] <= 0 || e[3] <= 0 || e[0] === -2147483648) return null;
+    const w = this.#windowBox();
+    return w ? intersect(e, w) : e;
+  }
+
+  /** Asks the app to scroll the element into view; false when it cannot. */
+  #scrollIntoView(): boolean {
+    const n = this.#n;
+    using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
+    if (!comp) return false;
+    const ok = optional(() => {
+      const done = n.sym.atspi_component_scroll_to(comp.ptr, ATSPI_SCROLL_ANYWHERE, n.err.buf);
+      n.check("scroll into view", "ACTION_FAILED");
+      return done;
+    });
+    if (!ok) return false;
+    settle(n);
+    return true;
+  }
+
+  /** Screen box of the top-level window (frame, dialog, popup) that holds the element. */
+  #windowBox(): Rect | undefined {
+    const n = this.#n;
+    using held = new DisposableStack();
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 256; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      n.check("read parent", "STALE_REF");
+      if (!parent) return undefined;
+      const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
+      n.check("read role", "STALE_REF");
+      if (role === ATSPI_ROLE.APPLICATION) {
+        return cur === this.#acc ? undefined : readExtents(n, cur) ?? undefined;
+      }
+      cur = parent.ptr;
     }
-    return { x: e[0] + Math.floor(e[2] / 2), y: e[1] + Math.floor(e[3] / 2) };
+    return undefined;
   }
 
   #states(): [number, number] {
@@ -374,6 +426,22 @@ export class ElementActor {
     wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
     return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
   }
+}
+
+/** A screen box: x, y, width, height. */
+type Rect = [number, number, number, number];
+
+/** The overlap of two boxes, or null when they do not overlap. */
+function intersect(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a[0], b[0]);
+  const y = Math.max(a[1], b[1]);
+  const right = Math.min(a[0] + a[2], b[0] + b[2]);
+  const bottom = Math.min(a[1] + a[3], b[1] + b[3]);
+  return right > x && bottom > y ? [x, y, right - x, bottom - y] : null;
+}
+
+function rectCentre(r: Rect): Point {
+  return { x: r[0] + Math.floor(r[2] / 2), y: r[1] + Math.floor(r[3] / 2) };
 }
 
 /** Blocks the thread for `ms` (actions are synchronous FFI sequences). */
