@@ -53,6 +53,30 @@ Deno.test("macos click: right click uses AXShowMenu, double click sends click st
   });
 });
 
+Deno.test("macos click: input goes only where the element is on screen", async () => {
+  await scenario("browser", async (p) => {
+    const snap = await read(p);
+    // Terms lies below the 800 px window: scrolled into view first, then clicked there.
+    const res = await p.act({}, { element: get(snap, "btn", "Terms") }, {
+      kind: "click",
+      button: "right",
+    });
+    assert.equal(res.detail, "right click at 70,715");
+    const log = shim.log();
+    const scrolled = log.indexOf("action far AXScrollToVisible");
+    const clicked = log.findIndex((l) => l.startsWith("mouse down button=1 at 70,715"));
+    assert.ok(scrolled >= 0 && clicked > scrolled, log.join("\n"));
+    // The banner moved out of view and cannot be scrolled back: no click anywhere.
+    shim.apply(SAFARI, [{ move: "promo", frame: [300, 2000, 200, 60] }]);
+    const before = shim.log().length;
+    await rejectsWith(
+      p.act({}, { element: get(snap, "img", "Promo banner") }, { kind: "click" }),
+      "ACTION_FAILED",
+    );
+    assert.ok(!shim.log().slice(before).some((l) => l.startsWith("mouse")), "no input was sent");
+  });
+});
+
 Deno.test("macos click: a disabled element fails with ACTION_FAILED, bad counts with INVALID_ARGS", async () => {
   await scenario("browser", async (p) => {
     const snap = await read(p);

@@ -8,7 +8,8 @@
 import { ATSPI_ROLE, ATSPI_SCROLL_ANYWHERE, ATSPI_STATE } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
-import type { Point } from "../../model/element.ts";
+import type { Bounds, Point } from "../../model/element.ts";
+import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
 import { hasState } from "./convert.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
@@ -129,9 +130,9 @@ export class ElementActor {
    */
   centre(): Point {
     const inView = this.#visiblePart();
-    if (inView) return rectCentre(inView);
+    if (inView) return centreOf(inView);
     const scrolled = this.#scrollIntoView() && this.#visiblePart();
-    if (scrolled) return rectCentre(scrolled);
+    if (scrolled) return centreOf(scrolled);
     throw new DesktopError(
       "ACTION_FAILED",
       "the element is not on screen, so input cannot reach it",
@@ -143,7 +144,7 @@ export class ElementActor {
   }
 
   /** The element's box clipped to its window's box, or null when nothing of it is inside. */
-  #visiblePart(): Rect | null {
+  #visiblePart(): Bounds | null {
     const e = readExtents(this.#n, this.#acc);
     if (!e || e[2] <= 0 || e[3] <= 0 || e[0] === -2147483648) return null;
     const w = this.#windowBox();
@@ -166,7 +167,7 @@ export class ElementActor {
   }
 
   /** Screen box of the top-level window (frame, dialog, popup) that holds the element. */
-  #windowBox(): Rect | undefined {
+  #windowBox(): Bounds | undefined {
     const n = this.#n;
     using held = new DisposableStack();
     let cur: Ptr = this.#acc;
@@ -426,22 +427,6 @@ export class ElementActor {
     wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
     return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
   }
-}
-
-/** A screen box: x, y, width, height. */
-type Rect = [number, number, number, number];
-
-/** The overlap of two boxes, or null when they do not overlap. */
-function intersect(a: Rect, b: Rect): Rect | null {
-  const x = Math.max(a[0], b[0]);
-  const y = Math.max(a[1], b[1]);
-  const right = Math.min(a[0] + a[2], b[0] + b[2]);
-  const bottom = Math.min(a[1] + a[3], b[1] + b[3]);
-  return right > x && bottom > y ? [x, y, right - x, bottom - y] : null;
-}
-
-function rectCentre(r: Rect): Point {
-  return { x: r[0] + Math.floor(r[2] / 2), y: r[1] + Math.floor(r[3] / 2) };
 }
 
 /** Blocks the thread for `ms` (actions are synchronous FFI sequences). */

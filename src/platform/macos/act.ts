@@ -7,7 +7,8 @@
  */
 
 import { DesktopError } from "../../errors.ts";
-import type { Point } from "../../model/element.ts";
+import type { Bounds, Point } from "../../model/element.ts";
+import { intersect } from "../geometry.ts";
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
 import type { CFRef } from "../../ffi/macos/cf.ts";
 import type { Action, ActionResult } from "../provider.ts";
@@ -80,21 +81,54 @@ function actions(t: ElementTarget): string[] {
   return names;
 }
 
-/** The centre of the element from fresh AXPosition/AXSize. */
-function centre(t: ElementTarget, what: string): Point {
-  const r = t.s.copyMany(t.ref, ["AXPosition", "AXSize"], (slots) => {
+/** An element's frame from fresh AXPosition/AXSize: `box` is null when it has none. */
+function frameOf(t: ElementTarget, ref: CFRef): { err: number; box: Bounds | null } {
+  const r = t.s.copyMany(ref, ["AXPosition", "AXSize"], (slots) => {
     const [pos, size] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
     if (!pos || typeof pos !== "object" || !("type" in pos) || pos.type !== "point") return;
     if (!size || typeof size !== "object" || !("type" in size) || size.type !== "size") return;
-    return { x: pos.x + size.w / 2, y: pos.y + size.h / 2 };
+    return [pos.x, pos.y, size.w, size.h] as Bounds;
   });
-  if (r.err !== 0) throw fail(t, r.err, "read bounds");
-  if (!r.result) {
-    throw new DesktopError("ACTION_NOT_SUPPORTED", `cannot ${what}: the element has no bounds`, {
-      suggestion: "Use an accessibility action instead (desktop action), or a point (--x/--y)",
+  return { err: r.err, box: r.result ?? null };
+}
+
+/** The frame of the window that holds the element, or null when it has none (a menu). */
+function windowFrame(t: ElementTarget): Bounds | null {
+  const w = t.s.copy(t.ref, "AXWindow");
+  if (w.err !== 0 || w.value === null) return null;
+  using win = w.value;
+  return frameOf(t, win.ptr).box;
+}
+
+/**
+ * Where synthesized input may hit the element: the centre of its part inside
+ * its window. An element scrolled out of view is scrolled in (AXScrollToVisible)
+ * first; one that stays outside fails, since input at its coordinates would
+ * land on whatever is shown there.
+ */
+function centre(t: ElementTarget, what: string): Point {
+  const visible = (): Bounds | null => {
+    const { err, box } = frameOf(t, t.ref);
+    if (err !== 0) throw fail(t, err, "read bounds");
+    if (!box) {
+      throw new DesktopError("ACTION_NOT_SUPPORTED", `cannot ${what}: the element has no bounds`, {
+        suggestion: "Use an accessibility action instead (desktop action), or a point (--x/--y)",
+      });
+    }
+    const win = windowFrame(t);
+    return win ? intersect(box, win) : box;
+  };
+  let shown = visible();
+  if (!shown && actions(t).includes("AXScrollToVisible")) {
+    if (t.s.perform(t.ref, "AXScrollToVisible") === 0) shown = visible();
+  }
+  if (!shown) {
+    throw new DesktopError("ACTION_FAILED", `cannot ${what}: the element is not on screen`, {
+      suggestion: "Scroll its container (scroll --ref ... --direction down) or raise its window, " +
+        "then read again and retry",
     });
   }
-  return r.result;
+  return { x: shown[0] + shown[2] / 2, y: shown[1] + shown[3] / 2 };
 }
 
 /** Activates the app, raises the element's window and makes it main. Best effort. */

@@ -388,6 +388,15 @@ static void run_effects(Node *self, const JVal *list) {
     } else if ((v = json_get(e, "focus"))) {
       Node *t = node_find(a->root, v->str);
       if (t) node_set_focus(t);
+    } else if ((v = json_get(e, "move"))) {
+      /* {"move": id, "frame": [x, y, w, h]}: the app scrolled or laid it out anew. */
+      Node *t = node_find(a->root, v->str);
+      JVal *f = json_get(e, "frame");
+      if (t && f && f->t == J_ARR && f->n == 4) {
+        for (int k = 0; k < 4; k++) t->frame[k] = f->items[k]->num;
+        t->has_frame = true;
+        queue_notification(a, t, "AXMoved");
+      }
     }
   }
 }
