@@ -5,8 +5,15 @@
  * @module
  */
 
-/** Benchmark scripts, in the order they run. */
-export const BENCHMARKS: readonly string[] = ["read_speed.ts"];
+/** Benchmark scripts, in the order they run; each gets `--section`. */
+export const BENCHMARKS: readonly string[] = [
+  "read_speed.ts",
+  "tokens.ts",
+  "ref_stability.ts",
+  "observe.ts",
+  "scaling.ts",
+  "startup.ts",
+];
 
 if (import.meta.main) {
   let failed = 0;
@@ -14,7 +21,7 @@ if (import.meta.main) {
     const path = new URL(`./${file}`, import.meta.url).pathname;
     console.error(`bench: ${file}`);
     const status = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", path],
+      args: ["run", "-A", path, "--section"],
       stdout: "inherit",
       stderr: "inherit",
     }).spawn().status;

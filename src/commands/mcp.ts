@@ -6,7 +6,6 @@
 
 import { Command, type CommandUnknownOpts } from "commander";
 import { DEFAULT_TIMEOUT_MS } from "../desktop.ts";
-import { serveStdio } from "../mcp/server.ts";
 import { intOption, openDesktopFromOptions, runCommand } from "./_shared.ts";
 
 /**
@@ -40,6 +39,8 @@ Examples:
   $ desktop mcp --from tests/fixtures/browser_form.json`,
     )
     .action(runCommand(async (opts: { from?: string; timeout?: number }) => {
+      // Loaded here: the MCP SDK is most of the module graph, and no other command needs it.
+      const { serveStdio } = await import("../mcp/server.ts");
       const desktop = await openDesktopFromOptions({ from: opts.from, timeout: opts.timeout });
       await serveStdio(desktop);
     }));

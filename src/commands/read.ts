@@ -5,12 +5,12 @@
  */
 
 import { Command, type CommandUnknownOpts } from "commander";
-import YAML from "yaml";
 import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import { windowBoundsOf } from "../model/tree.ts";
 import { type Format, renderElements } from "../output/render.ts";
+import { toYaml } from "../output/yaml.ts";
 import { snapshotToText } from "../platform/replay/snapshot_file.ts";
 import { addScopeOptions, choiceOption, intOption, runCommand, withDesktop } from "./_shared.ts";
 
@@ -115,7 +115,7 @@ Examples:
               ? `(no element matched the filters; ${view.total} elements read)`
               : opts.format === "json"
               ? JSON.stringify({ ...meta, root: null })
-              : YAML.stringify({ ...meta, root: null }).replace(/\n$/, ""),
+              : toYaml({ ...meta, root: null }).replace(/\n$/, ""),
           );
           return;
         }

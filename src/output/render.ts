@@ -13,11 +13,11 @@
  * @module
  */
 
-import YAML from "yaml";
 import type { Change } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import { elementData, flatData, treeData } from "./data.ts";
+import { toYaml } from "./yaml.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./snapshot.ts";
 
 /** Output formats of `read` and `find`. */
@@ -101,21 +101,6 @@ export function renderElements(tree: Element, opts: RenderOptions): string {
       return toYaml(doc);
     }
   }
-}
-
-/** YAML with bounds and action lists in flow style (`b: [1, 2, 3, 4]`) and no line folding. */
-function toYaml(data: unknown): string {
-  const doc = new YAML.Document(data);
-  YAML.visit(doc, {
-    Seq(_key, node, path) {
-      const parent = path[path.length - 1];
-      if (YAML.isPair(parent) && YAML.isScalar(parent.key)) {
-        const k = parent.key.value;
-        if (k === "b" || k === "a" || k === "chk") node.flow = true;
-      }
-    },
-  });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
 /** A value in a changed line: strings quoted, bounds as `(x,y,w,h)`, absent as `none`. */
