@@ -22,6 +22,7 @@ import {
 } from "./state/ref_store.ts";
 import {
   checkIndexedRef,
+  checkShortRef,
   indexedBase,
   locateAll,
   type Located,
@@ -169,7 +170,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       validateRef(target.ref);
       const found = resolveRef(root, target.ref);
       const stored = await store.load(snapshot.app.pid);
-      checkIndexedRef(found, locateAll(root), stored, snapshot.app);
+      const fresh = locateAll(root);
+      checkIndexedRef(found, fresh, stored, snapshot.app);
+      checkShortRef(target.ref, found, fresh, stored, snapshot.app);
       return numberedAsLastRead(found, stored);
     }
     if (target.id !== undefined) {

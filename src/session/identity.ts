@@ -156,6 +156,73 @@ export function checkIndexedRef(
   if (now !== found) throw moved(was, found.ref, fresh);
 }
 
+/**
+ * Guards a ref that matched an element exactly while, in the last read, no
+ * element had exactly that ref but some ended with it: then the agent used a
+ * shortened ref (a unique suffix at the time), and the element that now owns
+ * the whole ref is a newcomer, not the one meant. Fails with AMBIGUOUS_TARGET
+ * when the element meant is still there, STALE_REF when it is gone.
+ *
+ * @param query the ref as given
+ * @param found what the fresh read resolved it to
+ * @param fresh every element of the fresh read
+ * @param stored the stored read of this app, or null
+ * @param app the app of the fresh read
+ * @throws DesktopError AMBIGUOUS_TARGET or STALE_REF, with candidates
+ */
+export function checkShortRef(
+  query: string,
+  found: Element,
+  fresh: Located[],
+  stored: StoredRead | null,
+  app: AppInfo,
+): void {
+  const q = foldRef(query);
+  if (found.ref === undefined || foldRef(found.ref) !== q) return; // a suffix match: unique now
+  if (!stored || !sameAppRun(stored, app)) return;
+  const tail = "/" + q;
+  if (stored.elements.some((e) => e.ref !== undefined && foldRef(e.ref) === q)) return;
+  const meant = stored.elements.filter((e) => e.ref !== undefined && foldRef(e.ref).endsWith(tail));
+  if (meant.length === 0) return;
+  const still = fresh.filter((x) => meant.some((m) => m.ref === x.el.ref)).map((x) => x.el);
+  const candidates = [found, ...still].map(toCandidate);
+  const was = meant.map((m) => m.ref).join(", ");
+  if (still.length > 0) {
+    throw new DesktopError(
+      "AMBIGUOUS_TARGET",
+      `"${query}" now names a new element exactly; in the last read it was short for ${was}`,
+      {
+        suggestion: "Retry with the full ref of the element you mean (one of the candidates)",
+        candidates,
+      },
+    );
+  }
+  throw new DesktopError(
+    "STALE_REF",
+    `"${query}" was short for ${was} in the last read, which is gone; a new element has that ref`,
+    {
+      suggestion: "Run read again, or use the candidate's ref if it is the element you mean",
+      candidates,
+      details: { change: "removed", was },
+    },
+  );
+}
+
+/** A ref folded as resolution compares them. */
+function foldRef(ref: string): string {
+  return ref.normalize("NFKC").toLowerCase();
+}
+
+function toCandidate(el: Element): Candidate {
+  return {
+    ...(el.ref !== undefined ? { ref: el.ref } : {}),
+    i: el.i,
+    r: el.r,
+    ...(el.t !== undefined ? { t: el.t } : {}),
+    ...(el.b !== undefined ? { b: el.b } : {}),
+  };
+}
+
 /** Finds the stored element in the fresh read, or throws STALE_REF. */
 function refind(fresh: Located[], was: StoredElement, what: string): Element {
   if (was.nid !== undefined) {

@@ -235,3 +235,35 @@ Deno.test("session: wait wakes on the provider's change events", async () => {
   assert.equal((await waiting)?.t, "Send");
   assert.equal(p.listeners.length, 0, "and unsubscribed");
 });
+
+/** The form app with one more "Submit" button outside the form (its whole ref is `submit`). */
+function withLooseSubmit(snap: Snapshot): Snapshot {
+  const window = snap.root.c![0];
+  window.c!.push(el("btn", "Submit", { b: [500, 500, 80, 30] }));
+  return snap;
+}
+
+Deno.test("session: a shortened ref never moves to a newcomer that owns the whole ref", async () => {
+  const { desktop, p } = session(formApp());
+  await desktop.read({}); // the agent saw form/submit only, and may call it `submit`
+  assert.equal((await desktop.resolve({}, { ref: "submit" })).ref, "form/submit");
+  p.snapshot = withLooseSubmit(formApp());
+  await assert.rejects(desktop.resolve({}, { ref: "submit" }), (err: unknown) => {
+    assert.ok(err instanceof DesktopError);
+    assert.equal(err.code, "AMBIGUOUS_TARGET", err.message);
+    const refs = (err.candidates ?? []).map((c) => "ref" in c ? c.ref : undefined);
+    assert.deepEqual(refs.sort(), ["form/submit", "submit"]);
+    return true;
+  });
+  // The one meant is gone (renamed): STALE_REF, still no action on the newcomer.
+  p.snapshot = withLooseSubmit(formApp({ submitLabel: "Send" }));
+  await rejectsWith(desktop.resolve({}, { ref: "submit" }), "STALE_REF", /form\/submit/);
+  await rejectsWith(desktop.act({}, { ref: "submit" }, { kind: "click" }), "STALE_REF");
+  assert.equal(p.acted.length, 0);
+  // Once a read has shown the newcomer's whole ref, `submit` means it.
+  p.snapshot = withLooseSubmit(formApp());
+  await desktop.read({});
+  const loose = await desktop.resolve({}, { ref: "submit" });
+  assert.deepEqual(loose.b, [500, 500, 80, 30]);
+  assert.equal((await desktop.resolve({}, { ref: "form/submit" })).t, "Submit");
+});
