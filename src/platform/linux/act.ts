@@ -131,8 +131,14 @@ export class ElementActor {
   centre(): Point {
     const inView = this.#visiblePart();
     if (inView) return centreOf(inView);
-    const scrolled = this.#scrollIntoView() && this.#visiblePart();
-    if (scrolled) return centreOf(scrolled);
+    if (this.#scrollIntoView()) {
+      // The app scrolls on its next frame: give it a few before judging.
+      for (let tries = 0; tries < 8; tries++) {
+        settle(this.#n);
+        const scrolled = this.#visiblePart();
+        if (scrolled) return centreOf(scrolled);
+      }
+    }
     throw new DesktopError(
       "ACTION_FAILED",
       "the element is not on screen, so input cannot reach it",
@@ -161,9 +167,7 @@ export class ElementActor {
       n.check("scroll into view", "ACTION_FAILED");
       return done;
     });
-    if (!ok) return false;
-    settle(n);
-    return true;
+    return !!ok;
   }
 
   /** Screen box of the top-level window (frame, dialog, popup) that holds the element. */

@@ -120,7 +120,13 @@ function centre(t: ElementTarget, what: string): Point {
   };
   let shown = visible();
   if (!shown && actions(t).includes("AXScrollToVisible")) {
-    if (t.s.perform(t.ref, "AXScrollToVisible") === 0) shown = visible();
+    if (t.s.perform(t.ref, "AXScrollToVisible") === 0) {
+      // Apps scroll on their next frame: give them a few before judging.
+      for (let tries = 0; tries < 8 && !shown; tries++) {
+        if (tries > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        shown = visible();
+      }
+    }
   }
   if (!shown) {
     throw new DesktopError("ACTION_FAILED", `cannot ${what}: the element is not on screen`, {
