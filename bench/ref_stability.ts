@@ -1,10 +1,11 @@
 /**
- * Ref stability benchmark (guide: refs.md section 4): how element refs survive
+ * Ref stability benchmark (the mutation suite of the refs specification): how element refs survive
  * UI mutations on a real app. Chromium shows tests/fixtures/web/mutations.html
  * (a toolbar of mutation buttons, a Billing form, a 20-row Invoices list)
  * through AT-SPI; the benchmark clicks one mutation button at a time (insert,
  * remove and reorder rows, change a value, rename a label, open a dialog,
- * duplicate a label) and compares the reads just before and just after.
+ * duplicate a label elsewhere and in the same form) and compares the reads
+ * just before and just after.
  *
  * Ground truth is the native identity of each element (AT-SPI bus name and
  * object path, stable for a DOM node while it lives). Three ref schemes are
@@ -339,6 +340,12 @@ export const MUTATIONS: readonly Mutation[] = [
     name: "duplicate a label",
     button: "mutations/duplicate-label",
     done: (r) => r.elements.filter((e) => e.r === "btn" && e.t === "Save").length === 2,
+  },
+  {
+    // Twins in one landmark get `.1`, `.2`: the bare ref stops resolving on purpose.
+    name: "duplicate a label in the same form",
+    button: "mutations/duplicate-in-form",
+    done: (r) => r.elements.filter((e) => e.r === "btn" && e.t === "Export all").length === 2,
   },
 ];
 
