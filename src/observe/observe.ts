@@ -18,6 +18,7 @@ import { assignIds, walk } from "../model/tree.ts";
 import type { Provider, Scope } from "../platform/provider.ts";
 import { assignRefs } from "../refs/generate.ts";
 import { Sleeper } from "./_sleeper.ts";
+import { patchElements } from "./patch.ts";
 import type { ObserveEvent } from "./events.ts";
 
 /** Default polling interval in milliseconds. */
@@ -66,6 +67,10 @@ interface View {
   byRef: Map<string, Element>;
   /** Each ref's parent ref (absent for the root). */
   parent: Map<string, string>;
+  /** Elements of the view by native id. */
+  byNid: Map<string, Element>;
+  /** Native ids of every element of the full read. */
+  known: Set<string>;
 }
 
 /**
@@ -147,6 +152,10 @@ async function* run(
   signal?.addEventListener("abort", onAbort);
   // When a change notification arrived that no read has covered yet.
   let dirtySince: number | null = null;
+  // Since the last read: whether some notification needs the whole tree, and
+  // the elements whose own state changed (read alone when that is all).
+  let structural = false;
+  const touched = new Set<string>();
   let stopWatch: (() => void) | undefined;
   let events = 0;
 
@@ -154,7 +163,9 @@ async function* run(
     // Watch before the first read, so a change landing between the two is not missed.
     if (provider.watch) {
       try {
-        stopWatch = await provider.watch(scope, () => {
+        stopWatch = await provider.watch(scope, (hint) => {
+          if (!hint || hint.structural || touched.size >= MAX_PATCHED) structural = true;
+          else touched.add(hint.nid);
           // Coalesce: the first notification schedules a read, later ones ride along.
           if (dirtySince === null) {
             dirtySince = Date.now();
@@ -183,7 +194,28 @@ async function* run(
         continue;
       }
 
+      const notified = dirtySince !== null;
       dirtySince = null;
+      // Only states changed, and no safety read is due: read just those elements.
+      if (
+        notified && !structural && touched.size > 0 && provider.readNodes &&
+        now < lastRead + interval
+      ) {
+        const nids = [...touched];
+        touched.clear();
+        const changes = await patchView(provider, scope, prev, nids, opts);
+        if (changes) {
+          const ts = Date.now();
+          for (const change of changes) {
+            if (opts.roles && !matchesRoles(change, opts.roles, prev, prev)) continue;
+            events++;
+            yield toEvent(change, ts, prev);
+          }
+          continue;
+        }
+      }
+      structural = false;
+      touched.clear();
       let curr: View;
       try {
         curr = await readView(provider, scope, opts);
@@ -230,6 +262,25 @@ async function* run(
   }
 }
 
+/** Most elements one notification burst may name before a full read is cheaper. */
+const MAX_PATCHED = 32;
+
+/** The fast path: reads the touched elements alone; null when a full read is needed. */
+async function patchView(
+  provider: Provider,
+  scope: Scope,
+  view: View,
+  nids: string[],
+  opts: ObserveOptions,
+): Promise<Change[] | null> {
+  try {
+    const fresh = await provider.readNodes!(scope, nids);
+    return patchElements(view, nids, fresh, opts);
+  } catch {
+    return null; // the full read that follows reports the error, if it persists
+  }
+}
+
 /** Reads the scope, assigns ids and refs on the full tree, then applies the filters. */
 async function readView(provider: Provider, scope: Scope, opts: ObserveOptions): Promise<View> {
   const snapshot = await provider.read(scope, { bounds: true });
@@ -251,15 +302,21 @@ async function readView(provider: Provider, scope: Scope, opts: ObserveOptions):
   const roles = opts.roles ? new Map<string, Role>() : undefined;
   const byRef = new Map<string, Element>();
   const parent = new Map<string, string>();
+  const byNid = new Map<string, Element>();
+  const known = new Set<string>();
+  walk(full, (el) => {
+    if (el.nid !== undefined) known.add(el.nid);
+  });
   walk(root, (el, ancestors) => {
     if (!opts.roles || opts.roles.has(el.r)) count++;
+    if (el.nid !== undefined) byNid.set(el.nid, el);
     if (el.ref === undefined) return;
     byRef.set(el.ref, el);
     const up = ancestors.at(-1)?.ref;
     if (up !== undefined) parent.set(el.ref, up);
     if (roles) roles.set(el.ref, el.r);
   });
-  return { root, count, roles, byRef, parent };
+  return { root, count, roles, byRef, parent, byNid, known };
 }
 
 /** Whether a change is about an element of one of the observed roles. */

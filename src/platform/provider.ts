@@ -73,6 +73,19 @@ export interface ProviderOptions {
   timeoutMs: number;
 }
 
+/** What a change notification says about its source. */
+export interface ChangeHint {
+  /** Native id of the element the notification came from. */
+  nid: string;
+  /**
+   * False when the notification concerns the element alone (value, text,
+   * name, checked, focused, selected, expanded...): reading it again shows
+   * whether anything that moves refs changed. True when children, visibility
+   * or windows may have changed, so the tree must be read again.
+   */
+  structural: boolean;
+}
+
 /**
  * A live (or replayed) accessibility backend. Elements returned by {@link read}
  * carry a `nid` the same provider instance can act on until {@link close}.
@@ -96,10 +109,18 @@ export interface Provider {
   act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult>;
   /**
    * Optional: call `onChange` whenever the app's UI may have changed (events
-   * from the platform), so observe and wait need not poll. Returns a function
-   * that stops watching.
+   * from the platform), so observe and wait need not poll. A hint, when
+   * given, names the element the event came from and whether only its own
+   * state changed (value, text, checked, focused...) or possibly the tree
+   * around it. Returns a function that stops watching.
    */
-  watch?(scope: Scope, onChange: () => void): Promise<() => void>;
+  watch?(scope: Scope, onChange: (hint?: ChangeHint) => void): Promise<() => void>;
+  /**
+   * Optional: read elements again by native id, each on its own (no
+   * children), with bounds; null for one that is gone. Lets observe follow
+   * a value or state change without reading the whole tree.
+   */
+  readNodes?(scope: Scope, nids: readonly string[]): Promise<Array<Element | null>>;
   /** Release every native resource. Safe to call twice. */
   close(): void;
 }

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import type { Desktop } from "../../src/desktop.ts";
 import { DesktopError } from "../../src/errors.ts";
 import type { AppInfo, Element, Snapshot, WindowInfo } from "../../src/model/element.ts";
-import type { ActionResult, Provider, ReadOptions, Scope } from "../../src/platform/provider.ts";
+import type {
+  ActionResult,
+  ChangeHint,
+  Provider,
+  ReadOptions,
+  Scope,
+} from "../../src/platform/provider.ts";
 import { observe, type ObserveOptions } from "../../src/observe/observe.ts";
 import type { ObserveEvent } from "../../src/observe/events.ts";
 
@@ -19,7 +25,7 @@ class FakeProvider implements Provider {
   reads = 0;
   watchers = new Set<() => void>();
   unwatched = 0;
-  watch?: (scope: Scope, onChange: () => void) => Promise<() => void>;
+  watch?: (scope: Scope, onChange: (hint?: ChangeHint) => void) => Promise<() => void>;
 
   constructor(state: Element, opts: { watch?: boolean } = {}) {
     this.state = state;
@@ -565,4 +571,114 @@ Deno.test("observe: a Desktop session is observed through its provider", async (
   for await (const ev of observe(session, { app: "fake" }, { duration: 0.01 })) events.push(ev);
   assert.deepEqual(events.map((e) => e.type), ["snapshot", "done"]);
   assert.ok(fake.reads >= 1);
+});
+
+/**
+ * A fake with native ids (`n0`, `n1`... in document order), hints on its
+ * notifications and `readNodes`, counting full reads and node reads apart.
+ */
+class HintingProvider extends FakeProvider {
+  nodeReads = 0;
+  hinted = new Set<(hint?: ChangeHint) => void>();
+
+  constructor(state: Element) {
+    super(withNids(state));
+    this.watch = (_scope, onChange: (hint?: ChangeHint) => void) => {
+      this.hinted.add(onChange);
+      return Promise.resolve(() => this.hinted.delete(onChange));
+    };
+  }
+
+  /** Replaces the UI (native ids follow document order, as the same elements keep them). */
+  set(state: Element): void {
+    this.state = withNids(state);
+  }
+
+  /** Notifies that element `nid` changed, state only or not. */
+  notify(nid: string, structural: boolean): void {
+    for (const w of this.hinted) w({ nid, structural });
+  }
+
+  readNodes(_scope: Scope, nids: readonly string[]): Promise<Array<Element | null>> {
+    this.nodeReads++;
+    const all = new Map<string, Element>();
+    const visit = (el: Element) => {
+      all.set(el.nid!, el);
+      el.c?.forEach(visit);
+    };
+    visit(this.state as Element);
+    return Promise.resolve(nids.map((nid) => {
+      const el = all.get(nid);
+      if (!el) return null;
+      const { c: _c, ...alone } = structuredClone(el);
+      return alone;
+    }));
+  }
+}
+
+function withNids(root: Element): Element {
+  let n = 0;
+  const visit = (el: Element): Element => ({
+    ...el,
+    nid: `n${n++}`,
+    ...(el.c ? { c: el.c.map(visit) } : {}),
+  });
+  return visit(root);
+}
+
+Deno.test("observe: a state-only notification reads that element alone", async () => {
+  const fake = new HintingProvider(formWindow());
+  const d = drive(fake, { interval: 60_000 });
+  await d.next();
+  assert.equal(fake.reads, 1);
+  // n2 is the Name field (app n0, window n1).
+  fake.set(formWindow({ value: "Grace" }));
+  fake.notify("n2", false);
+  const ev = await d.next();
+  assert.deepEqual(noTs(ev), {
+    type: "changed",
+    ref: "name",
+    i: 3,
+    changes: { v: ["Ada", "Grace"] },
+  });
+  assert.equal(fake.reads, 1, "no full read");
+  assert.equal(fake.nodeReads, 1);
+  // The patched view is the new baseline: the same value again reports nothing.
+  fake.notify("n2", false);
+  fake.set(formWindow({ value: "Grace", checked: true }));
+  fake.notify("n3", false);
+  const next = await d.next();
+  assert.deepEqual(noTs(next), {
+    type: "changed",
+    ref: "remember-me",
+    i: 4,
+    changes: { chk: [false, true] },
+  });
+  assert.equal(fake.reads, 1);
+  await d.stop();
+});
+
+Deno.test("observe: a changed label or a structural notification falls back to a full read", async () => {
+  const fake = new HintingProvider(formWindow());
+  const d = drive(fake, { interval: 60_000 });
+  await d.next();
+  // The status text's label changes: its ref moves, so the tree is read again.
+  fake.set(formWindow({ status: "Saved" }));
+  fake.notify("n5", false);
+  const a = await d.next();
+  const b = await d.next();
+  assert.deepEqual([a.type, b.type].sort(), ["added", "removed"]);
+  assert.equal(fake.reads, 2, "one full read");
+  // A structural notification always reads the tree.
+  fake.set(formWindow({ status: "Saved", value: "Grace" }));
+  fake.notify("n2", true);
+  const c = await d.next();
+  assert.equal(c.type, "changed");
+  assert.equal(fake.reads, 3);
+  // An element the view never had: read the tree.
+  fake.set(formWindow({ status: "Saved", value: "Grace", checked: true }));
+  fake.notify("n99", false);
+  assert.equal((await d.next()).type, "changed");
+  assert.equal(fake.reads, 4);
+  await d.stop();
 });

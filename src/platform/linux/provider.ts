@@ -13,6 +13,7 @@ import type {
   Action,
   ActionResult,
   ActionTarget,
+  ChangeHint,
   Provider,
   ProviderOptions,
   ReadOptions,
@@ -28,7 +29,7 @@ import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
-import { walkTree } from "./walk.ts";
+import { readNode, walkTree } from "./walk.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -185,7 +186,25 @@ export class LinuxProvider implements Provider {
   }
 
   /** Calls `onChange` on AT-SPI events from the scoped app; returns the stop function. */
-  watch(scope: Scope, onChange: () => void): Promise<() => void> {
+  /**
+   * Reads elements again by nid, each alone (no children), with bounds; null
+   * for one that is gone. Used by observe to follow value and state changes.
+   */
+  readNodes(_scope: Scope, nids: readonly string[]): Promise<Array<Element | null>> {
+    return Promise.resolve(nids.map((nid) => {
+      try {
+        return this.#op((stack) => {
+          const acc = stack.use(lookupOrStale(this.#n, nid));
+          return rawToElement(readNode(this.#n, acc.ptr, true));
+        });
+      } catch (e) {
+        if (e instanceof DesktopError && e.code === "STALE_REF") return null;
+        throw e;
+      }
+    }));
+  }
+
+  watch(scope: Scope, onChange: (hint?: ChangeHint) => void): Promise<() => void> {
     const bus = this.#op((stack) => {
       const apps = listLiveApps(this.#n, stack);
       const app = apps[matchApp(apps, scope)];

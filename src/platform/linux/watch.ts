@@ -9,6 +9,8 @@
 
 import { ATSPI_EVENT_CALLBACK } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
+import type { ChangeHint } from "../provider.ts";
+import { nodeId } from "./convert.ts";
 import { type Native, objectId } from "./native.ts";
 
 /** Event types that signal a UI change. */
@@ -27,6 +29,49 @@ export const WATCHED_EVENTS: readonly string[] = [
   "window:destroy",
 ];
 
+/** States whose change leaves the tree (children, names, visibility) as it was. */
+const NODE_LOCAL_STATES: ReadonlySet<string> = new Set([
+  "checked",
+  "indeterminate",
+  "pressed",
+  "focused",
+  "selected",
+  "expanded",
+  "collapsed",
+  "enabled",
+  "sensitive",
+  "editable",
+  "read-only",
+  "required",
+  "armed",
+  "busy",
+  "active",
+]);
+
+/** Property changes of the source itself (a changed name or description still makes
+ * observe read the whole tree, because refs hang on labels; it finds that out by reading
+ * the source alone first, so an app that announces unchanged names costs no full read). */
+const NODE_LOCAL_PROPERTIES: ReadonlySet<string> = new Set([
+  "object:property-change:accessible-value",
+  "object:property-change:accessible-name",
+  "object:property-change:accessible-description",
+]);
+
+/**
+ * Whether an event type concerns its source alone: a value, a text, a name,
+ * or one of {@link NODE_LOCAL_STATES}. Children, visibility and windows
+ * change the tree: they are structural.
+ *
+ * @param type e.g. `object:state-changed:checked`
+ * @returns true for events a re-read of the source alone covers
+ */
+export function isNodeLocal(type: string): boolean {
+  if (type === "object:value-changed" || type.startsWith("object:text-changed")) return true;
+  if (NODE_LOCAL_PROPERTIES.has(type)) return true;
+  const state = /^object:state-changed:(.+)$/.exec(type)?.[1];
+  return state !== undefined && NODE_LOCAL_STATES.has(state);
+}
+
 /** How often the main context is pumped while watching. */
 export const PUMP_INTERVAL_MS = 15;
 
@@ -38,22 +83,34 @@ export const PUMP_INTERVAL_MS = 15;
  * @param onChange called (synchronously, from the pump) for each relevant event
  * @returns a stop function (deregisters, frees the listener and the callback)
  */
-export function startWatch(n: Native, bus: string, onChange: () => void): () => void {
+export function startWatch(
+  n: Native,
+  bus: string,
+  onChange: (hint: ChangeHint) => void,
+): () => void {
   const boxedType = n.sym.atspi_event_get_type();
   // Kept alive (and referenced by the closure below) until stop().
   const callback = new Deno.UnsafeCallback(ATSPI_EVENT_CALLBACK, (ev) => {
     if (ev === null) return;
-    let relevant = false;
+    let hint: ChangeHint | null = null;
     try {
-      const source = new Deno.UnsafePointerView(ev).getPointer(8);
-      relevant = source !== null && objectId(source).bus === bus;
+      const view = new Deno.UnsafePointerView(ev);
+      const source = view.getPointer(8);
+      if (source !== null) {
+        const id = objectId(source);
+        if (id.bus === bus) {
+          const typePtr = view.getPointer(0);
+          const type = typePtr === null ? "" : Deno.UnsafePointerView.getCString(typePtr);
+          hint = { nid: nodeId(id), structural: !isNodeLocal(type) };
+        }
+      }
     } finally {
       // The listener owns each event it receives (libatspi hands over a copy).
       n.sym.g_boxed_free(boxedType, ev);
     }
-    if (relevant) {
+    if (hint) {
       try {
-        onChange();
+        onChange(hint);
       } catch {
         // A throwing observer must not unwind through native code.
       }
