@@ -115,7 +115,7 @@ function suffixMatch(ref: string, query: string): boolean {
  */
 export function resolveRef(root: Element, ref: string): Element {
   validateRef(ref);
-  const query = ref.normalize("NFKC").toLowerCase();
+  const query = fold(ref);
   const els = allElements(root);
   const exact = els.filter((e) => e.ref === query);
   if (exact.length === 1) return exact[0];
@@ -241,8 +241,14 @@ function labels(el: Element): string[] {
   return [el.t, el.d, el.ph].filter((s): s is string => !!s).map((s) => s.trim());
 }
 
-/** Case-insensitive comparison key. */
-function fold(s: string): string {
+/**
+ * The comparison key of refs and labels: NFKC, lower case. Resolution
+ * compares refs this way, so any check that must agree with it uses it too.
+ *
+ * @param s a ref or label
+ * @returns the folded text
+ */
+export function fold(s: string): string {
   return s.normalize("NFKC").toLowerCase();
 }
 

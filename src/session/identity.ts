@@ -10,6 +10,7 @@
 
 import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element } from "../model/element.ts";
+import { fold, toCandidate } from "../refs/resolve.ts";
 import type { StoredElement, StoredRead } from "../state/ref_store.ts";
 
 /** An element of a fresh read with its child-index path from the root. */
@@ -177,12 +178,12 @@ export function checkShortRef(
   stored: StoredRead | null,
   app: AppInfo,
 ): void {
-  const q = foldRef(query);
-  if (found.ref === undefined || foldRef(found.ref) !== q) return; // a suffix match: unique now
+  const q = fold(query);
+  if (found.ref === undefined || fold(found.ref) !== q) return; // a suffix match: unique now
   if (!stored || !sameAppRun(stored, app)) return;
   const tail = "/" + q;
-  if (stored.elements.some((e) => e.ref !== undefined && foldRef(e.ref) === q)) return;
-  const meant = stored.elements.filter((e) => e.ref !== undefined && foldRef(e.ref).endsWith(tail));
+  if (stored.elements.some((e) => e.ref !== undefined && fold(e.ref) === q)) return;
+  const meant = stored.elements.filter((e) => e.ref !== undefined && fold(e.ref).endsWith(tail));
   if (meant.length === 0) return;
   const still = fresh.filter((x) => meant.some((m) => m.ref === x.el.ref)).map((x) => x.el);
   const candidates = [found, ...still].map(toCandidate);
@@ -206,21 +207,6 @@ export function checkShortRef(
       details: { change: "removed", was },
     },
   );
-}
-
-/** A ref folded as resolution compares them. */
-function foldRef(ref: string): string {
-  return ref.normalize("NFKC").toLowerCase();
-}
-
-function toCandidate(el: Element): Candidate {
-  return {
-    ...(el.ref !== undefined ? { ref: el.ref } : {}),
-    i: el.i,
-    r: el.r,
-    ...(el.t !== undefined ? { t: el.t } : {}),
-    ...(el.b !== undefined ? { b: el.b } : {}),
-  };
 }
 
 /** Finds the stored element in the fresh read, or throws STALE_REF. */
