@@ -131,7 +131,7 @@ export class ElementActor {
   centre(): Point {
     const inView = this.#visiblePart();
     if (inView) return centreOf(inView);
-    if (this.#scrollIntoView()) {
+    if (optional(() => (this.#scrollTo(), true))) {
       // The app scrolls on its next frame: give it a few before judging.
       for (let tries = 0; tries < 8; tries++) {
         settle(this.#n);
@@ -157,17 +157,16 @@ export class ElementActor {
     return w ? intersect(e, w) : e;
   }
 
-  /** Asks the app to scroll the element into view; false when it cannot. */
-  #scrollIntoView(): boolean {
+  /** Asks the app to scroll the element into view; ACTION_NOT_SUPPORTED or ACTION_FAILED if not. */
+  #scrollTo(): void {
     const n = this.#n;
     using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
-    if (!comp) return false;
-    const ok = optional(() => {
-      const done = n.sym.atspi_component_scroll_to(comp.ptr, ATSPI_SCROLL_ANYWHERE, n.err.buf);
-      n.check("scroll into view", "ACTION_FAILED");
-      return done;
-    });
-    return !!ok;
+    if (!comp) throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot be scrolled to");
+    const ok = n.sym.atspi_component_scroll_to(comp.ptr, ATSPI_SCROLL_ANYWHERE, n.err.buf);
+    n.check("scroll into view", "ACTION_FAILED");
+    if (!ok) {
+      throw new DesktopError("ACTION_FAILED", "the app did not scroll the element into view");
+    }
   }
 
   /** Screen box of the top-level window (frame, dialog, popup) that holds the element. */
@@ -417,15 +416,7 @@ export class ElementActor {
   scroll(action: Extract<Action, { kind: "scroll" }>): ActionResult {
     const n = this.#n;
     if (action.amount === undefined) {
-      using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
-      if (!comp) {
-        throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot be scrolled to");
-      }
-      const ok = n.sym.atspi_component_scroll_to(comp.ptr, ATSPI_SCROLL_ANYWHERE, n.err.buf);
-      n.check("scroll into view", "ACTION_FAILED");
-      if (!ok) {
-        throw new DesktopError("ACTION_FAILED", "the app did not scroll the element into view");
-      }
+      this.#scrollTo();
       return { via: "accessible", detail: "scroll_to" };
     }
     wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
