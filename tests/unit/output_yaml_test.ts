@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
 import YAML from "yaml";
 import { toYaml } from "../../src/output/yaml.ts";
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../harness/rng.ts";
 
 /** Strings that YAML likes to misread: keywords, numbers, indicators, quotes, Unicode, blanks. */
 const TRICKY = [

@@ -10,18 +10,7 @@ import { ROLES } from "../../src/model/roles.ts";
 import { assignIds, walk } from "../../src/model/tree.ts";
 import { assignRefs } from "../../src/refs/generate.ts";
 import { resolveRef, validateRef } from "../../src/refs/resolve.ts";
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../harness/rng.ts";
 
 const WORDS = [
   "OK",
