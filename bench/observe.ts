@@ -26,7 +26,7 @@ import { assignIds } from "../src/model/tree.ts";
 import { observe } from "../src/observe/observe.ts";
 import type { Provider } from "../src/platform/provider.ts";
 import { assignRefs } from "../src/refs/generate.ts";
-import { machineFacts, percentile, writeSection } from "./report.ts";
+import { machineFacts, percentile, publishResults } from "./report.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/observe.html`;
 const SELF = new URL(import.meta.url).pathname;
@@ -608,15 +608,5 @@ if (import.meta.main) {
     } MB. Target: growth under 5 MB.`,
     "",
   ].join("\n");
-  const text = `## Observe: noise, latency, memory\n\n${body}`;
-  await Deno.mkdir(`${REPO_ROOT}bench/results`, { recursive: true });
-  await Deno.writeTextFile(`${REPO_ROOT}bench/results/observe.md`, text);
-  // Keep the results file as `deno fmt --check` wants it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", `${REPO_ROOT}bench/results/observe.md`],
-  }).output();
-  if (Deno.args.includes("--section")) {
-    await writeSection("Observe: noise, latency, memory", body);
-  }
-  console.log(text);
+  await publishResults("observe.md", "Observe: noise, latency, memory", body);
 }

@@ -29,7 +29,7 @@ import { INTERACTIVE_ROLES } from "../src/model/roles.ts";
 import { resolveRef } from "../src/refs/resolve.ts";
 import { checkShortRef, locateAll, toStored } from "../src/session/identity.ts";
 import type { StoredRead } from "../src/state/ref_store.ts";
-import { machineFacts, writeSection } from "./report.ts";
+import { machineFacts, publishResults } from "./report.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/mutations.html`;
 const TITLE = "Ref stability mutations";
@@ -535,14 +535,6 @@ if (import.meta.main) {
     results = await runSuite(d);
   }
   const body = await report(results);
-  const text = `## ${SECTION}\n\n${body}`;
-  await Deno.mkdir(`${REPO_ROOT}bench/results`, { recursive: true });
-  await Deno.writeTextFile(`${REPO_ROOT}bench/results/ref_stability.md`, text);
-  // Keep the results file as `deno fmt --check` wants it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", `${REPO_ROOT}bench/results/ref_stability.md`],
-  }).output();
-  if (Deno.args.includes("--section")) await writeSection(SECTION, body);
-  console.log(text);
+  await publishResults("ref_stability.md", SECTION, body);
   console.log(`(run time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

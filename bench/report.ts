@@ -103,3 +103,24 @@ export async function writeSection(title: string, body: string): Promise<void> {
   // Keep the file as `deno fmt --check` (part of the test task) wants it.
   await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", BENCHMARKS_MD] }).output();
 }
+
+/**
+ * Publishes one benchmark's results: writes `bench/results/<file>` (the
+ * section as a document, formatted as `deno fmt --check` wants it), replaces
+ * the section of BENCHMARKS.md when the run was given `--section`, and
+ * prints the text.
+ *
+ * @param file results file name, e.g. `tokens.md`
+ * @param title section title (without `## `)
+ * @param body section body
+ */
+export async function publishResults(file: string, title: string, body: string): Promise<void> {
+  const text = `## ${title}\n\n${body}`;
+  const results = new URL("./results/", import.meta.url);
+  await Deno.mkdir(results, { recursive: true });
+  const path = new URL(file, results).pathname;
+  await Deno.writeTextFile(path, text);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path] }).output();
+  if (Deno.args.includes("--section")) await writeSection(title, body);
+  console.log(text);
+}

@@ -15,7 +15,7 @@ import type { Element } from "../src/model/element.ts";
 import { assignIds } from "../src/model/tree.ts";
 import { renderElements } from "../src/output/render.ts";
 import { assignRefs } from "../src/refs/generate.ts";
-import { machineFacts, writeSection } from "./report.ts";
+import { machineFacts, publishResults } from "./report.ts";
 
 const SIZES = [1_000, 10_000, 100_000];
 
@@ -169,14 +169,5 @@ if (import.meta.main) {
     "",
   ];
   const body = lines.join("\n");
-  const title = "Scaling: ids+refs, agent render, diff";
-  const results = new URL("./results/", import.meta.url);
-  await Deno.mkdir(results, { recursive: true });
-  await Deno.writeTextFile(new URL("scaling.md", results), `## ${title}\n\n${body}`);
-  // Keep the results file as `deno fmt --check` wants it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", new URL("scaling.md", results).pathname],
-  }).output();
-  if (Deno.args.includes("--section")) await writeSection(title, body);
-  console.log(`## ${title}\n\n${body}`);
+  await publishResults("scaling.md", "Scaling: ids+refs, agent render, diff", body);
 }

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { machineFacts, percentile, writeSection } from "./report.ts";
+import { machineFacts, percentile, publishResults } from "./report.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 21);
@@ -92,14 +92,5 @@ if (import.meta.main) {
     `Target: under 3x bare Deno start-up. Result: at most ${worst.toFixed(2)}x.`,
     "",
   ].join("\n");
-  const title = "Start-up";
-  const results = new URL("./results/", import.meta.url);
-  await Deno.mkdir(results, { recursive: true });
-  await Deno.writeTextFile(new URL("startup.md", results), `## ${title}\n\n${body}`);
-  // Keep the results file as `deno fmt --check` wants it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", new URL("startup.md", results).pathname],
-  }).output();
-  if (Deno.args.includes("--section")) await writeSection(title, body);
-  console.log(`## ${title}\n\n${body}`);
+  await publishResults("startup.md", "Start-up", body);
 }

@@ -19,7 +19,7 @@ import { agentTargets } from "../src/output/agent_parse.ts";
 import { REPO_ROOT, startDesktop, type TestDesktop } from "../tests/harness/desktop.ts";
 import type { Element } from "../src/model/element.ts";
 import { INTERACTIVE_ROLES } from "../src/model/roles.ts";
-import { machineFacts, writeSection } from "./report.ts";
+import { machineFacts, publishResults } from "./report.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/form.html`;
 const TITLE = "Desktop test form";
@@ -211,15 +211,5 @@ if (import.meta.main) {
     "one to every element).",
     "",
   ].join("\n");
-  const text = `## Tokens: agent format vs Playwright AI snapshot\n\n${body}`;
-  await Deno.mkdir(`${REPO_ROOT}bench/results`, { recursive: true });
-  await Deno.writeTextFile(`${REPO_ROOT}bench/results/tokens.md`, text);
-  // Keep the results file as `deno fmt --check` wants it.
-  await new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "-q", `${REPO_ROOT}bench/results/tokens.md`],
-  }).output();
-  if (Deno.args.includes("--section")) {
-    await writeSection("Tokens: agent format vs Playwright AI snapshot", body);
-  }
-  console.log(text);
+  await publishResults("tokens.md", "Tokens: agent format vs Playwright AI snapshot", body);
 }
