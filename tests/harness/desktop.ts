@@ -10,14 +10,33 @@
 
 import { fileURLToPath } from "node:url";
 
-/** Apps the harness knows how to start. */
-export type DesktopApp = "gtk3-widget-factory" | "gtk4-widget-factory" | "chromium";
+/**
+ * Apps the harness knows how to start: the widget factories and Chromium, and
+ * the real-app corpus (apps nobody here built for, from Debian's packages).
+ */
+export type DesktopApp =
+  | "gtk3-widget-factory"
+  | "gtk4-widget-factory"
+  | "chromium"
+  | "mousepad"
+  | "gnome-calculator"
+  | "evince"
+  | "thunar"
+  | "firefox-esr"
+  | "libreoffice-writer"
+  | "libreoffice-calc"
+  | "featherpad"
+  | "zenity";
 
 /** Options of {@link startDesktop}. */
 export interface DesktopOptions {
   /** Which app to run. */
   app: DesktopApp;
-  /** Page to open (Chromium only): a URL or a local file path. */
+  /**
+   * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
+   * evince, LibreOffice, featherpad), a folder (thunar), or zenity's arguments
+   * after `--forms` joined by NUL characters.
+   */
   url?: string;
   /** Extra environment for the app. */
   extraEnv?: Record<string, string>;
@@ -56,6 +75,15 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gtk3-widget-factory": "gtk3-widget-factory",
   "gtk4-widget-factory": "gtk4-widget-factory",
   chromium: "chromium",
+  mousepad: "mousepad",
+  "gnome-calculator": "gnome-calculator",
+  evince: "evince",
+  thunar: "thunar",
+  "firefox-esr": "firefox-esr",
+  "libreoffice-writer": "soffice",
+  "libreoffice-calc": "soffice",
+  featherpad: "featherpad",
+  zenity: "zenity",
 };
 
 /** The repository root (for running cli.ts and the probe). */
@@ -230,6 +258,19 @@ async function firstLine(g: Group, ms: number): Promise<string> {
   return line;
 }
 
+/** Whether process `pid` belongs to process group `group` (Linux /proc). */
+function inGroup(pid: number, group: number): boolean {
+  if (pid === group) return true;
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[2]) === group;
+  } catch {
+    return false;
+  }
+}
+
 function baseEnv(): Record<string, string> {
   const keep = ["PATH", "HOME", "LANG", "LC_ALL", "USER", "TERM", "DENO_DIR", "DENO_INSTALL_ROOT"];
   const env: Record<string, string> = {};
@@ -283,6 +324,44 @@ function appCommand(
         env: { ACCESSIBILITY_ENABLED: "1" },
       };
     }
+    case "mousepad":
+    case "evince":
+    case "featherpad":
+      return { cmd: opts.app, args: opts.url ? [opts.url] : [], env: {} };
+    case "gnome-calculator":
+      // GTK 4: cairo frames let the registration idle run under Xvfb (see above).
+      return { cmd: "gnome-calculator", args: [], env: { GSK_RENDERER: "cairo" } };
+    case "thunar":
+      return { cmd: "thunar", args: [opts.url ?? dir], env: {} };
+    case "firefox-esr": {
+      const url = opts.url ?? "about:blank";
+      const page = /^[a-z]+:/i.test(url) ? url : `file://${url}`;
+      return {
+        cmd: "firefox-esr",
+        args: ["--no-remote", "--profile", `${dir}/firefox-profile`, page],
+        env: { MOZ_ENABLE_WAYLAND: "0", GNOME_ACCESSIBILITY: "1" },
+      };
+    }
+    case "libreoffice-writer":
+    case "libreoffice-calc":
+      return {
+        cmd: "soffice",
+        args: [
+          `-env:UserInstallation=file://${dir}/lo-profile`,
+          "--norestore",
+          "--nologo",
+          "--nodefault",
+          opts.app === "libreoffice-calc" ? "--calc" : "--writer",
+          ...(opts.url ? [opts.url] : []),
+        ],
+        env: { SAL_USE_VCLPLUGIN: "gtk3" },
+      };
+    case "zenity":
+      return {
+        cmd: "zenity",
+        args: ["--forms", ...(opts.url ?? "").split("\0").filter(Boolean)],
+        env: {},
+      };
   }
 }
 
@@ -378,6 +457,7 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
 
     track(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
 
+    await Deno.mkdir(`${dir}/firefox-profile`, { recursive: true });
     const app = appCommand(opts, dir);
     const appEnv = { ...env, ...app.env, ...(opts.extraEnv ?? {}) };
     delete appEnv.NO_AT_BRIDGE;
@@ -402,7 +482,9 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
         appGroup = launch();
       }
       seen = await probeApps(env);
-      found = seen.find((a) => a.pid === appGroup.pid && (a.windows ?? 0) > 0);
+      // The registered process may be a child of the one started (soffice ->
+      // soffice.bin, firefox-esr's launcher): it is in the started process group.
+      found = seen.find((a) => inGroup(a.pid, appGroup.pid) && (a.windows ?? 0) > 0);
       if (found) break;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -417,7 +499,7 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     const running = appGroup;
     return {
       env,
-      pid: running.pid,
+      pid: found.pid,
       appName,
       display,
       appLog: () => tail(log),
