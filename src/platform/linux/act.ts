@@ -33,6 +33,18 @@ export const CLICK_ACTIONS: readonly string[] = [
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
 
+/** How long to wait for a menu item to show after its menus were opened. */
+const MENU_OPEN_WAIT_MS = 1500;
+
+/** AtspiRole codes of menu items (plain, check, radio, tear-off). */
+const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
+
+/** AtspiRole code of a menu that opens from a menu bar or another menu (popup menus cannot be opened by an action). */
+const MENU_ROLES: ReadonlySet<number> = new Set([33]);
+
+/** AtspiRole of a menu bar: the chain of menus to open stops there. */
+const MENU_BAR_ROLE = 34;
+
 /** Text roles whose value can be replaced by typing when EditableText is missing. */
 const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
@@ -212,8 +224,16 @@ export class ElementActor {
     }
   }
 
-  /** Own click-like action first, else a synthesized click at the centre. */
+  /**
+   * Own click-like action first, else a synthesized click at the centre.
+   * Menu items are the exception: they are clicked with the pointer, their
+   * menus opened first (see {@link ElementActor.clickMenuItem}).
+   */
   click(button: "left" | "right" | "middle", count: number): ActionResult {
+    if (button === "left" && count === 1 && MENU_ITEM_ROLES.has(this.#role())) {
+      const done = this.clickMenuItem();
+      if (done) return done;
+    }
     if (button === "left" && count === 1) {
       const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
       const i = pickClickAction(names);
@@ -224,6 +244,109 @@ export class ElementActor {
     }
     clickAt(this.#n, this.centre(), button, count);
     return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /**
+   * Clicks a menu item with the pointer, opening the menus that hold it first.
+   * A toolkit runs a menu item's accessible action inside the app's handling
+   * of the request (GTK 3: the whole "activate" signal), so an item that opens
+   * a modal dialog (File > Save As through gtk_dialog_run) keeps that handler
+   * on the stack until the dialog closes; a key event synthesized meanwhile
+   * makes the ATK bridge re-enter its D-Bus dispatch and the app deadlocks for
+   * good. A pointer click is handled from the app's own event loop, as a
+   * user's click is. Returns null when the item cannot be brought on screen
+   * (the caller then falls back to the accessible action).
+   */
+  clickMenuItem(): ActionResult | null {
+    const n = this.#n;
+    let opened = false;
+    if (!this.#showing()) {
+      opened = this.#openMenusAbove();
+      if (!opened || !this.#waitShowing()) return null;
+    }
+    const box = this.#visiblePart();
+    if (!box) return null;
+    clickAt(n, centreOf(box));
+    return { via: "input", detail: opened ? "menu opened, item clicked" : "menu item clicked" };
+  }
+
+  /** Whether the element is showing with a part of it inside its window. */
+  #showing(): boolean {
+    this.#n.sym.atspi_accessible_clear_cache(this.#acc);
+    return hasState(this.#states(), ATSPI_STATE.SHOWING) && this.#visiblePart() !== null;
+  }
+
+  #waitShowing(): boolean {
+    const until = Date.now() + MENU_OPEN_WAIT_MS;
+    while (Date.now() < until) {
+      this.#n.pump();
+      if (this.#showing()) return true;
+      sleepSync(20);
+    }
+    return false;
+  }
+
+  /**
+   * Opens the closed menus between the menu bar (or the top) and the
+   * element, outermost first: each by a pointer click when it shows, else by
+   * its own action (opening a submenu starts no modal loop).
+   *
+   * @returns false when there is no menu above the element or one would not open
+   */
+  #openMenusAbove(): boolean {
+    const n = this.#n;
+    using held = new DisposableStack();
+    const menus: Ptr[] = [];
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 64; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      n.check("read parent", "STALE_REF");
+      if (!parent) break;
+      const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
+      n.check("read role", "STALE_REF");
+      if (role === MENU_BAR_ROLE || role === ATSPI_ROLE.APPLICATION) break;
+      // GTK puts a submenu's items under the menu item that opens it (role menu).
+      if (MENU_ROLES.has(role)) menus.unshift(parent.ptr);
+      cur = parent.ptr;
+    }
+    if (menus.length === 0) return false;
+    for (const menu of menus) {
+      const actor = new ElementActor(n, menu);
+      if (actor.#menuIsOpen()) continue;
+      if (actor.#showing()) clickAt(n, centreOf(actor.#visiblePart()!));
+      else {
+        const names = optional(() => readActions(n, menu)) ?? [];
+        const i = pickClickAction(names);
+        if (i < 0) return false;
+        actor.#doAction(i, names[i]);
+      }
+      if (!actor.#waitMenuOpen()) return false;
+    }
+    return true;
+  }
+
+  /** Whether a menu shows its items (one of its children is showing). */
+  #menuIsOpen(): boolean {
+    const n = this.#n;
+    n.sym.atspi_accessible_clear_cache(this.#acc);
+    const count = n.sym.atspi_accessible_get_child_count(this.#acc, n.err.buf);
+    n.check("read children", "STALE_REF");
+    for (let i = 0; i < Math.min(count, 64); i++) {
+      using c = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, i, n.err.buf));
+      n.check("read child", "STALE_REF");
+      if (c && new ElementActor(n, c.ptr).#showing()) return true;
+    }
+    return false;
+  }
+
+  #waitMenuOpen(): boolean {
+    const until = Date.now() + MENU_OPEN_WAIT_MS;
+    while (Date.now() < until) {
+      this.#n.pump();
+      if (this.#menuIsOpen()) return true;
+      sleepSync(20);
+    }
+    return false;
   }
 
   /** Runs the action called `name`; ACTION_NOT_SUPPORTED lists the available ones. */

@@ -1,0 +1,125 @@
+/**
+ * mousepad (GTK 3): type a document, save it through File > Save As, all by
+ * refs, and check the file on disk. The menu item's action opens the dialog
+ * with gtk_dialog_run; acting through it must not leave the app frozen.
+ */
+
+import assert from "node:assert/strict";
+import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { type CliResult, runCli } from "../harness/cli.ts";
+
+interface FlatEl {
+  ref: string;
+  r: string;
+  t?: string;
+  v?: string;
+  e?: boolean;
+}
+
+/** Runs the CLI and fails the test with its output when it does not exit 0. */
+async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
+  const res = await runCli(d, args);
+  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
+  return res;
+}
+
+async function flat(d: TestDesktop): Promise<FlatEl[]> {
+  const res = await ok(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+  return JSON.parse(res.stdout).elements as FlatEl[];
+}
+
+/** Polls reads until `pick` finds an element (the UI settles on its own time). */
+async function waitFor(
+  d: TestDesktop,
+  what: string,
+  pick: (els: FlatEl[]) => FlatEl | undefined,
+): Promise<FlatEl> {
+  const until = Date.now() + 20_000;
+  let last: FlatEl[] = [];
+  while (Date.now() < until) {
+    last = await flat(d);
+    const hit = pick(last);
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} never appeared; last read: ${JSON.stringify(last.slice(0, 40))}`);
+}
+
+/** The app's window titles as pyatspi (the independent witness) sees them. */
+async function witnessTitles(d: TestDesktop): Promise<string[]> {
+  const script = `
+import pyatspi
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.name == ${JSON.stringify(d.appName)}:
+        for w in app:
+            print(w.name)
+`;
+  const out = await new Deno.Command("timeout", {
+    args: ["30", "/usr/bin/python3", "-c", script],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim().split("\n");
+}
+
+Deno.test({
+  name: "mousepad: type, File > Save As by refs, type a path into the dialog, save; the file " +
+    "holds the text and the app still answers",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "mousepad" });
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/saved.txt`;
+    try {
+      const editor = await waitFor(d, "the text view", (els) => els.find((e) => e.r === "input"));
+      await ok(d, ["type", "--app", d.appName, "--ref", editor.ref, "--text", "hello corpus"]);
+
+      const saveAs = await waitFor(
+        d,
+        "File > Save As",
+        (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
+      );
+      await ok(d, ["click", "--app", d.appName, "--ref", saveAs.ref]);
+
+      const name = await waitFor(
+        d,
+        "the dialog's Name field",
+        (els) => els.find((e) => e.r === "input" && e.t === "Name:"),
+      );
+      await ok(d, ["set-value", "--app", d.appName, "--ref", name.ref, "--value", ""]);
+      await ok(d, ["type", "--app", d.appName, "--ref", name.ref, "--text", path]);
+      const save = await waitFor(
+        d,
+        "the enabled Save button",
+        (els) => els.find((e) => e.r === "btn" && e.t === "Save" && e.e !== false),
+      );
+      await ok(d, ["click", "--app", d.appName, "--ref", save.ref]);
+
+      // The file on disk is the witness of the save.
+      const until = Date.now() + 20_000;
+      let text = "";
+      while (Date.now() < until) {
+        text = await Deno.readTextFile(path).catch(() => "");
+        if (text.includes("hello corpus")) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.match(text, /hello corpus/);
+
+      // And the app is alive: pyatspi sees the window titled after the file, and so do we.
+      const win = await waitFor(
+        d,
+        "the renamed window",
+        (els) => els.find((e) => e.r === "window" && (e.t ?? "").includes("saved.txt")),
+      );
+      assert.ok(win);
+      assert.ok((await witnessTitles(d)).some((t) => t.includes("saved.txt")));
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
