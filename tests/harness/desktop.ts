@@ -421,10 +421,17 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
   try {
     const env = baseEnv();
     env.XDG_RUNTIME_DIR = runtime; // the a11y bus socket lands here, not in a shared ~/.cache
+    // -noreset: an X server resets when its last client disconnects, which
+    // deletes root window properties. at-spi-bus-launcher publishes the
+    // accessibility bus address as the root property AT_SPI_BUS and
+    // disconnects; Qt's bridge connects through that property (without it Qt 5
+    // does not register), so the server must keep it, as a desktop with a
+    // window manager does.
     const xvfb = new Group(
       "Xvfb",
       "Xvfb",
       [
+        "-noreset",
         "-displayfd",
         "1",
         "-screen",

@@ -21,6 +21,7 @@ import {
 import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
 import { DetailFetcher } from "./details.ts";
 import { dbusErrorName } from "./errors.ts";
+import { getProperties } from "./props.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
 const REGISTRY = "org.a11y.atspi.Registry";
@@ -368,23 +369,22 @@ function countingFetch(call: AppCall, walked: { n: number }): AppCall {
 
 /** The basic fields of a node, as the walk fetches them when there is no cache row. */
 async function fetchItem(call: AppCall, path: string): Promise<CacheItem> {
-  const [[role], [states], [ifaces], [props]] = await Promise.all([
+  const [[role], [states], [ifaces], p] = await Promise.all([
     call(path, ACCESSIBLE, "GetRole"),
     call(path, ACCESSIBLE, "GetState"),
     call(path, ACCESSIBLE, "GetInterfaces"),
-    call(path, PROPS, "GetAll", "s", [ACCESSIBLE]),
+    getProperties(call, path, ACCESSIBLE, ["ChildCount", "Name", "Description"]),
   ]);
-  const p = new Map(props as Array<[string, Variant]>);
   const st = states as number[];
   return {
     path,
     parent: "",
     index: -1,
-    childCount: Number(p.get("ChildCount")?.value ?? 0),
+    childCount: Number(p.get("ChildCount") ?? 0),
     interfaces: ifaces as string[],
-    name: String(p.get("Name")?.value ?? ""),
+    name: String(p.get("Name") ?? ""),
     role: role as number,
-    description: String(p.get("Description")?.value ?? ""),
+    description: String(p.get("Description") ?? ""),
     states: [st[0] ?? 0, st[1] ?? 0],
   };
 }

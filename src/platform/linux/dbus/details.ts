@@ -11,6 +11,7 @@ import { DesktopError } from "../../../errors.ts";
 import type { AtspiRawNode } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
+import { getProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 
@@ -29,6 +30,8 @@ const RELATION_LABELLED_BY = 2;
 const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"];
 const ATSPI = "org.a11y.atspi.";
 const COORD_TYPE_SCREEN = 0;
+/** Properties of the Value interface that are read. */
+const VALUE_PROPERTIES = ["CurrentValue", "MinimumValue", "MaximumValue", "Text"];
 
 /** Reads a `(iiii)` extents reply. */
 function readExtents(r: Reader, sig: string): [number, number, number, number] {
@@ -223,17 +226,14 @@ async function fetchOne(
         return;
       }
       case "value": {
-        const [props] = await call(p, "org.freedesktop.DBus.Properties", "GetAll", "s", [
-          ATSPI + "Value",
-        ]);
-        const m = new Map(props as Array<[string, Variant]>);
-        const num = (k: string) => Number(m.get(k)?.value ?? 0);
+        const m = await getProperties(call, p, ATSPI + "Value", VALUE_PROPERTIES);
+        const num = (k: string) => Number(m.get(k) ?? 0);
         node.value = {
           current: num("CurrentValue"),
           min: num("MinimumValue"),
           max: num("MaximumValue"),
         };
-        const text = m.get("Text")?.value;
+        const text = m.get("Text");
         if (typeof text === "string" && text !== "") node.value.text = text;
         return;
       }
