@@ -33,6 +33,7 @@ import { waitCommand } from "./src/commands/wait.ts";
 import { observeCommand } from "./src/commands/observe.ts";
 import { diffCommand } from "./src/commands/diff.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
+import { screenshotCommand } from "./src/commands/screenshot.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
@@ -77,6 +78,7 @@ Errors are one JSON object on stderr: {"error":true,"code":"...","message":"..."
       waitCommand(),
       observeCommand(),
       diffCommand(),
+      screenshotCommand(),
       mcpCommand(),
     ]
   ) program.addCommand(cmd);

@@ -50,6 +50,8 @@ export type {
   WaitCondition,
 } from "./src/desktop.ts";
 export { createDesktop, DEFAULT_TIMEOUT_MS } from "./src/desktop.ts";
+export type { Screenshot, ScreenshotRequest } from "./src/screenshot/screenshot.ts";
+export type { Mark } from "./src/output/marks.ts";
 export type { RefStore, StoredApp, StoredElement, StoredRead } from "./src/state/ref_store.ts";
 
 /** Options of {@link connect}. */

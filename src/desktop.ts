@@ -31,6 +31,11 @@ import {
   twinCounts,
 } from "./session/identity.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
+import {
+  type Screenshot,
+  type ScreenshotRequest,
+  takeScreenshot,
+} from "./screenshot/screenshot.ts";
 
 /** How an action names its element. At most one of ref, id, text; or a point. */
 export interface Target {
@@ -108,6 +113,11 @@ export interface Desktop {
   act(scope: Scope, target: Target, action: Action): Promise<ActResult>;
   /** Wait until a condition holds; TIMEOUT otherwise. */
   wait(scope: Scope, cond: WaitCondition, timeoutMs: number): Promise<Element | null>;
+  /**
+   * A PNG of the screen, the scoped app's window, or one element (`req.target`),
+   * optionally scaled down and marked with the ids and refs of interactive elements.
+   */
+  screenshot(scope: Scope, req?: ScreenshotRequest): Promise<Screenshot>;
   /** Release the provider. */
   close(): void;
 }
@@ -249,6 +259,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       });
       return found && numberedAsLastRead(found, await store.load(pid));
     },
+
+    screenshot: (scope, req) => takeScreenshot(desktop, scope, req),
 
     close: () => provider.close(),
   };

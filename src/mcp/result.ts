@@ -10,8 +10,10 @@ import { toDesktopError } from "../errors.ts";
 
 /** The result shape an MCP tool returns. */
 export interface ToolResult {
-  /** Text blocks shown to the agent. */
-  content: Array<{ type: "text"; text: string }>;
+  /** Text and image blocks shown to the agent. */
+  content: Array<
+    { type: "text"; text: string } | { type: "image"; data: string; mimeType: string }
+  >;
   /** Set when the tool failed. */
   isError?: boolean;
   /** Index signature the SDK's result type requires. */

@@ -9,6 +9,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Desktop } from "../desktop.ts";
 import { loadSnapshotTree, registerTools, type SnapshotLoader } from "./tools.ts";
+import { registerSystemTools } from "./tools_system.ts";
 
 /** Name the server reports in the MCP handshake. */
 export const SERVER_NAME = "desktop";
@@ -44,7 +45,9 @@ export function createMcpServer(desktop: Desktop, opts: McpServerOptions = {}): 
         "Errors carry a code and candidates to retry with.",
     },
   );
-  registerTools(server, { desktop, loadSnapshot: opts.loadSnapshot ?? loadSnapshotTree });
+  const ctx = { desktop, loadSnapshot: opts.loadSnapshot ?? loadSnapshotTree };
+  registerTools(server, ctx);
+  registerSystemTools(server, ctx);
   return server;
 }
 

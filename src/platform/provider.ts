@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { AppInfo, Element, Point, Snapshot, WindowInfo } from "../model/element.ts";
+import type { AppInfo, Bounds, Element, Point, Snapshot, WindowInfo } from "../model/element.ts";
+import type { RgbaImage } from "../output/image.ts";
 
 /** Which app or window an operation is about. Empty means "the focused app". */
 export interface Scope {
@@ -86,6 +87,16 @@ export interface ChangeHint {
   structural: boolean;
 }
 
+/** Pixels of a part of the screen, from {@link Provider.capture}. */
+export interface ScreenCapture {
+  /** The pixels. */
+  image: RgbaImage;
+  /** The part of the screen they show, in global screen pixels (clipped to the screen). */
+  region: Bounds;
+  /** Image pixels per screen pixel (2 on a Retina display). */
+  scale: number;
+}
+
 /**
  * A live (or replayed) accessibility backend. Elements returned by {@link read}
  * carry a `nid` the same provider instance can act on until {@link close}.
@@ -121,6 +132,11 @@ export interface Provider {
    * a value or state change without reading the whole tree.
    */
   readNodes?(scope: Scope, nids: readonly string[]): Promise<Array<Element | null>>;
+  /**
+   * Optional: the pixels of a rectangle of the screen (global pixels), or of
+   * the whole screen. Throws INVALID_ARGS when the rectangle is off screen.
+   */
+  capture?(rect?: Bounds): Promise<ScreenCapture>;
   /** Release every native resource. Safe to call twice. */
   close(): void;
 }

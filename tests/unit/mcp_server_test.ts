@@ -18,6 +18,7 @@ const TOOLS = [
   "list_windows",
   "observe_changes",
   "read",
+  "screenshot",
   "scroll",
   "set_value",
   "type",

@@ -8,7 +8,7 @@
  */
 
 import { DesktopError, toDesktopError } from "../../errors.ts";
-import type { AppInfo, Element, Snapshot, WindowInfo } from "../../model/element.ts";
+import type { AppInfo, Bounds, Element, Snapshot, WindowInfo } from "../../model/element.ts";
 import type {
   Action,
   ActionResult,
@@ -18,6 +18,7 @@ import type {
   ProviderOptions,
   ReadOptions,
   Scope,
+  ScreenCapture,
 } from "../provider.ts";
 import { ElementActor } from "./act.ts";
 import { appInfo, listLiveApps, type LiveApp, liveWindows, windowInfo } from "./apps.ts";
@@ -30,6 +31,7 @@ import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { readNode, walkTree } from "./walk.ts";
+import { captureScreen } from "./screen.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -217,6 +219,11 @@ export class LinuxProvider implements Provider {
     };
     this.#stops.add(wrapped);
     return Promise.resolve(wrapped);
+  }
+
+  /** The pixels of a rectangle of the screen (X11). */
+  capture(rect?: Bounds): Promise<ScreenCapture> {
+    return Promise.resolve(captureScreen(rect));
   }
 
   /** Stops watches and closes the bulk reader. libatspi stays loaded for the process. */

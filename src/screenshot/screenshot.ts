@@ -1,0 +1,147 @@
+/**
+ * `screenshot`: the screen, a window or one element as PNG, optionally
+ * scaled down, optionally with marks (each interactive element's box with its
+ * id and ref) so what the agent sees maps to what it can target.
+ *
+ * The backend only hands out pixels of a screen rectangle; choosing the
+ * rectangle, scaling, marking and encoding happen here, once for every
+ * platform.
+ *
+ * @module
+ */
+
+import type { Desktop, Target } from "../desktop.ts";
+import { DesktopError } from "../errors.ts";
+import type { Bounds, Element, WindowInfo } from "../model/element.ts";
+import { INTERACTIVE_ROLES } from "../model/roles.ts";
+import { scaleImage } from "../output/image.ts";
+import { drawMarks, type Mark, marksOf } from "../output/marks.ts";
+import { encodePng } from "../output/png.ts";
+import type { Scope } from "../platform/provider.ts";
+
+/** What to capture and how. */
+export interface ScreenshotRequest {
+  /** One element (by ref, id or text) instead of the window or screen. */
+  target?: Target;
+  /** Shrink by this factor, in (0, 1] (default 1). */
+  scale?: number;
+  /** Draw each interactive element's box with its id and ref. */
+  marks?: boolean;
+}
+
+/** A screenshot. */
+export interface Screenshot {
+  /** The PNG file's bytes. */
+  png: Uint8Array;
+  /** Image width in pixels. */
+  width: number;
+  /** Image height in pixels. */
+  height: number;
+  /** The part of the screen shown, in global screen pixels. */
+  region: Bounds;
+  /** Image pixels per screen pixel (below 1 after `scale`). */
+  scale: number;
+  /** What was captured. */
+  of: "screen" | "window" | "element";
+  /** The window, when one was captured. */
+  window?: WindowInfo;
+  /** The element, when one was captured. */
+  element?: Element;
+  /** The marks drawn (empty without `marks`). */
+  marks: Mark[];
+}
+
+function hasScope(s: Scope): boolean {
+  return s.app !== undefined || s.pid !== undefined || s.window !== undefined ||
+    s.windowId !== undefined;
+}
+
+function hasTarget(t: Target | undefined): t is Target {
+  return !!t && (t.ref !== undefined || t.id !== undefined || t.text !== undefined);
+}
+
+/** The window a scope names: the one matched, else the app's focused one, else its first. */
+async function windowOf(desktop: Desktop, scope: Scope): Promise<WindowInfo> {
+  const wins = (await desktop.listWindows(scope)).filter((w) => w.b && w.b[2] > 0 && w.b[3] > 0);
+  const win = wins.find((w) => w.focused) ?? wins[0];
+  if (!win) {
+    throw new DesktopError("WINDOW_NOT_FOUND", "the app has no window on screen to capture", {
+      suggestion: "Check `desktop list --windows`; raise or restore the window first",
+    });
+  }
+  return win;
+}
+
+/**
+ * Takes a screenshot: of one element when a target is given, else of the
+ * scoped app's window, else of the whole screen.
+ *
+ * @param desktop the session
+ * @param scope app or window (empty: the whole screen)
+ * @param req target, scale, marks
+ * @returns the PNG and what it shows
+ * @throws DesktopError INVALID_ARGS for a bad scale, PLATFORM_NOT_SUPPORTED when the
+ *   backend cannot capture, ELEMENT_NOT_FOUND / WINDOW_NOT_FOUND for a missing target
+ */
+export async function takeScreenshot(
+  desktop: Desktop,
+  scope: Scope,
+  req: ScreenshotRequest = {},
+): Promise<Screenshot> {
+  const factor = req.scale ?? 1;
+  if (!(factor > 0 && factor <= 1)) {
+    throw new DesktopError("INVALID_ARGS", `scale must be above 0 and at most 1, got ${factor}`, {
+      suggestion: "Pass e.g. --scale 0.5 for half the size",
+    });
+  }
+  const provider = desktop.provider;
+  if (!provider.capture) {
+    throw new DesktopError(
+      "PLATFORM_NOT_SUPPORTED",
+      `the ${provider.platform} backend cannot take screenshots`,
+      { suggestion: "Take screenshots of a live desktop (Linux X11 or macOS), not a snapshot" },
+    );
+  }
+  let rect: Bounds | undefined;
+  let of: Screenshot["of"] = "screen";
+  let window: WindowInfo | undefined;
+  let element: Element | undefined;
+  if (hasTarget(req.target)) {
+    element = await desktop.resolve(scope, req.target);
+    if (!element.b || element.b[2] <= 0 || element.b[3] <= 0) {
+      throw new DesktopError("ELEMENT_NOT_FOUND", "the element has no box on screen", {
+        suggestion: "Scroll it into view (desktop scroll --ref ...) or capture its window",
+      });
+    }
+    rect = element.b;
+    of = "element";
+  } else if (hasScope(scope)) {
+    window = await windowOf(desktop, scope);
+    rect = window.b;
+    of = "window";
+  }
+  let marks: Mark[] = [];
+  const capture = await provider.capture(rect);
+  if (req.marks) {
+    // The captured window's app, read whole: boxes outside the region are dropped below.
+    const markScope = window ? { pid: window.pid } : scope;
+    const { view } = await desktop.read(markScope, { roles: INTERACTIVE_ROLES });
+    marks = view.root ? marksOf(view.root, capture.region) : [];
+  }
+  const image = scaleImage(capture.image, factor);
+  const scale = capture.scale * (image.width / capture.image.width);
+  if (marks.length) {
+    drawMarks(image, marks, { x: capture.region[0], y: capture.region[1], scale });
+  }
+  return {
+    png: await encodePng(image),
+    width: image.width,
+    height: image.height,
+    region: capture.region,
+    scale,
+    of,
+    ...(window ? { window } : {}),
+    ...(element ? { element } : {}),
+    marks,
+  };
+}
