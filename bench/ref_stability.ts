@@ -27,7 +27,7 @@ import type { Desktop } from "../src/desktop.ts";
 import type { AppInfo, Element } from "../src/model/element.ts";
 import { INTERACTIVE_ROLES } from "../src/model/roles.ts";
 import { resolveRef } from "../src/refs/resolve.ts";
-import { checkShortRef, locateAll, toStored } from "../src/session/identity.ts";
+import { locateAll, resolveTarget, toStored } from "../src/identity/mod.ts";
 import type { StoredRead } from "../src/state/ref_store.ts";
 import { machineFacts, publishResults } from "./report.ts";
 
@@ -199,9 +199,12 @@ function resolveIn(
   if (scheme === "sequential") return read.interactive[Number(ref.slice(2)) - 1];
   // "ours" and "short": the tool's own resolution.
   try {
-    const found = resolveRef(read.root, ref);
-    if (last) checkShortRef(ref, found, locateAll(read.root), storedRead(last), read.app);
-    return found;
+    if (!last) return resolveRef(read.root, ref);
+    const snapshot = { app: read.app, readAt: "", root: read.root };
+    const found = resolveTarget(snapshot, { ref }, storedRead(last));
+    // resolveTarget returns a renumbered copy: map it back to the read's own element.
+    return read.elements.find((e) => e.nid === found.nid && e.ref === found.ref) ??
+      (read.root.nid === found.nid ? read.root : undefined);
   } catch {
     return undefined; // ELEMENT_NOT_FOUND, AMBIGUOUS_TARGET, STALE_REF: an error, never a wrong element
   }
@@ -216,7 +219,7 @@ function storedRead(read: PageRead): StoredRead {
     kept = {
       app: { name: read.app.name, pid: read.app.pid },
       readAt: new Date(0).toISOString(),
-      elements: locateAll(read.root).map(({ el, path }) => toStored(el, path)),
+      elements: locateAll(read.root).map((x) => toStored(x)),
     };
     stored.set(read, kept);
   }

@@ -5,31 +5,33 @@
  * @module
  */
 
-import type { AppInfo, Element, Point, Role, Snapshot, WindowInfo } from "./model/element.ts";
+import type { AppInfo, Element, Role, Snapshot, WindowInfo } from "./model/element.ts";
 import type { FilterOptions, FilterResult } from "./model/filter.ts";
 import type { Action, ActionResult, Provider, Scope } from "./platform/provider.ts";
-import { type Candidate, DesktopError } from "./errors.ts";
+import { DesktopError } from "./errors.ts";
 import { assignIds } from "./model/tree.ts";
 import { filterTree } from "./model/filter.ts";
 import { assignRefs } from "./refs/generate.ts";
-import { findElements, resolveRef, resolveText, validateRef } from "./refs/resolve.ts";
+import { findElements, resolveRef, type TextQuery } from "./refs/resolve.ts";
 import {
   createFileRefStore,
   createMemoryRefStore,
   type RefStore,
   stateDir,
-  type StoredRead,
 } from "./state/ref_store.ts";
 import {
-  checkIndexedRef,
-  checkShortRef,
+  checkPointInScope,
   indexedBase,
   locateAll,
-  type Located,
-  resolveStoredId,
+  numberedAsLastRead,
+  resolveTarget,
+  sameAppRun,
+  type Target,
   toStored,
   twinCounts,
-} from "./session/identity.ts";
+  validatePoint,
+  validateRef,
+} from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import {
   type Screenshot,
@@ -37,21 +39,7 @@ import {
   takeScreenshot,
 } from "./screenshot/screenshot.ts";
 
-/** How an action names its element. At most one of ref, id, text; or a point. */
-export interface Target {
-  /** Stable ref (`form/email`), exact or unique suffix. */
-  ref?: string;
-  /** Numeric id of the last read (checked against the ref store). */
-  id?: number;
-  /** Text to match (label, value, description). */
-  text?: string;
-  /** Roles to restrict text matching to. */
-  roles?: ReadonlySet<Role>;
-  /** Exact label match for text. */
-  exact?: boolean;
-  /** A screen point instead of an element. */
-  point?: Point;
-}
+export type { Target };
 
 /** A read request: provider options plus the pure filters. */
 export interface ReadRequest extends FilterOptions {
@@ -95,6 +83,11 @@ export interface DesktopOptions {
   timeoutMs?: number;
   /** Persist each read's ids and refs to the ref store (CLI: yes). */
   persistRefs?: boolean;
+  /**
+   * The session whose ids a persisted store keeps (`--session`); undefined:
+   * the default session. Ids belong to the session that read them.
+   */
+  session?: string;
 }
 
 /** A session over one provider. */
@@ -105,8 +98,17 @@ export interface Desktop {
   listApps(): Promise<AppInfo[]>;
   /** Windows, optionally of one app. */
   listWindows(scope?: Scope): Promise<WindowInfo[]>;
-  /** Read, assign ids and refs, persist to the ref store, filter. */
+  /**
+   * Read, assign ids and refs, filter, and record what the filters kept as
+   * the session's last read of the app: later `--id N` and refs mean what
+   * this read printed. The only method that records.
+   */
   read(scope: Scope, req?: ReadRequest): Promise<ReadResult>;
+  /**
+   * Every element matching a text/roles query, in document order, numbered
+   * with the ids of the last read (0: not in it). Records nothing.
+   */
+  find(scope: Scope, query: TextQuery): Promise<Element[]>;
   /** Resolve a target to one element of a fresh read (errors: see refs.md). */
   resolve(scope: Scope, target: Target): Promise<Element>;
   /** Resolve the target, then carry out the action. */
@@ -127,8 +129,10 @@ export interface Desktop {
 /** Options of {@link createDesktop}: the session options plus an explicit store. */
 export interface CreateDesktopOptions extends DesktopOptions {
   /**
-   * Where reads are remembered for `--id` and indexed refs. Default: the file
-   * store in the state directory when `persistRefs`, else an in-memory store.
+   * Where reads are remembered for `--id` and refs. Default: the file store
+   * in the state directory (of `session`) when `persistRefs`, else an
+   * in-memory store. Replay reads use a file store of their own: they never
+   * touch the live store.
    */
   store?: RefStore;
 }
@@ -154,7 +158,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  * ```
  */
 export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {}): Desktop {
-  const store = opts.store ?? defaultStore(opts.persistRefs ?? false);
+  const store = opts.store ??
+    defaultStore(opts.persistRefs ?? false, opts.session, provider.platform === "replay");
 
   /** A fresh read with ids and refs, not persisted. */
   async function readFull(scope: Scope, bounds = true): Promise<Snapshot> {
@@ -164,37 +169,19 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     return snapshot;
   }
 
-  async function resolveIn(snapshot: Snapshot, target: Target): Promise<Element> {
-    try {
-      return await resolveTarget(snapshot, target);
-    } catch (e) {
-      if (!(e instanceof DesktopError) || !e.candidates?.length) throw e;
-      throw withLastReadIds(e, await store.load(snapshot.app.pid));
-    }
+  /** The last read of this app (by pid, else an earlier run of the same name). */
+  function lastRead(app: { pid: number; name: string }) {
+    return store.load(app.pid, app.name);
   }
 
-  async function resolveTarget(snapshot: Snapshot, target: Target): Promise<Element> {
-    checkTarget(target);
-    const root = snapshot.root;
-    if (target.ref !== undefined) {
-      validateRef(target.ref);
-      const found = resolveRef(root, target.ref);
-      const stored = await store.load(snapshot.app.pid);
-      const fresh = locateAll(root);
-      checkIndexedRef(found, fresh, stored, snapshot.app);
-      checkShortRef(target.ref, found, fresh, stored, snapshot.app);
-      return numberedAsLastRead(found, stored);
-    }
-    if (target.id !== undefined) {
-      // By name too: a read of an earlier run of the app means "restarted", not "never read".
-      const stored = await store.load(snapshot.app.pid, snapshot.app.name);
-      const found = resolveStoredId(locateAll(root), stored, snapshot.app, target.id);
-      return { ...found, i: target.id };
-    }
-    const found = target.text !== undefined
-      ? resolveText(root, { text: target.text, exact: target.exact, roles: target.roles })
-      : elementAtPoint(locateAll(root), target.point!);
-    return numberedAsLastRead(found, await store.load(snapshot.app.pid));
+  /** The last read, only when it is of this very run of the app. */
+  async function lastReadOfRun(app: Snapshot["app"]) {
+    const stored = await lastRead(app);
+    return stored && sameAppRun(stored, app) ? stored : null;
+  }
+
+  async function resolveIn(snapshot: Snapshot, target: Target): Promise<Element> {
+    return resolveTarget(snapshot, target, await lastRead(snapshot.app));
   }
 
   const desktop: Desktop = {
@@ -206,7 +193,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const snapshot = await readFull(scope, req.bounds ?? true);
       const view = filterTree(snapshot.root, req);
       const all = locateAll(snapshot.root);
-      const paths = new Map(all.map((x) => [x.el.i, x.path]));
+      const located = new Map(all.map((x) => [x.el.i, x]));
       const twins = twinCounts(all);
       const printed = view.root ? locateAll(view.root) : [];
       await store.save({
@@ -218,10 +205,18 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         readAt: snapshot.readAt,
         elements: printed.map(({ el }) => {
           const base = indexedBase(el.ref);
-          return toStored(el, paths.get(el.i) ?? "", base ? twins.get(base) : undefined);
+          // Located in the full read: path and row are those of the whole tree.
+          const x = located.get(el.i) ?? { el, path: "" };
+          return toStored({ ...x, el }, base ? twins.get(base) : undefined);
         }),
       });
       return { snapshot, view };
+    },
+
+    async find(scope, query) {
+      const snapshot = await readFull(scope);
+      const run = await lastReadOfRun(snapshot.app);
+      return findElements(snapshot.root, query).map((el) => numberedAsLastRead(el, run));
     },
 
     async resolve(scope, target) {
@@ -229,13 +224,19 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     },
 
     async act(scope, target, action) {
+      if (action.kind === "drag") validatePoint(action.to, "the drag destination");
       if (target.point && !hasElementTarget(target)) {
+        validatePoint(target.point);
+        // The point must fall inside a window of the scoped app: APP_NOT_FOUND
+        // and WINDOW_NOT_FOUND come from this read, as for element targets.
+        const windows = await provider.read(scope, { depth: 1, bounds: true });
+        checkPointInScope(windows, target.point);
         return await provider.act(scope, { point: target.point }, action);
       }
       const snapshot = await readFull(scope);
       const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
         focusedOrRoot(snapshot.root, action),
-        await store.load(snapshot.app.pid),
+        await lastReadOfRun(snapshot.app),
       );
       const result = await provider.act(scope, { element }, action);
       return { ...result, element };
@@ -249,15 +250,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         });
       }
       if (cond.ref !== undefined) validateRef(cond.ref);
-      let pid = 0;
+      let app: Snapshot["app"] | undefined;
       const found = await waitUntil(provider, scope, timeoutMs, async () => {
         // With bounds, as read sees it: a backend tells hidden pages (GTK 4
         // stacks) from shown ones by their boxes, and hidden text must not count.
         const snapshot = await readFull(scope);
-        pid = snapshot.app.pid;
+        app = snapshot.app;
         return checkCondition(snapshot.root, cond, findElements, refOrUndefined);
       });
-      return found && numberedAsLastRead(found, await store.load(pid));
+      return found && numberedAsLastRead(found, app ? await lastReadOfRun(app) : null);
     },
 
     screenshot: (scope, req) => takeScreenshot(desktop, scope, req),
@@ -268,45 +269,12 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 }
 
 /**
- * The element under the id the app's last read gave it, so that an id printed
- * by find, an action or wait means what `--id` means. The fresh read's own
- * numbering must not leak out: after the UI shifted, its N can be another
- * element than the last read's N. An element that read did not show gets 0
- * (no id yet; printers omit it).
+ * The file store of the session, or memory. Reads of saved snapshots go to a
+ * store of their own (`replay/` in the state directory): a snapshot of a
+ * running app carries its pid, and must never replace what the agent last
+ * read of the live app.
  */
-function numberedAsLastRead(el: Element, stored: StoredRead | null): Element {
-  const i = lastReadId(el, stored) ?? 0;
-  return i === el.i ? el : { ...el, i };
-}
-
-/** The id the last read gave an element with this ref, role, label (and native id). */
-function lastReadId(
-  el: { ref?: string; r: string; t?: string; nid?: string },
-  stored: StoredRead | null,
-): number | undefined {
-  return stored?.elements.find((s) =>
-    s.ref === el.ref && s.r === el.r && s.t === el.t &&
-    (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
-  )?.i;
-}
-
-/** The same error with its candidates' ids taken from the last read (none when it lacked them). */
-function withLastReadIds(e: DesktopError, stored: StoredRead | null): DesktopError {
-  const candidates = (e.candidates ?? []).map((c) => {
-    if (!("r" in c)) return c; // an app, not an element
-    const { i: _fresh, r, ref, ...rest } = c;
-    const i = lastReadId(c, stored);
-    return { r, ...(ref !== undefined ? { ref } : {}), ...(i !== undefined ? { i } : {}), ...rest };
-  });
-  return new DesktopError(e.code, e.message, {
-    suggestion: e.suggestion,
-    candidates: candidates as Candidate[],
-    details: e.details,
-    cause: e,
-  });
-}
-
-function defaultStore(persist: boolean): RefStore {
+function defaultStore(persist: boolean, session: string | undefined, replay: boolean): RefStore {
   if (!persist) return createMemoryRefStore();
   let dir: string | null = null;
   try {
@@ -320,7 +288,7 @@ function defaultStore(persist: boolean): RefStore {
     );
     return createMemoryRefStore();
   }
-  return createFileRefStore(dir);
+  return createFileRefStore(replay ? `${dir}/replay` : dir, undefined, undefined, session);
 }
 
 function hasElementTarget(t: Target): boolean {
@@ -329,17 +297,6 @@ function hasElementTarget(t: Target): boolean {
 
 function hasAnyTarget(t: Target): boolean {
   return hasElementTarget(t) || t.point !== undefined;
-}
-
-/** Exactly one of ref, id, text, point. */
-function checkTarget(t: Target): void {
-  const given = [t.ref, t.id, t.text, t.point].filter((x) => x !== undefined).length;
-  if (given === 1) return;
-  throw new DesktopError(
-    "INVALID_ARGS",
-    given === 0 ? "no target given" : "give only one of --ref, --id, --text, --x/--y",
-    { suggestion: "Target an element with exactly one of --ref, --id, --text or --x/--y" },
-  );
 }
 
 function refOrUndefined(root: Element, ref: string): Element | undefined {
@@ -359,20 +316,4 @@ function focusedOrRoot(root: Element, action: Action): Element {
   throw new DesktopError("ELEMENT_NOT_FOUND", `no focused element to ${action.kind} into`, {
     suggestion: "Target the element with --ref, --id or --text",
   });
-}
-
-/** The deepest element whose bounds contain the point. */
-function elementAtPoint(all: Located[], p: Point): Element {
-  let best: Located | undefined;
-  for (const x of all) {
-    const b = x.el.b;
-    if (!b || p.x < b[0] || p.y < b[1] || p.x >= b[0] + b[2] || p.y >= b[1] + b[3]) continue;
-    if (!best || x.path.split(".").length >= best.path.split(".").length) best = x;
-  }
-  if (!best) {
-    throw new DesktopError("ELEMENT_NOT_FOUND", `no element at (${p.x},${p.y})`, {
-      suggestion: "Check the coordinates against bounds from read",
-    });
-  }
-  return best.el;
 }

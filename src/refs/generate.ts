@@ -39,12 +39,13 @@
  */
 
 import type { Element, Role } from "../model/element.ts";
+import { formatRef, MAX_REF_LENGTH } from "../identity/syntax.ts";
+
+// The ref syntax (twin index, longest ref) is defined once, in src/identity/syntax.ts.
+export { MAX_REF_LENGTH };
 
 /** Longest slug, in code points. */
 export const MAX_SLUG_LENGTH = 40;
-
-/** Longest ref accepted, in characters (`validateRef` rejects longer ones). */
-export const MAX_REF_LENGTH = 500;
 
 /** Room kept for a `.N` duplicate index when a very deep ref is shortened. */
 const INDEX_ROOM = 8;
@@ -321,7 +322,7 @@ export function assignRefs(root: Element): void {
     if (counts.get(t.base)! > 1) {
       const n = (seen.get(t.base) ?? 0) + 1;
       seen.set(t.base, n);
-      t.el.ref = `${t.base}.${n}`;
+      t.el.ref = formatRef(t.base, n);
     } else {
       t.el.ref = t.base;
     }

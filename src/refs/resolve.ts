@@ -15,44 +15,14 @@
 
 import { type Candidate, DesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";
-import { bestLabel, MAX_REF_LENGTH } from "./generate.ts";
+import { bestLabel } from "./generate.ts";
+import { fold, stripIndex, suffixMatch, validateRef } from "../identity/syntax.ts";
+
+// The ref syntax lives in one module; these are re-exported for the library's users.
+export { fold, validateRef };
 
 /** Most candidates an error lists. */
 export const MAX_CANDIDATES = 10;
-
-/** A segment: a base without `.`, `/` or whitespace, then an optional `.N` index (N >= 1). */
-const SEGMENT = /^[^\s./]+(\.[1-9][0-9]*)?$/u;
-
-/**
- * Checks a ref's syntax, throwing INVALID_ARGS for malformed refs: empty,
- * longer than 500 characters, a leading, trailing or doubled `/`, a segment
- * with whitespace, or a `.N` index that is not a positive integer.
- *
- * @param ref the ref an agent gave
- * @example
- * ```ts
- * import { validateRef } from "./resolve.ts";
- * validateRef("dialog/ok.2"); // fine
- * try { validateRef("dialog//ok"); } catch (e) { console.log((e as Error).message); }
- * ```
- */
-export function validateRef(ref: string): void {
-  const bad = (why: string): never => {
-    throw new DesktopError("INVALID_ARGS", `malformed ref "${ref.slice(0, 80)}": ${why}`, {
-      suggestion:
-        "Refs look like form/email or dialog/ok.2 (lowercase segments joined by '/'); copy one from read",
-    });
-  };
-  if (ref.trim() === "") bad("it is empty");
-  if (ref.length > MAX_REF_LENGTH) bad(`longer than ${MAX_REF_LENGTH} characters`);
-  if (ref.startsWith("/") || ref.endsWith("/")) bad("it starts or ends with '/'");
-  for (const seg of ref.split("/")) {
-    if (seg === "") bad("it has an empty segment ('//')");
-    if (seg.trim() === "") bad("it has a blank segment");
-    if (/\s/u.test(seg)) bad(`segment "${seg}" contains whitespace`);
-    if (!SEGMENT.test(seg)) bad(`segment "${seg}" has a bad index (use .1, .2, ...)`);
-  }
-}
 
 /**
  * The candidate shape of an element, for errors.
@@ -81,16 +51,6 @@ function allElements(root: Element): Element[] {
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
   return out;
-}
-
-/** A ref without its trailing `.N` index. */
-function stripIndex(ref: string): string {
-  return ref.replace(/\.[0-9]+$/, "");
-}
-
-/** Whether `ref` equals `query` or ends with `/query` (a segment-boundary suffix). */
-function suffixMatch(ref: string, query: string): boolean {
-  return ref === query || ref.endsWith(`/${query}`);
 }
 
 /**
@@ -169,8 +129,14 @@ function ambiguous(target: string, matches: Element[], why: string): DesktopErro
   );
 }
 
-/** The up-to-10 elements whose refs are nearest to a query (see the module doc). */
-function nearest(query: string, els: Element[]): Element[] {
+/**
+ * The up-to-10 elements whose refs are nearest to a query (see the module doc).
+ *
+ * @param query a folded ref
+ * @param els the elements to rank
+ * @returns the nearest first
+ */
+export function nearest(query: string, els: Element[]): Element[] {
   const qSegs = query.split("/").map(stripIndex);
   const qLast = qSegs[qSegs.length - 1];
   const scored: Array<{ el: Element; k: number; last: number; shared: number; whole: number }> = [];
@@ -239,17 +205,6 @@ function searchableTexts(el: Element): string[] {
 /** The labels an exact query compares against (label, description, placeholder; never the value). */
 function labels(el: Element): string[] {
   return [el.t, el.d, el.ph].filter((s): s is string => !!s).map((s) => s.trim());
-}
-
-/**
- * The comparison key of refs and labels: NFKC, lower case. Resolution
- * compares refs this way, so any check that must agree with it uses it too.
- *
- * @param s a ref or label
- * @returns the folded text
- */
-export function fold(s: string): string {
-  return s.normalize("NFKC").toLowerCase();
 }
 
 /**

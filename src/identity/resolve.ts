@@ -1,0 +1,482 @@
+/**
+ * Target resolution, once for the CLI, the MCP server and the library
+ * (guide: refs.md sections 2 and 3): a target (ref, id, text or point) and
+ * the agent's last read, as the ref store remembers it, name one element of a
+ * fresh read, or the answer is an error with a code and candidates. The rule
+ * everything here follows: when the element the agent saw cannot be found
+ * exactly, fail; never act on whatever sits at that id, index or suffix now.
+ *
+ * - `--id N` is element N of the last read, re-found by native id or ref and
+ *   verified by {@link compareSeen} (role, label, row, landmark path).
+ * - A ref keeps the meaning it had in the last read: when it named one
+ *   element there (exactly, or as a unique suffix), that element is re-found
+ *   and verified like an id, wherever a newcomer with a matching ref appeared.
+ *   A ref the last read did not show resolves in the fresh tree alone.
+ * - A point must fall inside a window of the scoped app.
+ *
+ * Pure: the caller reads the tree and loads the stored read.
+ *
+ * @module
+ */
+
+import { type Candidate, DesktopError } from "../errors.ts";
+import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
+import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
+import type { StoredElement, StoredRead } from "../state/ref_store.ts";
+import { compareSeen, describe, locateAll, type Located, twinCounts } from "./same.ts";
+import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
+
+/** How an action names its element. At most one of ref, id, text; or a point. */
+export interface Target {
+  /** Stable ref (`form/email`), exact or unique suffix. */
+  ref?: string;
+  /** Numeric id of the last read (checked against the ref store). */
+  id?: number;
+  /** Text to match (label, value, description). */
+  text?: string;
+  /** Roles to restrict text matching to. */
+  roles?: ReadonlySet<Role>;
+  /** Exact label match for text. */
+  exact?: boolean;
+  /** A screen point instead of an element. */
+  point?: Point;
+}
+
+/** Largest screen coordinate accepted (either sign), as the CLI's `--x/--y` take it. */
+export const MAX_COORDINATE = 1_000_000_000;
+
+/**
+ * Checks a screen point's numbers: whole, finite, within {@link MAX_COORDINATE}.
+ *
+ * @param p the point
+ * @param what how the caller names it, for the message
+ * @throws DesktopError INVALID_ARGS otherwise
+ * @example
+ * ```ts
+ * import { validatePoint } from "./resolve.ts";
+ * validatePoint({ x: 45, y: 367 });
+ * let failed = false;
+ * try { validatePoint({ x: 1e308, y: 0 }); } catch { failed = true; }
+ * if (!failed) throw new Error();
+ * ```
+ */
+export function validatePoint(p: Point, what = "x/y"): void {
+  for (const v of [p.x, p.y]) {
+    if (!Number.isSafeInteger(v) || Math.abs(v) > MAX_COORDINATE) {
+      throw new DesktopError(
+        "INVALID_ARGS",
+        `${what} must be whole numbers between -${MAX_COORDINATE} and ${MAX_COORDINATE}, got ${v}`,
+        { suggestion: "Pass screen coordinates in pixels, e.g. from an element's bounds in read" },
+      );
+    }
+  }
+}
+
+/**
+ * Checks that a target names exactly one of ref, id, text, point, and that
+ * the ref and point are well formed.
+ *
+ * @param t the target
+ * @throws DesktopError INVALID_ARGS otherwise
+ */
+export function checkTarget(t: Target): void {
+  const given = [t.ref, t.id, t.text, t.point].filter((x) => x !== undefined).length;
+  if (given !== 1) {
+    throw new DesktopError(
+      "INVALID_ARGS",
+      given === 0 ? "no target given" : "give only one of --ref, --id, --text, --x/--y",
+      { suggestion: "Target an element with exactly one of --ref, --id, --text or --x/--y" },
+    );
+  }
+  if (t.ref !== undefined) validateRef(t.ref);
+  if (t.point !== undefined) validatePoint(t.point);
+}
+
+/**
+ * Whether the stored read belongs to the same run of the same app.
+ *
+ * @param stored the stored read
+ * @param app the app of the fresh read
+ * @returns true when pid, name and (when both known) start time agree
+ */
+export function sameAppRun(stored: StoredRead, app: AppInfo): boolean {
+  if (stored.app.pid !== app.pid || stored.app.name !== app.name) return false;
+  if (stored.app.started !== undefined && app.started !== undefined) {
+    return stored.app.started === app.started;
+  }
+  return true;
+}
+
+/**
+ * Resolves a target to one element of a fresh read.
+ *
+ * @param snapshot the fresh read (ids and refs assigned)
+ * @param target what the agent named
+ * @param stored the last read of this app as the store keeps it (this pid,
+ *   else the latest of the same app name: an earlier run), or null
+ * @returns the element, numbered with the id the last read gave it (0: none)
+ * @throws DesktopError INVALID_ARGS, ELEMENT_NOT_FOUND, AMBIGUOUS_TARGET,
+ *   STALE_REF, WINDOW_NOT_FOUND; candidates carry the last read's ids
+ * @example
+ * ```ts
+ * import { resolveTarget } from "./resolve.ts";
+ * import { assignRefs } from "../refs/generate.ts";
+ * const root = { i: 1, r: "form" as const, c: [{ i: 2, r: "btn" as const, t: "Submit" }] };
+ * assignRefs(root);
+ * const snap = { app: { name: "A", pid: 1 }, readAt: "", root };
+ * if (resolveTarget(snap, { ref: "submit" }, null).t !== "Submit") throw new Error();
+ * ```
+ */
+export function resolveTarget(
+  snapshot: Snapshot,
+  target: Target,
+  stored: StoredRead | null,
+): Element {
+  checkTarget(target);
+  const run = stored && sameAppRun(stored, snapshot.app) ? stored : null;
+  try {
+    return resolveIn(snapshot, target, stored, run);
+  } catch (e) {
+    if (!(e instanceof DesktopError) || !e.candidates?.length) throw e;
+    throw withLastReadIds(e, run);
+  }
+}
+
+function resolveIn(
+  snapshot: Snapshot,
+  target: Target,
+  stored: StoredRead | null,
+  run: StoredRead | null,
+): Element {
+  const root = snapshot.root;
+  if (target.id !== undefined) {
+    const app = snapshot.app;
+    if (!stored) {
+      throw new DesktopError("STALE_REF", `no read of ${app.name} (pid ${app.pid}) is recorded`, {
+        suggestion: `Run \`desktop read --app "${app.name}"\` first, then use an id it printed`,
+      });
+    }
+    if (!run) throw restarted(stored, app);
+    const was = run.elements.find((e) => e.i === target.id);
+    if (!was) {
+      const why = run.truncated ? " (the stored read was cut to fit the store's size cap)" : "";
+      throw new DesktopError(
+        "STALE_REF",
+        `id ${target.id} was not printed by the last read of ${app.name}${why}`,
+        { suggestion: "Use an id the last read printed, or run read again" },
+      );
+    }
+    return { ...refind(locateAll(root), was, `id ${target.id}`), i: was.i };
+  }
+  if (target.ref !== undefined) {
+    const meant = run ? meaningInLastRead(run, target.ref) : undefined;
+    if (meant) return { ...refind(locateAll(root), meant, `ref ${target.ref}`), i: meant.i };
+    return numberedAsLastRead(resolveRef(root, target.ref), run);
+  }
+  if (target.text !== undefined) {
+    const found = resolveText(root, {
+      text: target.text,
+      exact: target.exact,
+      roles: target.roles,
+    });
+    return numberedAsLastRead(found, run);
+  }
+  checkPointInScope(snapshot, target.point!);
+  return numberedAsLastRead(elementAtPoint(locateAll(root), target.point!), run);
+}
+
+/**
+ * The element a ref named in the last read: the one whose ref it is, else
+ * the one it was a unique suffix of (no twin competing). Undefined when it
+ * named none or several (then it is resolved in the fresh tree alone).
+ *
+ * @param run the last read of this app run
+ * @param query the ref the agent gave
+ * @returns the stored element meant, or undefined
+ */
+export function meaningInLastRead(run: StoredRead, query: string): StoredElement | undefined {
+  const q = fold(query);
+  const withRef = run.elements.filter((e) => e.ref !== undefined);
+  const exact = withRef.filter((e) => fold(e.ref!) === q);
+  if (exact.length === 1) return exact[0];
+  if (exact.length > 1) return undefined;
+  const suffix = withRef.filter((e) => suffixMatch(fold(e.ref!), q));
+  const twins = withRef.filter((e) =>
+    indexedBase(e.ref) !== undefined && !suffixMatch(fold(e.ref!), q) &&
+    suffixMatch(fold(stripIndex(e.ref!)), q)
+  );
+  return suffix.length === 1 && twins.length === 0 ? suffix[0] : undefined;
+}
+
+/**
+ * Re-finds an element the last read printed in a fresh read, or throws.
+ *
+ * Native identity first; the node found must still be the one the agent saw
+ * ({@link compareSeen}): a reused node in another row is STALE_REF. Without
+ * the node (or a native id), the element with the same ref and the same
+ * role, label, row and landmark path is it; for an indexed twin ref it must
+ * also keep its place (same bounds, or same tree position with as many twins
+ * as before), because the index shifts when a twin comes or goes.
+ *
+ * @param fresh every element of the fresh read ({@link locateAll})
+ * @param was the stored element
+ * @param what how the agent named it, for messages (`id 35`, `ref submit`)
+ * @returns the element
+ * @throws DesktopError STALE_REF saying what changed, or AMBIGUOUS_TARGET when
+ *   twins appeared and nothing tells which one it was
+ */
+export function refind(fresh: Located[], was: StoredElement, what: string): Element {
+  if (was.nid !== undefined) {
+    const byNid = fresh.find((x) => x.el.nid === was.nid);
+    if (byNid) {
+      const change = compareSeen(was, byNid);
+      if (!change) return byNid.el;
+      throw changed(what, was, byNid, change.change, change.says, fresh);
+    }
+  }
+  const byRef = was.ref === undefined ? undefined : fresh.find((x) => x.el.ref === was.ref);
+  if (byRef) {
+    const change = compareSeen(was, byRef);
+    if (change) throw changed(what, was, byRef, change.change, change.says, fresh);
+    if (indexedBase(was.ref) !== undefined && !samePlace(byRef, was, fresh)) {
+      throw moved(what, was, fresh);
+    }
+    return byRef.el;
+  }
+  // Same element under another index: a twin came (or went).
+  const base = was.ref === undefined ? undefined : stripIndex(was.ref);
+  const twins = base === undefined
+    ? []
+    : fresh.filter((x) =>
+      x.el.ref !== undefined && stripIndex(x.el.ref) === base && !compareSeen(was, x)
+    );
+  if (twins.length > 1) {
+    throw new DesktopError(
+      "AMBIGUOUS_TARGET",
+      `${what} (${describe(was)}) now has ${twins.length} twins: ${
+        twins.map((x) => x.el.ref).join(", ")
+      }`,
+      {
+        suggestion: "Retry with the indexed ref of the one you mean (one of the candidates)",
+        candidates: twins.slice(0, 10).map((x) => toCandidate(x.el)),
+      },
+    );
+  }
+  throw new DesktopError(
+    "STALE_REF",
+    `${what} (${describe(was)}) is gone since the last read`,
+    {
+      suggestion: twins.length
+        ? `Its twin left; one element is now ${twins[0].el.ref}: check it is the one you meant`
+        : "Run read again, or use one of the candidates' refs",
+      candidates: goneCandidates(fresh, was),
+      details: { change: "removed", was: describe(was) },
+    },
+  );
+}
+
+/** Candidates for an element that is gone: the closest ones, else the nearest refs. */
+function goneCandidates(fresh: Located[], was: StoredElement): Candidate[] {
+  const close = closestCandidates(fresh, was);
+  if (close.length || was.ref === undefined) return close;
+  return nearest(fold(was.ref), fresh.map((x) => x.el)).map(toCandidate);
+}
+
+/**
+ * Whether an indexed twin is still the one the agent saw (without a native
+ * id to tell). Same bounds: yes. Else the same tree position with as many
+ * twins as before: yes (the UI scrolled or moved, no twin came or went).
+ * Otherwise a twin may have taken its index: no.
+ */
+function samePlace(now: Located, was: StoredElement, fresh: Located[]): boolean {
+  const a = now.el.b, b = was.b;
+  if (a !== undefined && b !== undefined && a.every((v, k) => v === b[k])) return true;
+  if (now.path !== was.path || was.n === undefined) return false;
+  const base = indexedBase(was.ref);
+  return base !== undefined && twinCounts(fresh).get(base) === was.n;
+}
+
+function restarted(stored: StoredRead, app: AppInfo): DesktopError {
+  return new DesktopError(
+    "STALE_REF",
+    `${app.name} restarted or changed since the last read (was ${stored.app.name} pid ${stored.app.pid}, now pid ${app.pid})`,
+    {
+      suggestion: "Run read again: ids of the last read no longer apply",
+      details: { change: "app restarted", was: stored.app, now: { name: app.name, pid: app.pid } },
+    },
+  );
+}
+
+function changed(
+  what: string,
+  was: StoredElement,
+  now: Located,
+  change: string,
+  says: string,
+  fresh: Located[],
+): DesktopError {
+  return new DesktopError(
+    "STALE_REF",
+    `${what} changed since the last read (${change}): ${says}; was ${describe(was)}, now ${
+      describe(now.el)
+    }`,
+    {
+      suggestion: "Run read again, or use one of the candidates' refs",
+      candidates: closestCandidates(fresh, was),
+      details: {
+        change,
+        was: describe(was),
+        now: describe(now.el),
+        ...(now.row !== undefined ? { row: now.row } : {}),
+      },
+    },
+  );
+}
+
+function moved(what: string, was: StoredElement, fresh: Located[]): DesktopError {
+  return new DesktopError(
+    "STALE_REF",
+    `${what}: ${was.ref} now names a different ${was.r} "${was.t ?? ""}" than the last read showed`,
+    {
+      suggestion: "Duplicates changed: run read again and use the new indexed ref",
+      candidates: closestCandidates(fresh, was),
+      details: { change: "index shifted", was: describe(was) },
+    },
+  );
+}
+
+/**
+ * The current elements most like a stored one, nearest first (at most 5):
+ * first those that still match it in every respect (the same content in
+ * another node), then by role, label, last segment and position.
+ *
+ * @param fresh every element of the fresh read
+ * @param was the stored element
+ * @returns candidates for an error
+ */
+export function closestCandidates(fresh: Located[], was: StoredElement): Candidate[] {
+  const label = (was.t ?? "").toLowerCase();
+  const scored = fresh.map((x) => {
+    const el = x.el;
+    let score = 0;
+    const t = (el.t ?? "").toLowerCase();
+    if (el.r === was.r) score += 2;
+    if (label && t === label) score += 3;
+    else if (label && t && (t.includes(label) || label.includes(t))) score += 1;
+    if (was.ref && el.ref && lastSegment(el.ref) === lastSegment(was.ref)) score += 2;
+    if (el.b && was.b && Math.abs(el.b[0] - was.b[0]) + Math.abs(el.b[1] - was.b[1]) < 50) {
+      score += 1;
+    }
+    if (!compareSeen(was, x)) score += 10;
+    return { el, score };
+  }).filter((x) => x.score >= 3);
+  scored.sort((a, b) => b.score - a.score || a.el.i - b.el.i);
+  return scored.slice(0, 5).map(({ el }) => ({
+    ...(el.ref !== undefined ? { ref: el.ref } : {}),
+    i: el.i,
+    r: el.r,
+    ...(el.t !== undefined ? { t: el.t } : {}),
+    ...(el.b !== undefined ? { b: el.b } : {}),
+  }));
+}
+
+/**
+ * The element under the id the last read gave it, so that an id printed by
+ * find, an action or wait means what `--id` means. The fresh read's own
+ * numbering must not leak out: after the UI shifted, its N can be another
+ * element than the last read's N. An element that read did not show gets 0
+ * (no id yet; printers omit it).
+ *
+ * @param el an element of a fresh read
+ * @param run the last read of the same app run, or null
+ * @returns the element, renumbered
+ */
+export function numberedAsLastRead(el: Element, run: StoredRead | null): Element {
+  const i = lastReadId(el, run) ?? 0;
+  return i === el.i ? el : { ...el, i };
+}
+
+/** The id the last read gave an element with this ref, role, label (and native id). */
+function lastReadId(
+  el: { ref?: string; r: string; t?: string; nid?: string },
+  run: StoredRead | null,
+): number | undefined {
+  return run?.elements.find((s) =>
+    s.ref === el.ref && s.r === el.r && s.t === el.t &&
+    (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
+  )?.i;
+}
+
+/** The same error with its candidates' ids taken from the last read (none when it lacked them). */
+function withLastReadIds(e: DesktopError, run: StoredRead | null): DesktopError {
+  const candidates = (e.candidates ?? []).map((c) => {
+    if (!("r" in c)) return c; // an app, not an element
+    const { i: _fresh, r, ref, ...rest } = c;
+    const i = lastReadId(c, run);
+    return { r, ...(ref !== undefined ? { ref } : {}), ...(i !== undefined ? { i } : {}), ...rest };
+  });
+  return new DesktopError(e.code, e.message, {
+    suggestion: e.suggestion,
+    candidates: candidates as Candidate[],
+    details: e.details,
+    cause: e,
+  });
+}
+
+/**
+ * The top-level windows of a read: the root when it is one, else the root's
+ * children that have bounds.
+ *
+ * @param root a read's root
+ * @returns the windows with bounds
+ */
+function windowsOf(root: Element): Element[] {
+  if (root.r !== "app") return root.b ? [root] : [];
+  return (root.c ?? []).filter((w) => w.b !== undefined);
+}
+
+/**
+ * Checks that a point falls inside a window of the read's app: a point
+ * target acts on whatever is on screen there, so outside the scoped app's
+ * windows it would act on another app.
+ *
+ * @param snapshot a read of the scoped app (or window), with bounds
+ * @param p the point
+ * @throws DesktopError WINDOW_NOT_FOUND when it falls outside every window
+ */
+export function checkPointInScope(snapshot: Snapshot, p: Point): void {
+  const windows = windowsOf(snapshot.root);
+  const inside = windows.some(({ b }) =>
+    p.x >= b![0] && p.y >= b![1] && p.x < b![0] + b![2] && p.y < b![1] + b![3]
+  );
+  if (inside) return;
+  const where = snapshot.window ? `window "${snapshot.window.title}"` : `${snapshot.app.name}`;
+  throw new DesktopError(
+    "WINDOW_NOT_FOUND",
+    `(${p.x},${p.y}) is outside every window of ${where}`,
+    {
+      suggestion: windows.length
+        ? "Use a point inside the app's window (bounds in read), or target the element by --ref"
+        : "The app shows no window on screen; target an element by --ref instead",
+      details: {
+        windows: windows.map((w) => ({ ...(w.t !== undefined ? { t: w.t } : {}), b: w.b })),
+      },
+    },
+  );
+}
+
+/** The deepest element whose bounds contain the point. */
+function elementAtPoint(all: Located[], p: Point): Element {
+  let best: Located | undefined;
+  for (const x of all) {
+    const b = x.el.b;
+    if (!b || p.x < b[0] || p.y < b[1] || p.x >= b[0] + b[2] || p.y >= b[1] + b[3]) continue;
+    if (!best || x.path.split(".").length >= best.path.split(".").length) best = x;
+  }
+  if (!best) {
+    throw new DesktopError("ELEMENT_NOT_FOUND", `no element at (${p.x},${p.y})`, {
+      suggestion: "Check the coordinates against bounds from read",
+    });
+  }
+  return best.el;
+}

@@ -1,0 +1,281 @@
+/**
+ * Identity across reads (refs.md section 3): a target means the element the
+ * agent saw in its last read, or the answer is an error. Each test is one of
+ * the ways an action could land on another element.
+ */
+
+import assert from "node:assert/strict";
+import { createDesktop, type Desktop } from "../../src/desktop.ts";
+import { DesktopError } from "../../src/errors.ts";
+import {
+  compareSeen,
+  formatRef,
+  indexedBase,
+  locateAll,
+  parseRef,
+  refParent,
+  rowKey,
+  stripIndex,
+  validatePoint,
+} from "../../src/identity/mod.ts";
+import type { Element, Snapshot } from "../../src/model/element.ts";
+import type {
+  Action,
+  ActionResult,
+  ActionTarget,
+  Provider,
+  Scope,
+} from "../../src/platform/provider.ts";
+import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+
+/** A provider over a swappable snapshot that honours --app and records actions. */
+class Fake implements Provider {
+  readonly platform = "linux" as const;
+  acted: Array<{ target: ActionTarget; action: Action }> = [];
+  constructor(public snapshot: Snapshot) {}
+  listApps() {
+    return Promise.resolve([this.snapshot.app]);
+  }
+  listWindows() {
+    return Promise.resolve([]);
+  }
+  read(scope: Scope) {
+    if (scope.app !== undefined && scope.app !== this.snapshot.app.name) {
+      return Promise.reject(new DesktopError("APP_NOT_FOUND", `no app "${scope.app}"`));
+    }
+    if (scope.pid !== undefined && scope.pid !== this.snapshot.app.pid) {
+      return Promise.reject(new DesktopError("APP_NOT_FOUND", `no app with pid ${scope.pid}`));
+    }
+    return Promise.resolve(structuredClone(this.snapshot));
+  }
+  act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+    this.acted.push({ target, action });
+    return Promise.resolve({ via: "accessible" });
+  }
+  close() {}
+}
+
+function el(r: Element["r"], t?: string, extra: Partial<Element> = {}): Element {
+  return { i: 0, r, ...(t !== undefined ? { t } : {}), ...extra };
+}
+
+function app(children: Element[]): Snapshot {
+  return {
+    app: { name: "Rows", pid: 7, started: 1 },
+    readAt: "2026-01-01T00:00:00Z",
+    root: el("app", "Rows", { c: [el("window", "Main", { b: [0, 0, 800, 600], c: children })] }),
+  };
+}
+
+/**
+ * A list whose rows show `labels` in order; row k's nodes keep their native
+ * ids whatever they show (a non-keyed list re-rendered in place).
+ */
+function rows(labels: string[]): Element {
+  return el("list", "Items", {
+    c: labels.map((label, k) =>
+      el("row", undefined, {
+        nid: `row${k}`,
+        c: [
+          el("cell", label, { nid: `cell${k}` }),
+          el("btn", "Delete", { nid: `del${k}`, b: [300, 20 * k, 60, 18] }),
+        ],
+      })
+    ),
+  });
+}
+
+function session(snapshot: Snapshot): { desktop: Desktop; p: Fake } {
+  const p = new Fake(snapshot);
+  return { desktop: createDesktop(p, { store: createMemoryRefStore() }), p };
+}
+
+async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp) {
+  let error: DesktopError | undefined;
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof DesktopError, `expected DesktopError, got ${err}`);
+    assert.equal(err.code, code, err.message);
+    if (message) assert.match(err.message, message);
+    error = err;
+    return true;
+  });
+  return error!;
+}
+
+function clickedNids(p: Fake): string[] {
+  return p.acted.map((a) => "element" in a.target ? a.target.element.nid ?? "?" : "point");
+}
+
+Deno.test("identity syntax: one rule for the twin index", () => {
+  assert.deepEqual(parseRef("list/item-5/delete.2"), {
+    base: "list/item-5/delete",
+    index: 2,
+    segments: ["list", "item-5", "delete"],
+  });
+  assert.equal(formatRef("dialog/ok", 3), "dialog/ok.3");
+  assert.equal(indexedBase("dialog/ok"), undefined);
+  assert.equal(stripIndex("v1-2/ok.12"), "v1-2/ok");
+  assert.equal(refParent("list/item-5/delete.2"), "list/item-5");
+});
+
+Deno.test("identity: rows are keyed by their first labelled cell, also where refs leave them out", () => {
+  const list = rows(["Item 1", "Item 2"]);
+  const all = locateAll(list);
+  assert.equal(rowKey(list.c![1]), "Item 2");
+  assert.deepEqual(all.filter((x) => x.el.r === "btn").map((x) => x.row), ["Item 1", "Item 2"]);
+  const was = { i: 1, r: "btn", t: "Delete", ref: "items/item-1/delete", row: "Item 1", path: "" };
+  assert.equal(compareSeen(was, { el: el("btn", "Delete"), path: "", row: "Item 1" }), undefined);
+  assert.equal(
+    compareSeen(was, { el: el("btn", "Delete"), path: "", row: "New 1" })?.change,
+    "moved to another row",
+  );
+});
+
+Deno.test("defect 1: --id of a reused node that moved to another row is STALE_REF naming the row", async () => {
+  const { desktop, p } = session(app([rows(["Item 1", "Item 2", "Item 3"])]));
+  const { snapshot } = await desktop.read({});
+  const del1 = locateAll(snapshot.root).find((x) => x.el.nid === "del0")!.el;
+  assert.equal(del1.ref, "items/item-1/delete");
+  // Re-rendered in place: every row takes its neighbour's text, one row is appended.
+  p.snapshot = app([rows(["New inplace 1", "Item 1", "Item 2", "Item 3"])]);
+  const err = await rejectsWith(
+    desktop.act({}, { id: del1.i }, { kind: "click" }),
+    "STALE_REF",
+    /row "New inplace 1"/,
+  );
+  assert.equal(err.details?.change, "moved to another row");
+  // The first candidate is the button now in the row the agent saw.
+  const first = err.candidates?.[0] as { ref?: string };
+  assert.equal(first.ref, "items/item-1/delete");
+  // The full ref that node had: same answer, never a silent hit on the reused node.
+  await rejectsWith(
+    desktop.act({}, { ref: "items/item-1/delete" }, { kind: "click" }),
+    "STALE_REF",
+    /row "New inplace 1"/,
+  );
+  assert.deepEqual(clickedNids(p), []);
+  // After a new read, the ref means the button now in row "Item 1".
+  await desktop.read({});
+  await desktop.act({}, { ref: "items/item-1/delete" }, { kind: "click" });
+  assert.deepEqual(clickedNids(p), ["del1"]);
+});
+
+Deno.test("defect 1: twin refs in rows without a key column are checked against the row too", async () => {
+  // Rows whose only text is not a ref key: every Delete is items/delete.N.
+  const table = (labels: string[]) =>
+    el("table", "Items", {
+      c: labels.map((label, k) =>
+        el("row", undefined, {
+          nid: `row${k}`,
+          c: [
+            el("group", undefined, { c: [el("txt", label, { nid: `t${k}` })] }),
+            el("btn", "Delete", { nid: `del${k}`, b: [300, 20 * k, 60, 18] }),
+          ],
+        })
+      ),
+    });
+  const { desktop, p } = session(app([table(["Item 1", "Item 2"])]));
+  const { snapshot } = await desktop.read({});
+  const refs = locateAll(snapshot.root).filter((x) => x.el.r === "btn").map((x) => x.el.ref!);
+  const twin = refs.find((r) => indexedBase(r) !== undefined) ?? refs[0];
+  p.snapshot = app([table(["New inplace 1", "Item 1", "Item 2"])]);
+  await rejectsWith(desktop.act({}, { ref: twin }, { kind: "click" }), "STALE_REF", /row/);
+  assert.deepEqual(clickedNids(p), []);
+});
+
+Deno.test("defect 2: a short ref never moves to a newcomer in another landmark", async () => {
+  const form = (submit: boolean) =>
+    el("form", "Form", {
+      c: [
+        el("input", "Email", { nid: "email" }),
+        ...(submit ? [el("btn", "Submit", { nid: "s1" })] : []),
+      ],
+    });
+  const confirm = el("dialog", "Confirm", { c: [el("btn", "Submit", { nid: "s2" })] });
+  const { desktop, p } = session(app([form(true)]));
+  await desktop.read({});
+  p.snapshot = app([form(false), confirm]);
+  const err = await rejectsWith(
+    desktop.act({}, { ref: "submit" }, { kind: "click" }),
+    "STALE_REF",
+    /form\/submit/,
+  );
+  assert.ok((err.candidates ?? []).some((c) => "ref" in c && c.ref === "confirm/submit"));
+  assert.deepEqual(clickedNids(p), []);
+  // The full ref of the newcomer is not a short ref of anything read: it resolves.
+  await desktop.act({}, { ref: "confirm/submit" }, { kind: "click" });
+  assert.deepEqual(clickedNids(p), ["s2"]);
+});
+
+Deno.test("defect 3: a point must fall inside a window of the scoped app", async () => {
+  const { desktop, p } = session(app([rows(["Item 1"])]));
+  await rejectsWith(
+    desktop.act({ app: "NoSuchApp" }, { point: { x: 45, y: 367 } }, { kind: "click" }),
+    "APP_NOT_FOUND",
+  );
+  await rejectsWith(
+    desktop.act({ pid: 1 }, { point: { x: 45, y: 367 } }, { kind: "click" }),
+    "APP_NOT_FOUND",
+  );
+  await rejectsWith(
+    desktop.act({}, { point: { x: 900, y: 367 } }, { kind: "click" }),
+    "WINDOW_NOT_FOUND",
+  );
+  await rejectsWith(
+    desktop.act({}, { point: { x: 1e308, y: 5 } }, { kind: "click" }),
+    "INVALID_ARGS",
+  );
+  await rejectsWith(
+    desktop.act({}, { point: { x: 4.5, y: 5 } }, { kind: "click" }),
+    "INVALID_ARGS",
+  );
+  await rejectsWith(
+    desktop.act({}, { ref: "items/item-1/delete" }, { kind: "drag", to: { x: NaN, y: 1 } }),
+    "INVALID_ARGS",
+  );
+  assert.equal(p.acted.length, 0);
+  await desktop.act({ app: "Rows" }, { point: { x: 45, y: 367 } }, { kind: "click" });
+  assert.deepEqual(clickedNids(p), ["point"]);
+  assert.throws(() => validatePoint({ x: Infinity, y: 0 }), DesktopError);
+});
+
+Deno.test("defect 5: find lists matches under the last read's ids and records nothing", async () => {
+  const { desktop, p } = session(app([rows(["Item 1", "Item 2"])]));
+  const { snapshot } = await desktop.read({});
+  const del2 = locateAll(snapshot.root).find((x) => x.el.nid === "del1")!.el;
+  // A row inserted above: fresh numbering shifts, find keeps the last read's.
+  const shifted = app([el("btn", "Extra"), rows(["Item 1", "Item 2"])]);
+  p.snapshot = shifted;
+  const found = await desktop.find({}, { text: "Delete" });
+  assert.equal(found.length, 2);
+  assert.equal(found[1].i, del2.i);
+  // find did not record: the id still means the last read's element.
+  assert.equal((await desktop.resolve({}, { id: del2.i })).nid, "del1");
+  const extra = await desktop.find({}, { text: "Extra" });
+  assert.equal(extra[0].i, 0, "not in the last read: no id");
+});
+
+Deno.test("defect 1: a table without row elements (GTK TreeView) keys its rows by screen band", async () => {
+  // Cells straight under the table; every status cell reads "Open", so its ref is a twin.
+  const table = (names: string[]) =>
+    el("table", undefined, {
+      c: names.flatMap((name, k) => [
+        el("cell", name, { nid: `name${k}`, b: [0, 20 * k, 100, 20] }),
+        el("cell", "Open", { nid: `status${k}`, b: [100, 20 * k, 100, 20] }),
+      ]),
+    });
+  const { desktop, p } = session(app([table(["Item 1", "Item 2"])]));
+  const { snapshot } = await desktop.read({});
+  const status2 = locateAll(snapshot.root).find((x) => x.el.nid === "status1")!;
+  assert.equal(status2.row, "Item 2 | Open");
+  assert.ok(indexedBase(status2.el.ref) !== undefined, status2.el.ref);
+  // The model rewritten under the same cells: the node now shows row "Item 1".
+  p.snapshot = app([table(["New inplace 1", "Item 1", "Item 2"])]);
+  await rejectsWith(
+    desktop.act({}, { ref: status2.el.ref! }, { kind: "click" }),
+    "STALE_REF",
+    /row "Item 1 \| Open"/,
+  );
+  await rejectsWith(desktop.act({}, { id: status2.el.i }, { kind: "click" }), "STALE_REF");
+  assert.deepEqual(clickedNids(p), []);
+});
