@@ -12,6 +12,7 @@ import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import type { ActionResult, Scope } from "../platform/provider.ts";
+import { type RefStore, SESSION_ENV, validateSession } from "../state/ref_store.ts";
 
 /** Option values {@link addScopeOptions} adds. */
 export type ScopeOptionValues = {
@@ -27,6 +28,8 @@ export type ScopeOptionValues = {
   timeout: number;
   /** Snapshot file to read instead of the live desktop. */
   from?: string;
+  /** Session whose ids to use and record (else `$DESKTOP_SESSION`, else the default). */
+  session?: string;
 };
 
 /** Option values {@link addTargetOptions} adds. */
@@ -89,8 +92,32 @@ export function choiceOption<T extends string>(
   };
 }
 
+/** Parses `--session`. */
+function sessionOption(value: string): string {
+  return validateSession(value);
+}
+
 /**
- * Adds `--app`, `--pid`, `--window`, `--window-id`, `--timeout` and `--from`.
+ * The session the options name: `--session`, else `$DESKTOP_SESSION`, else
+ * undefined (the default session).
+ *
+ * @param opts parsed options
+ * @returns the session name, or undefined
+ * @throws DesktopError INVALID_ARGS for a bad name in the environment
+ */
+export function sessionFromOptions(opts: { session?: string }): string | undefined {
+  if (opts.session !== undefined) return opts.session;
+  let env: string | undefined;
+  try {
+    env = Deno.env.get(SESSION_ENV);
+  } catch {
+    return undefined; // no --allow-env: the default session
+  }
+  return env === undefined || env === "" ? undefined : validateSession(env);
+}
+
+/**
+ * Adds `--app`, `--pid`, `--window`, `--window-id`, `--timeout`, `--from` and `--session`.
  *
  * @param cmd the command
  * @returns the same command, typed with the new options
@@ -114,6 +141,11 @@ export function addScopeOptions<
     .option(
       "--from <file>",
       "read a saved snapshot instead of the live desktop (read-only)",
+    )
+    .option(
+      "--session <name>",
+      `ids of this session's reads (default: $${SESSION_ENV}, else the shared default session)`,
+      sessionOption,
     ) as unknown as Command<A, O & ScopeOptionValues, G>;
 }
 
@@ -213,18 +245,26 @@ export function hasTarget(t: Target): boolean {
 
 /**
  * Opens a session for the options: the replay backend with `--from`, else the
- * live backend; ids and refs of reads are persisted for later commands.
+ * live backend; ids and refs of reads are persisted for later commands, in
+ * the session's store ({@link sessionFromOptions}).
  *
  * @param opts parsed scope options
+ * @param store a store to use instead of the session's file store
  * @returns the session; close it when done
  */
-export async function openDesktopFromOptions(opts: Partial<ScopeOptionValues>): Promise<Desktop> {
+export async function openDesktopFromOptions(
+  opts: Partial<ScopeOptionValues>,
+  store?: RefStore,
+): Promise<Desktop> {
   // Dynamic: the library entry stays free of platform code until a command runs.
   const { connect } = await import("../../mod.ts");
+  const session = sessionFromOptions(opts);
   return await connect({
     from: opts.from,
     timeoutMs: opts.timeout ?? DEFAULT_TIMEOUT_MS,
     persistRefs: true,
+    ...(session !== undefined ? { session } : {}),
+    ...(store ? { store } : {}),
   });
 }
 

@@ -10,7 +10,6 @@ import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import { withoutChildren } from "../model/tree.ts";
 import { elementLine as agentLine } from "../output/agent.ts";
-import { findElements } from "../refs/resolve.ts";
 import {
   addScopeOptions,
   addTargetOptions,
@@ -81,8 +80,8 @@ Examples:
               suggestion: "Use --all with --text and/or --roles",
             });
           }
-          const { snapshot } = await desktop.read(scope, {});
-          const hits = findElements(snapshot.root, {
+          // Not a read: the ids printed are the last read's, and it stays the last read.
+          const hits = await desktop.find(scope, {
             text: target.text,
             exact: target.exact,
             roles: target.roles,

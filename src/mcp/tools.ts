@@ -17,7 +17,6 @@ import { observe } from "../observe/observe.ts";
 import { renderChanges, renderElements } from "../output/render.ts";
 import type { Action, Scope } from "../platform/provider.ts";
 import { assignRefs } from "../refs/generate.ts";
-import { findElements } from "../refs/resolve.ts";
 import {
   filterShape,
   scopeShape,
@@ -196,8 +195,12 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
           suggestion: 'Pass text (e.g. "Save") and/or roles (e.g. "btn")',
         });
       }
-      const { snapshot } = await desktop.read(toScope(args));
-      const matches = findElements(snapshot.root, { text: args.text, roles, exact: args.exact });
+      // Not a read: ids are those of this session's last read, which find leaves as it is.
+      const matches = await desktop.find(toScope(args), {
+        text: args.text,
+        roles,
+        exact: args.exact,
+      });
       return ok(matches.map(brief));
     },
   );

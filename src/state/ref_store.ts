@@ -4,7 +4,9 @@
  * refs.md section 3).
  *
  * One file per app process (`refs/pid-<pid>.json`) in the user's state
- * directory. The directory is 0700 and files are 0600 (window titles and
+ * directory; a named session (`--session NAME`, or {@link SESSION_ENV}) keeps
+ * its own files (`sessions/NAME/refs/pid-<pid>.json`), so agents in different
+ * sessions never change each other's ids. The directory is 0700 and files are 0600 (window titles and
  * labels can be private); each file is replaced atomically (temporary file +
  * rename) so a reader never sees half a file. At most {@link DEFAULT_LIMITS}
  * apps are kept (least recently read dropped first), and a file holds at most
@@ -18,6 +20,7 @@
  * @module
  */
 
+import { DesktopError } from "../errors.ts";
 import type { Bounds } from "../model/element.ts";
 
 /** What the store remembers of one printed element. */
@@ -36,6 +39,8 @@ export interface StoredElement {
   b?: Bounds;
   /** Child-index path from the read's root (`0.2.5`). */
   path: string;
+  /** The key of the row (or tree item) it sat in, when it sat in one. */
+  row?: string;
   /** For an indexed ref (`ok.2`): how many elements shared its base ref in that read. */
   n?: number;
 }
@@ -84,6 +89,32 @@ export interface RefStoreLimits {
 
 /** The default limits: 16 apps, 2 MB per app. */
 export const DEFAULT_LIMITS: RefStoreLimits = { maxApps: 16, maxFileBytes: 2 * 1024 * 1024 };
+
+/** The environment variable that names the session (`--session` overrides it). */
+export const SESSION_ENV = "DESKTOP_SESSION";
+
+/**
+ * Checks a session name: 1 to 64 letters, digits, `.`, `_` or `-`, not
+ * starting with a dot (it becomes a directory name).
+ *
+ * @param name the name given
+ * @returns the name
+ * @throws DesktopError INVALID_ARGS otherwise
+ * @example
+ * ```ts
+ * import { validateSession } from "./ref_store.ts";
+ * if (validateSession("agent-1") !== "agent-1") throw new Error();
+ * ```
+ */
+export function validateSession(name: string): string {
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw new DesktopError("INVALID_ARGS", `bad session name "${name.slice(0, 80)}"`, {
+      suggestion:
+        "Name a session with 1-64 letters, digits, '.', '_' or '-', e.g. --session agent-1",
+    });
+  }
+  return name;
+}
 
 /**
  * The state directory: `$DESKTOP_STATE_DIR`, else `$XDG_STATE_HOME/desktop`,
@@ -147,6 +178,7 @@ export function createMemoryRefStore(): RefStore {
  * @param dir the state directory (see {@link stateDir})
  * @param limits size caps
  * @param warn where warnings go (defaults to stderr)
+ * @param session a session name ({@link validateSession}); undefined: the default session
  * @returns the store
  *
  * @example
@@ -163,8 +195,10 @@ export function createFileRefStore(
   dir: string,
   limits: RefStoreLimits = DEFAULT_LIMITS,
   warn: (message: string) => void = (m) => console.error(`desktop: warning: ${m}`),
+  session?: string,
 ): RefStore {
-  const refsDir = `${dir}/refs`;
+  const sessionDir = session === undefined ? dir : `${dir}/sessions/${validateSession(session)}`;
+  const refsDir = `${sessionDir}/refs`;
   const fileOf = (pid: number) => `${refsDir}/pid-${pid}.json`;
 
   async function loadPid(pid: number): Promise<StoredRead | null> {
@@ -190,6 +224,10 @@ export function createFileRefStore(
     async save(read) {
       try {
         await ensurePrivateDir(dir);
+        if (session !== undefined) {
+          await ensurePrivateDir(`${dir}/sessions`);
+          await ensurePrivateDir(sessionDir);
+        }
         await ensurePrivateDir(refsDir);
         const text = encodeCapped(read, limits.maxFileBytes);
         const target = fileOf(read.app.pid);

@@ -251,8 +251,9 @@ Deno.test("cli: --id with no read recorded is STALE_REF", async () => {
 
 Deno.test("cli: a corrupt ref store warns and behaves as empty", async () => {
   await withState(async (dir) => {
-    await Deno.mkdir(`${dir}/refs`, { recursive: true });
-    await Deno.writeTextFile(`${dir}/refs/pid-4242.json`, "{garbage");
+    // Reads of snapshot files (--from) are remembered in the replay store.
+    await Deno.mkdir(`${dir}/replay/refs`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/replay/refs/pid-4242.json`, "{garbage");
     const r = await run(["find", "--from", FORM, "--id", "12"], dir);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /warning: ignoring the corrupt ref store/);
