@@ -13,7 +13,8 @@ import { addScopeOptions, choiceOption, runCommand, withDesktop } from "./_share
 type ListFormat = "agent" | "json";
 
 /**
- * One line per app: `Chromium pid=4242 windows=1 focused`.
+ * One line per app: `Chromium pid=4242 windows=1 focused` (`unresponsive` when it did not
+ * answer in time).
  *
  * @param apps the apps
  * @returns the text
@@ -26,6 +27,7 @@ export function formatApps(apps: AppInfo[]): string {
       a.windows !== undefined ? `windows=${a.windows}` : "",
       a.id ? `id=${a.id}` : "",
       a.focused ? "focused" : "",
+      a.unresponsive ? "unresponsive" : "",
     ].filter(Boolean).join(" ")
   ).join("\n");
 }

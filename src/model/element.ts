@@ -139,6 +139,8 @@ export interface AppInfo {
   focused?: boolean;
   /** Number of top-level windows, when known. */
   windows?: number;
+  /** Present (true) when the app did not answer in time (stopped, hung, busy). */
+  unresponsive?: true;
 }
 
 /** A top-level window of an application. */

@@ -51,6 +51,18 @@ export interface DesktopOptions {
   firstContactDelayMs?: number;
 }
 
+/** An app running on a test desktop. */
+export interface TestApp {
+  /** The registered process id. */
+  readonly pid: number;
+  /** The app's accessible name. */
+  readonly appName: string;
+  /** The last lines the app printed on stderr. */
+  appLog(): string;
+  /** Stops the app (SIGSTOP), resumes it (SIGCONT) or kills it. */
+  signalApp(signal: "SIGSTOP" | "SIGCONT" | "SIGKILL"): void;
+}
+
 /** A running test desktop. */
 export interface TestDesktop extends AsyncDisposable {
   /** Environment for subprocesses that talk to this desktop (DISPLAY, D-Bus address...). */
@@ -65,6 +77,11 @@ export interface TestDesktop extends AsyncDisposable {
   appLog(): string;
   /** Stops the app (SIGSTOP) or resumes it (SIGCONT), for unresponsiveness tests. */
   signalApp(signal: "SIGSTOP" | "SIGCONT" | "SIGKILL"): void;
+  /**
+   * Starts one more app on this desktop and waits until it registers (apps that
+   * allow one instance per session, e.g. GtkApplication ones, cannot run twice).
+   */
+  startApp(opts: DesktopOptions): Promise<TestApp>;
   /** Kills every process of the desktop and removes its files. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -465,52 +482,63 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     track(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
 
     await Deno.mkdir(`${dir}/firefox-profile`, { recursive: true });
-    const app = appCommand(opts, dir);
-    const appEnv = { ...env, ...app.env, ...(opts.extraEnv ?? {}) };
-    delete appEnv.NO_AT_BRIDGE;
-    if (appEnv.GTK_A11Y === "none") delete appEnv.GTK_A11Y;
-    const log = `${dir}/app.log`;
-    const launch = () => {
-      return track(new Group(opts.app, app.cmd, app.args, appEnv, false, log));
-    };
-    let appGroup = launch();
-    let restarts = 0;
-    if (opts.firstContactDelayMs) await new Promise((r) => setTimeout(r, opts.firstContactDelayMs));
+    let launched = 0;
+    /** Starts an app and waits until it registers with a window. */
+    const launchApp = async (o: DesktopOptions) => {
+      const app = appCommand(o, dir);
+      const appEnv = { ...env, ...app.env, ...(o.extraEnv ?? {}) };
+      delete appEnv.NO_AT_BRIDGE;
+      if (appEnv.GTK_A11Y === "none") delete appEnv.GTK_A11Y;
+      const log = launched++ === 0 ? `${dir}/app.log` : `${dir}/app${launched}.log`;
+      const launch = () => {
+        return track(new Group(o.app, app.cmd, app.args, appEnv, false, log));
+      };
+      let appGroup = launch();
+      let restarts = 0;
+      if (o.firstContactDelayMs) await new Promise((r) => setTimeout(r, o.firstContactDelayMs));
 
-    const deadline = Date.now() + (opts.registerTimeoutMs ?? 30000);
-    let seen: ProbeApp[] = [];
-    let found: ProbeApp | undefined;
-    while (Date.now() < deadline) {
-      if (appGroup.exited) {
-        // A browser occasionally dies while starting on a loaded machine: one retry.
-        if (restarts++ >= 1) {
-          throw new Error(`${opts.app} exited before registering; its log:\n${tail(log)}`);
+      const deadline = Date.now() + (o.registerTimeoutMs ?? 30000);
+      let seen: ProbeApp[] = [];
+      let found: ProbeApp | undefined;
+      while (Date.now() < deadline) {
+        if (appGroup.exited) {
+          // A browser occasionally dies while starting on a loaded machine: one retry.
+          if (restarts++ >= 1) {
+            throw new Error(`${o.app} exited before registering; its log:\n${tail(log)}`);
+          }
+          appGroup = launch();
         }
-        appGroup = launch();
+        seen = await probeApps(env);
+        // The registered process may be a child of the one started (soffice ->
+        // soffice.bin, firefox-esr's launcher): it is in the started process group.
+        found = seen.find((a) => inGroup(a.pid, appGroup.pid) && (a.windows ?? 0) > 0);
+        if (found) break;
+        await new Promise((r) => setTimeout(r, 250));
       }
-      seen = await probeApps(env);
-      // The registered process may be a child of the one started (soffice ->
-      // soffice.bin, firefox-esr's launcher): it is in the started process group.
-      found = seen.find((a) => inGroup(a.pid, appGroup.pid) && (a.windows ?? 0) > 0);
-      if (found) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    if (!found) {
-      throw new Error(
-        `${opts.app} (pid ${appGroup.pid}) did not register on the accessibility bus within ` +
-          `${opts.registerTimeoutMs ?? 30000} ms; registered: ${JSON.stringify(seen)}; ` +
-          `its log:\n${tail(log)}`,
-      );
-    }
-    const appName = found.name;
-    const running = appGroup;
+      if (!found) {
+        throw new Error(
+          `${o.app} (pid ${appGroup.pid}) did not register on the accessibility bus within ` +
+            `${o.registerTimeoutMs ?? 30000} ms; registered: ${JSON.stringify(seen)}; ` +
+            `its log:\n${tail(log)}`,
+        );
+      }
+      const running = appGroup;
+      return {
+        pid: found.pid,
+        appName: found.name,
+        appLog: () => tail(log),
+        signalApp: (sig: "SIGSTOP" | "SIGCONT" | "SIGKILL") => running.signal(sig),
+      };
+    };
+    const main = await launchApp(opts);
     return {
       env,
-      pid: found.pid,
-      appName,
+      pid: main.pid,
+      appName: main.appName,
       display,
-      appLog: () => tail(log),
-      signalApp: (sig) => running.signal(sig),
+      appLog: main.appLog,
+      signalApp: main.signalApp,
+      startApp: launchApp,
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -7,7 +7,9 @@
  * Requests: `{ "op": "apps" }`, `{ "op": "read", "scope": {...} }`,
  * `{ "op": "act", "scope": {...}, "ref": "form/email", "action": {...} }`,
  * `{ "op": "watch", "scope": {...}, "ref": "...", "action": {...} }` (watches,
- * acts, and reports how many change callbacks came before and after stopping).
+ * acts, and reports how many change callbacks came before and after stopping),
+ * `{ "op": "timed", "req": {...} }` (runs `req`, opening the provider
+ * included, and answers `{ "ms": elapsed, "value" }` or `{ "ms", "failed": error }`).
  *
  * @module
  */
@@ -25,9 +27,19 @@ export type DriverRequest =
   | { op: "apps"; timeoutMs?: number }
   | { op: "read"; scope: Scope; timeoutMs?: number }
   | { op: "act"; scope: Scope; ref: string; action: Action; timeoutMs?: number }
-  | { op: "watch"; scope: Scope; ref: string; action: Action; timeoutMs?: number };
+  | { op: "watch"; scope: Scope; ref: string; action: Action; timeoutMs?: number }
+  | { op: "timed"; req: DriverRequest };
 
 async function main(req: DriverRequest): Promise<unknown> {
+  if (req.op === "timed") {
+    const t0 = performance.now();
+    try {
+      const value = await main(req.req);
+      return { ms: performance.now() - t0, value };
+    } catch (e) {
+      return { ms: performance.now() - t0, failed: toDesktopError(e).toJSON() };
+    }
+  }
   const provider = await createLinuxProvider({ timeoutMs: req.timeoutMs ?? 5000 });
   try {
     if (req.op === "apps") return await provider.listApps();

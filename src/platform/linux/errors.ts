@@ -95,8 +95,9 @@ export function noBusError(detail: string): DesktopError {
     `the AT-SPI accessibility bus is not reachable: ${detail}`,
     {
       suggestion:
-        "Run inside a desktop session with a D-Bus session bus (DBUS_SESSION_BUS_ADDRESS set, " +
-        "e.g. `dbus-run-session -- sh`), start `/usr/libexec/at-spi-bus-launcher --launch-immediately`, " +
+        "Run inside a desktop session with a D-Bus session bus (DBUS_SESSION_BUS_ADDRESS set: " +
+        "in that session `echo $DBUS_SESSION_BUS_ADDRESS`, usually unix:path=/run/user/$UID/bus; " +
+        "headless: `dbus-run-session -- sh`), start `/usr/libexec/at-spi-bus-launcher --launch-immediately`, " +
         "and enable accessibility in apps (GTK: unset NO_AT_BRIDGE; Chromium: ACCESSIBILITY_ENABLED=1 " +
         "and --force-renderer-accessibility)",
     },

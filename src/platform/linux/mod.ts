@@ -19,10 +19,10 @@ import { LinuxProvider } from "./provider.ts";
  * @param opts per-operation deadline
  * @returns the provider
  */
-export function createLinuxProvider(opts: ProviderOptions): Promise<Provider> {
+export async function createLinuxProvider(opts: ProviderOptions): Promise<Provider> {
   try {
-    return Promise.resolve(new LinuxProvider(opts));
+    return await LinuxProvider.open(opts);
   } catch (e) {
-    return Promise.reject(toDesktopError(e));
+    throw toDesktopError(e);
   }
 }

@@ -70,12 +70,13 @@ export class Native {
 
   /**
    * Opens libatspi once per process and connects to the accessibility bus.
-   * Throws PLATFORM_NOT_SUPPORTED when the library is missing and
-   * PERMISSION_DENIED when no bus is reachable.
+   * The caller first sets `AT_SPI_BUS_ADDRESS` and `DBUS_SESSION_BUS_ADDRESS`
+   * (see discover.ts): libatspi then never autolaunches a bus. Throws
+   * PLATFORM_NOT_SUPPORTED when the library is missing and PERMISSION_DENIED
+   * when no bus is reachable.
    */
   static open(): Native {
     if (Native.#instance) return Native.#instance;
-    checkSessionBus();
     let lib: Deno.DynamicLibrary<typeof ATSPI_SYMBOLS>;
     try {
       lib = Deno.dlopen(ATSPI_LIBRARY, ATSPI_SYMBOLS);
@@ -186,23 +187,4 @@ export function objectId(acc: Ptr): { bus: string; path: string } {
 export function stateWords(set: Ptr): [number, number] {
   const view = new Deno.UnsafePointerView(set);
   return [view.getUint32(32), view.getUint32(36)];
-}
-
-/** Fails fast with a clear error when there is no D-Bus session bus to reach. */
-function checkSessionBus(): void {
-  const addr = Deno.env.get("DBUS_SESSION_BUS_ADDRESS");
-  const display = Deno.env.get("DISPLAY") ?? Deno.env.get("WAYLAND_DISPLAY");
-  if (!addr && !display) {
-    throw noBusError("neither DBUS_SESSION_BUS_ADDRESS nor DISPLAY is set");
-  }
-  if (addr) {
-    const m = /unix:path=([^,;]+)/.exec(addr);
-    if (m) {
-      try {
-        Deno.statSync(m[1]);
-      } catch {
-        throw noBusError(`the session bus socket ${m[1]} does not exist`);
-      }
-    }
-  }
 }

@@ -1,8 +1,11 @@
 /**
  * The Linux {@link Provider}: AT-SPI through libatspi (plus the optional bulk
- * D-Bus reader for speed). Every operation runs under one deadline: libatspi's
- * per-call D-Bus timeout is set below it, and long walks check it between
- * calls, so a stopped app yields APP_UNRESPONSIVE instead of a hang.
+ * D-Bus reader for speed). Every operation runs under one deadline, discovery
+ * included: apps are discovered through our own D-Bus client, all at once,
+ * each under its own per-app deadline (discover.ts), so stopped neighbours
+ * cost one per-app timeout, not one each; libatspi's per-call D-Bus timeout is
+ * set below the deadline, and long walks check it between calls, so a stopped
+ * app yields APP_UNRESPONSIVE instead of a hang.
  *
  * @module
  */
@@ -21,9 +24,10 @@ import type {
   ScreenCapture,
 } from "../provider.ts";
 import { ElementActor } from "./act.ts";
-import { appInfo, listLiveApps, type LiveApp, liveWindows, windowInfo } from "./apps.ts";
+import { appInfo, type LiveApp, liveApps, liveWindows, windowInfo } from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
 import { parseNodeId, rawToElement } from "./convert.ts";
+import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
 import { parseCombo } from "./keys.ts";
@@ -43,20 +47,55 @@ export function callTimeoutFor(timeoutMs: number): number {
   return Math.min(3000, Math.max(100, Math.floor(timeoutMs / 4)));
 }
 
+/** Whether a path exists. */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The AT-SPI backend. */
 export class LinuxProvider implements Provider {
   /** Always "linux". */
   readonly platform = "linux" as const;
   #n: Native;
+  #dir: AppDirectory;
   #timeoutMs: number;
   #bulk: Promise<BulkReader | null> | null = null;
   #stops = new Set<() => void>();
   #closed = false;
 
-  /** @param opts the per-operation deadline */
-  constructor(opts: ProviderOptions) {
+  private constructor(opts: ProviderOptions, dir: AppDirectory) {
     this.#timeoutMs = opts.timeoutMs;
-    this.#n = Native.open();
+    this.#dir = dir;
+    try {
+      this.#n = Native.open();
+    } catch (e) {
+      dir.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Finds the accessibility bus through the session bus, and points libatspi
+   * at exactly that bus (`AT_SPI_BUS_ADDRESS`), so it never reads a stale or
+   * foreign `AT_SPI_BUS` X property, nor autolaunches a session bus.
+   *
+   * @param opts the per-operation deadline
+   * @returns the provider
+   * @throws DesktopError PERMISSION_DENIED without a session bus or accessibility bus,
+   *   PLATFORM_NOT_SUPPORTED without libatspi
+   */
+  static async open(opts: ProviderOptions): Promise<LinuxProvider> {
+    const deadline = Date.now() + opts.timeoutMs;
+    const session = sessionBusAddress((k) => Deno.env.get(k), exists);
+    const a11y = Deno.env.get("AT_SPI_BUS_ADDRESS") || await a11yBusAddress(session, deadline);
+    Deno.env.set("DBUS_SESSION_BUS_ADDRESS", session);
+    Deno.env.set("AT_SPI_BUS_ADDRESS", a11y);
+    return new LinuxProvider(opts, await AppDirectory.open(a11y, deadline));
   }
 
   /** Starts an operation: sets libatspi's call timeout and returns the deadline. */
@@ -68,11 +107,10 @@ export class LinuxProvider implements Provider {
   }
 
   /** Runs `fn` with native references released at the end and errors made DesktopErrors. */
-  #op<T>(fn: (stack: DisposableStack, deadline: number) => T): T {
-    const deadline = this.#begin();
+  #op<T>(fn: (stack: DisposableStack) => T): T {
     const stack = new DisposableStack();
     try {
-      return fn(stack, deadline);
+      return fn(stack);
     } catch (e) {
       throw toDesktopError(e);
     } finally {
@@ -80,65 +118,77 @@ export class LinuxProvider implements Provider {
     }
   }
 
-  /** Registered apps with names, pids and window counts. */
-  listApps(): Promise<AppInfo[]> {
-    return Promise.resolve(this.#op((stack) => listLiveApps(this.#n, stack).map(appInfo)));
+  /** Every registered app, discovered at once, each under its own deadline. */
+  async #apps(deadline: number): Promise<LiveApp[]> {
+    try {
+      return liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs)));
+    } catch (e) {
+      throw toDesktopError(e);
+    }
   }
 
-  /** Top-level windows, of one app or of all apps. */
-  listWindows(scope: Scope = {}): Promise<WindowInfo[]> {
-    return Promise.resolve(this.#op((stack) => {
-      const apps = listLiveApps(this.#n, stack);
-      const scoped = scope.app !== undefined || scope.pid !== undefined;
-      const chosen = scoped ? [apps[matchApp(apps, scope)]] : apps.filter((a) => a.responsive);
-      const out: WindowInfo[] = [];
-      for (const app of chosen) {
-        const wins = this.#windowsOf(app, stack);
-        for (const w of wins) out.push(windowInfo(app, w));
-      }
-      if (scope.window !== undefined || scope.windowId !== undefined) {
-        const i = matchWindow(out, scope);
-        return [out[i]];
-      }
-      return out;
-    }));
-  }
-
-  #windowsOf(app: LiveApp, stack: DisposableStack) {
+  /** The app a scope names; APP_UNRESPONSIVE when it does not answer. */
+  async #app(scope: Scope, deadline: number): Promise<LiveApp> {
+    const apps = await this.#apps(deadline);
+    const app = apps[matchApp(apps, scope)];
     if (!app.responsive) throw unresponsive(app);
-    return liveWindows(this.#n, app, stack);
+    return app;
   }
 
-  /** Reads one app (or one of its windows) as an element tree. */
+  /** Registered apps with names, pids and window counts; ones that did not answer are marked. */
+  async listApps(): Promise<AppInfo[]> {
+    const deadline = this.#begin();
+    return (await this.#apps(deadline)).map(appInfo);
+  }
+
+  /** Top-level windows, of one app or of all apps that answer. */
+  async listWindows(scope: Scope = {}): Promise<WindowInfo[]> {
+    const deadline = this.#begin();
+    const apps = await this.#apps(deadline);
+    const scoped = scope.app !== undefined || scope.pid !== undefined;
+    const chosen = scoped ? [apps[matchApp(apps, scope)]] : apps.filter((a) => a.responsive);
+    const lists = await Promise.all(chosen.map(async (app) => {
+      if (!app.responsive) throw unresponsive(app);
+      try {
+        const wins = liveWindows(app, await this.#dir.windows(app, deadline, true));
+        return wins.map((w) => windowInfo(app, w));
+      } catch (e) {
+        if (scoped) throw toDesktopError(e);
+        return []; // an unscoped listing keeps the apps that answer
+      }
+    }));
+    const out = lists.flat();
+    if (scope.window !== undefined || scope.windowId !== undefined) {
+      return [out[matchWindow(out, scope)]];
+    }
+    return out;
+  }
+
+  /** Reads one app (or one of its windows) as an element tree, all under one deadline. */
   async read(scope: Scope, opts: ReadOptions = {}): Promise<Snapshot> {
     const bounds = opts.bounds ?? true;
-    const target = this.#op((stack) => {
-      const apps = listLiveApps(this.#n, stack);
-      const app = apps[matchApp(apps, scope)];
-      if (!app.responsive) throw unresponsive(app);
-      const wins = liveWindows(this.#n, app, stack, false);
-      const wi = matchWindow(wins, scope);
-      return {
-        info: appInfo(app),
-        bus: app.bus,
-        path: wi >= 0 ? wins[wi].path : app.path,
-        window: wi >= 0 ? windowInfo(app, wins[wi]) : undefined,
-        expectChildren: wi >= 0 || wins.length > 0,
-      };
-    });
-    const deadline = Date.now() + this.#timeoutMs;
+    const deadline = this.#begin();
+    const app = await this.#app(scope, deadline);
+    let wins;
+    try {
+      wins = liveWindows(app, await this.#dir.windows(app, deadline, false));
+    } catch (e) {
+      throw toDesktopError(e);
+    }
+    const wi = matchWindow(wins, scope);
+    const window = wi >= 0 ? windowInfo(app, wins[wi]) : undefined;
     const raw = await this.#readRaw(
-      target.bus,
-      target.path,
+      app.bus,
+      wi >= 0 ? wins[wi].path : app.path,
       opts.depth,
       bounds,
       deadline,
-      target.expectChildren,
+      wi >= 0 || wins.length > 0,
     );
     const root: Element = rawToElement(raw);
-    if (target.window && root.b) target.window.b = root.b;
-    const snap: Snapshot = { app: target.info, readAt: new Date().toISOString(), root };
-    if (target.window) snap.window = target.window;
+    if (window && root.b) window.b = root.b;
+    const snap: Snapshot = { app: appInfo(app), readAt: new Date().toISOString(), root };
+    if (window) snap.window = window;
     return snap;
   }
 
@@ -151,7 +201,7 @@ export class LinuxProvider implements Provider {
     deadline: number,
     expectChildren: boolean,
   ): Promise<AtspiRawNode> {
-    this.#bulk ??= connectBulkReader(callTimeoutFor(this.#timeoutMs));
+    this.#bulk ??= connectBulkReader(Math.max(1, deadline - Date.now()));
     const bulk = await this.#bulk;
     if (bulk) {
       try {
@@ -163,6 +213,7 @@ export class LinuxProvider implements Provider {
         if (e instanceof DesktopError && isAppVerdict(e)) throw e;
       }
     }
+    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), deadline - Date.now()));
     return this.#op((stack) => {
       const acc = stack.use(lookupOrStale(this.#n, `${bus}${path}`));
       return walkTree(this.#n, acc.ptr, { depth, bounds, deadline });
@@ -174,6 +225,7 @@ export class LinuxProvider implements Provider {
    * app, so the scope is not consulted) or at a screen point.
    */
   act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+    this.#begin();
     return Promise.resolve(this.#op((stack) => {
       if ("point" in target) return actAtPoint(this.#n, target.point, action);
       const nid = target.element.nid;
@@ -193,6 +245,7 @@ export class LinuxProvider implements Provider {
    * for one that is gone. Used by observe to follow value and state changes.
    */
   readNodes(_scope: Scope, nids: readonly string[]): Promise<Array<Element | null>> {
+    this.#begin();
     return Promise.resolve(nids.map((nid) => {
       try {
         return this.#op((stack) => {
@@ -206,19 +259,14 @@ export class LinuxProvider implements Provider {
     }));
   }
 
-  watch(scope: Scope, onChange: (hint?: ChangeHint) => void): Promise<() => void> {
-    const bus = this.#op((stack) => {
-      const apps = listLiveApps(this.#n, stack);
-      const app = apps[matchApp(apps, scope)];
-      if (!app.responsive) throw unresponsive(app);
-      return app.bus;
-    });
+  async watch(scope: Scope, onChange: (hint?: ChangeHint) => void): Promise<() => void> {
+    const { bus } = await this.#app(scope, this.#begin());
     const stop = startWatch(this.#n, bus, onChange);
     const wrapped = () => {
       if (this.#stops.delete(wrapped)) stop();
     };
     this.#stops.add(wrapped);
-    return Promise.resolve(wrapped);
+    return wrapped;
   }
 
   /** The pixels of a rectangle of the screen (X11). */
@@ -231,6 +279,7 @@ export class LinuxProvider implements Provider {
     if (this.#closed) return;
     this.#closed = true;
     for (const stop of [...this.#stops]) stop();
+    this.#dir.close();
     this.#bulk?.then((b) => b?.close()).catch(() => {});
   }
 }

@@ -1,0 +1,272 @@
+/**
+ * Finding the accessibility bus and the apps on it with our own D-Bus
+ * client, so that every app is asked at once, each under its own deadline: a
+ * stopped or hung app costs one per-app timeout in parallel with the others,
+ * never a sum of timeouts (libatspi's calls are synchronous, one app after
+ * another).
+ *
+ * The bus is found through the session bus only. Nothing here falls back to
+ * X11: without a session bus address the command fails, because libdbus's
+ * X11 autolaunch would start a second session bus and bus launcher that take
+ * over the display's `AT_SPI_BUS` property and socket, and every client on
+ * that display would then see no apps.
+ *
+ * @module
+ */
+
+import { ATSPI_STATE } from "../../ffi/atspi.ts";
+import { hasState } from "./convert.ts";
+import { DBusConnection } from "./dbus/connection.ts";
+import { getProperties } from "./dbus/props.ts";
+import type { DBusValue } from "./dbus/value.ts";
+import { noBusError } from "./errors.ts";
+
+const REGISTRY = "org.a11y.atspi.Registry";
+const ROOT = "/org/a11y/atspi/accessible/root";
+const ACCESSIBLE = "org.a11y.atspi.Accessible";
+const COMPONENT = "org.a11y.atspi.Component";
+const COORD_TYPE_SCREEN = 0;
+
+/**
+ * The session bus address: `DBUS_SESSION_BUS_ADDRESS`, else the standard
+ * per-user socket `$XDG_RUNTIME_DIR/bus` when it exists (libdbus's own
+ * default), else PERMISSION_DENIED. Never X11 autolaunch.
+ *
+ * @param env reads an environment variable
+ * @param exists whether a path exists
+ * @returns the address
+ * @throws DesktopError PERMISSION_DENIED when there is no session bus to reach
+ * @example
+ * ```ts
+ * import { sessionBusAddress } from "./discover.ts";
+ * const env = (k: string) => ({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1/bus" })[k];
+ * if (sessionBusAddress(env, () => false) !== "unix:path=/run/user/1/bus") throw new Error();
+ * ```
+ */
+export function sessionBusAddress(
+  env: (key: string) => string | undefined,
+  exists: (path: string) => boolean,
+): string {
+  const addr = env("DBUS_SESSION_BUS_ADDRESS");
+  if (addr) {
+    const m = /unix:path=([^,;]+)/.exec(addr);
+    if (m && !exists(m[1])) throw noBusError(`the session bus socket ${m[1]} does not exist`);
+    return addr;
+  }
+  const runtime = env("XDG_RUNTIME_DIR");
+  if (runtime && exists(`${runtime}/bus`)) return `unix:path=${runtime}/bus`;
+  throw noBusError(
+    "DBUS_SESSION_BUS_ADDRESS is not set" +
+      (runtime ? ` and ${runtime}/bus does not exist` : " (nor XDG_RUNTIME_DIR)") +
+      "; desktop never starts a session bus of its own, because an autolaunched one takes " +
+      "over the display's accessibility bus and hides every app from every client",
+  );
+}
+
+/**
+ * Asks the session bus for the accessibility bus address
+ * (`org.a11y.Bus.GetAddress`, served by at-spi-bus-launcher).
+ *
+ * @param sessionAddr the session bus address
+ * @param deadline absolute deadline (ms since epoch)
+ * @returns the accessibility bus address
+ * @throws DesktopError PERMISSION_DENIED when the session bus or the launcher is unreachable
+ */
+export async function a11yBusAddress(sessionAddr: string, deadline: number): Promise<string> {
+  let session: DBusConnection;
+  try {
+    session = await DBusConnection.open(sessionAddr, Math.max(1, deadline - Date.now()));
+  } catch (e) {
+    throw noBusError(`cannot connect to the session bus ${sessionAddr}: ${errText(e)}`);
+  }
+  try {
+    const [addr] = await session.call({
+      destination: "org.a11y.Bus",
+      path: "/org/a11y/bus",
+      interface: "org.a11y.Bus",
+      member: "GetAddress",
+    }, deadline);
+    if (typeof addr !== "string" || addr === "") throw new Error("empty address");
+    return addr;
+  } catch (e) {
+    throw noBusError(`the session bus has no accessibility bus launcher (${errText(e)})`);
+  } finally {
+    session.close();
+  }
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** An app registered on the accessibility bus, as discovery saw it. */
+export interface BusApp {
+  /** Unique bus name. */
+  bus: string;
+  /** Object path of the app's root accessible. */
+  path: string;
+  /** Process id (0 when the bus cannot tell). */
+  pid: number;
+  /** Accessible name ("" when the app did not answer). */
+  name: string;
+  /** Top-level windows the app reports (0 when it did not answer). */
+  windowCount: number;
+  /** One of its windows is ACTIVE. */
+  focused: boolean;
+  /** False when the app did not answer within its deadline. */
+  responsive: boolean;
+}
+
+/** A top-level window as discovery saw it. */
+export interface BusWindow {
+  /** Object path. */
+  path: string;
+  /** Title (accessible name). */
+  title: string;
+  /** ACTIVE state. */
+  focused: boolean;
+  /** Screen extents, when asked for and reported. */
+  b?: [number, number, number, number];
+}
+
+/** The AT-SPI registry and apps, through one connection to the accessibility bus. */
+export class AppDirectory {
+  readonly #conn: DBusConnection;
+
+  private constructor(conn: DBusConnection) {
+    this.#conn = conn;
+  }
+
+  /**
+   * Connects to the accessibility bus at `address`.
+   *
+   * @param address the accessibility bus address
+   * @param deadline absolute deadline
+   * @returns the directory; close it when done
+   * @throws DesktopError PERMISSION_DENIED when the bus cannot be reached
+   */
+  static async open(address: string, deadline: number): Promise<AppDirectory> {
+    try {
+      return new AppDirectory(
+        await DBusConnection.open(address, Math.max(1, deadline - Date.now())),
+      );
+    } catch (e) {
+      throw noBusError(`cannot connect to the accessibility bus ${address}: ${errText(e)}`);
+    }
+  }
+
+  /**
+   * Every registered app, all asked at once. An app that does not answer by
+   * `min(deadline, now + perAppMs)` comes back with `responsive: false`.
+   *
+   * @param deadline the operation's deadline
+   * @param perAppMs how long one app may take
+   * @returns apps in registry order
+   * @throws DesktopError APP_UNRESPONSIVE when the registry itself does not answer
+   */
+  async apps(deadline: number, perAppMs: number): Promise<BusApp[]> {
+    const [children] = await this.#conn.call({
+      destination: REGISTRY,
+      path: ROOT,
+      interface: ACCESSIBLE,
+      member: "GetChildren",
+    }, deadline);
+    const refs = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    const appDeadline = Math.min(deadline, Date.now() + perAppMs);
+    return await Promise.all(refs.map(([bus, path]) => this.#app(bus, path, appDeadline)));
+  }
+
+  async #app(bus: string, path: string, deadline: number): Promise<BusApp> {
+    const app: BusApp = {
+      bus,
+      path,
+      pid: 0,
+      name: "",
+      windowCount: 0,
+      focused: false,
+      responsive: true,
+    };
+    const pid = this.#conn.call({
+      destination: "org.freedesktop.DBus",
+      path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus",
+      member: "GetConnectionUnixProcessID",
+      signature: "s",
+      body: [bus],
+    }, deadline).then(([v]) => Number(v), () => 0);
+    try {
+      const [props, [kids]] = await Promise.all([
+        getProperties(this.#call(bus, deadline), path, ACCESSIBLE, ["Name"]),
+        this.#call(bus, deadline)(path, ACCESSIBLE, "GetChildren"),
+      ]);
+      app.name = String(props.get("Name") ?? "");
+      const wins = (kids as Array<[string, string]>).filter(([b]) => b === bus);
+      app.windowCount = wins.length;
+      const states = await Promise.all(wins.map(([, p]) => this.#states(bus, p, deadline)));
+      app.focused = states.some((s) => hasState(s, ATSPI_STATE.ACTIVE));
+    } catch {
+      app.responsive = false;
+    }
+    app.pid = await pid;
+    return app;
+  }
+
+  /**
+   * The top-level windows of an app, their calls in flight at once.
+   *
+   * @param app the app
+   * @param deadline absolute deadline
+   * @param bounds also read each window's screen extents
+   * @returns windows in the app's order
+   * @throws DesktopError APP_UNRESPONSIVE, APP_NOT_FOUND when the app does not answer or is gone
+   */
+  async windows(app: BusApp, deadline: number, bounds: boolean): Promise<BusWindow[]> {
+    const call = this.#call(app.bus, deadline);
+    const [kids] = await call(app.path, ACCESSIBLE, "GetChildren");
+    const wins = (kids as Array<[string, string]>).filter(([b]) => b === app.bus);
+    return await Promise.all(wins.map(async ([, path]): Promise<BusWindow> => {
+      const [props, states, ext] = await Promise.all([
+        getProperties(call, path, ACCESSIBLE, ["Name"]),
+        this.#states(app.bus, path, deadline),
+        bounds
+          ? call(path, COMPONENT, "GetExtents", "u", [COORD_TYPE_SCREEN]).then(
+            ([r]) => r as number[],
+            () => undefined,
+          )
+          : Promise.resolve(undefined),
+      ]);
+      const w: BusWindow = {
+        path,
+        title: String(props.get("Name") ?? ""),
+        focused: hasState(states, ATSPI_STATE.ACTIVE),
+      };
+      if (ext && ext[2] > 0 && ext[3] > 0) w.b = [ext[0], ext[1], ext[2], ext[3]];
+      return w;
+    }));
+  }
+
+  async #states(bus: string, path: string, deadline: number): Promise<[number, number]> {
+    const [s] = await this.#call(bus, deadline)(path, ACCESSIBLE, "GetState");
+    const words = s as number[];
+    return [words[0] ?? 0, words[1] ?? 0];
+  }
+
+  #call(bus: string, deadline: number) {
+    return (
+      path: string,
+      iface: string,
+      member: string,
+      signature?: string,
+      body?: DBusValue[],
+    ) =>
+      this.#conn.call(
+        { destination: bus, path, interface: iface, member, signature, body },
+        deadline,
+      );
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.#conn.close();
+  }
+}
