@@ -40,23 +40,6 @@ function readExtents(r: Reader, sig: string): [number, number, number, number] {
   return [r.readInt32(), r.readInt32(), r.readInt32(), r.readInt32()];
 }
 
-/** Counts the entries of an `a(sss)` GetActions reply without decoding them. */
-function countActions(r: Reader, sig: string): number {
-  if (sig !== "a(sss)") throw unexpected(sig, "GetActions");
-  const bytes = r.readUint32();
-  r.align(8);
-  const end = r.position + bytes;
-  let n = 0;
-  while (r.position < end) {
-    r.align(8);
-    r.skipString();
-    r.skipString();
-    r.skipString();
-    n++;
-  }
-  return n;
-}
-
 /** Reads a single-string reply. */
 function readOneString(r: Reader, sig: string): string {
   if (sig !== "s") throw unexpected(sig, "GetName");
@@ -214,9 +197,12 @@ async function fetchOne(
         return;
       }
       case "actions": {
-        // GetActions gives the count but localized names (GTK: "Click";
-        // Chromium: ""); `desktop action` takes the names GetName returns.
-        const n = await call(p, ATSPI + "Action", "GetActions", "", [], countActions);
+        // The count comes from the NActions property, never from GetActions:
+        // that reply carries each action's key binding, and Firefox ESR
+        // aborts (libdbus invalid-UTF-8 assertion) building it for the items
+        // of an open menu. `desktop action` takes the names GetName returns.
+        const props = await getProperties(call, p, ATSPI + "Action", ["NActions"]);
+        const n = Number(props.get("NActions") ?? 0);
         node.actions = await Promise.all(
           Array.from(
             { length: n },
