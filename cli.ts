@@ -34,6 +34,7 @@ import { observeCommand } from "./src/commands/observe.ts";
 import { diffCommand } from "./src/commands/diff.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
 import { screenshotCommand } from "./src/commands/screenshot.ts";
+import { launchCommand, quitCommand, windowCommand } from "./src/commands/apps.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
@@ -79,6 +80,9 @@ Errors are one JSON object on stderr: {"error":true,"code":"...","message":"..."
       observeCommand(),
       diffCommand(),
       screenshotCommand(),
+      launchCommand(),
+      quitCommand(),
+      windowCommand(),
       mcpCommand(),
     ]
   ) program.addCommand(cmd);

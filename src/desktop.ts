@@ -34,6 +34,15 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import {
+  launchApp,
+  type Launched,
+  type Quit,
+  quitApp,
+  windowCommand,
+  type WindowResult,
+} from "./apps/apps.ts";
+import type { WindowOp } from "./platform/provider.ts";
+import {
   type Screenshot,
   type ScreenshotRequest,
   takeScreenshot,
@@ -120,6 +129,15 @@ export interface Desktop {
    * optionally scaled down and marked with the ids and refs of interactive elements.
    */
   screenshot(scope: Scope, req?: ScreenshotRequest): Promise<Screenshot>;
+  /**
+   * Start an app (name, desktop file / bundle id, or command) and wait until it
+   * shows a window on the accessibility bus (default deadline 30 s); TIMEOUT otherwise.
+   */
+  launch(spec: string, opts?: { timeoutMs?: number }): Promise<Launched>;
+  /** Quit an app through its windows' close requests, or end its process with `force`. */
+  quit(scope: Scope, opts?: { force?: boolean; timeoutMs?: number }): Promise<Quit>;
+  /** Move, resize, raise, minimize, maximize, restore or close the scoped window. */
+  window(scope: Scope, ops: readonly WindowOp[]): Promise<WindowResult>;
   /** Release the provider. */
   close(): void;
 }
@@ -160,6 +178,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {}): Desktop {
   const store = opts.store ??
     defaultStore(opts.persistRefs ?? false, opts.session, provider.platform === "replay");
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   /** A fresh read with ids and refs, not persisted. */
   async function readFull(scope: Scope, bounds = true): Promise<Snapshot> {
@@ -262,6 +281,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     },
 
     screenshot: (scope, req) => takeScreenshot(desktop, scope, req),
+    launch: (spec, o = {}) => launchApp(desktop, spec, o.timeoutMs ?? 30_000),
+    quit: (scope, o = {}) =>
+      quitApp(desktop, scope, { force: o.force, timeoutMs: o.timeoutMs ?? timeoutMs }),
+    window: (scope, ops) => windowCommand(desktop, scope, ops, timeoutMs),
 
     close: () => provider.close(),
   };

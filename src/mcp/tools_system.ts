@@ -9,7 +9,9 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { encodeBase64 } from "../output/base64.ts";
 import { scopeShape, toScope, toTarget } from "./params.ts";
-import { guard, type ToolResult } from "./result.ts";
+import { guard, ok, type ToolResult } from "./result.ts";
+import type { WindowOp } from "../platform/provider.ts";
+import { DesktopError } from "../errors.ts";
 import type { ToolContext } from "./tools.ts";
 
 /** Registers one tool with its zod shape, every throw turned into an error result. */
@@ -78,6 +80,76 @@ export function registerSystemTools(server: McpServer, ctx: ToolContext): void {
           { type: "text", text: JSON.stringify(legend) },
         ],
       };
+    },
+  );
+
+  addTool(
+    server,
+    "launch",
+    'Start an app by name ("Calculator"), desktop file id (org.gnome.Calculator) or command ' +
+      "line, and wait until its window is on the accessibility bus. Returns its name, pid and " +
+      "windows: then read it with app set to that name.",
+    {
+      app: z.string().describe("App name, desktop file id, or a command line"),
+      timeout_ms: z.number().int().positive().max(300_000).optional().describe(
+        "How long to wait for its window (default 30000)",
+      ),
+    },
+    async (args) =>
+      ok(await desktop.launch(args.app, args.timeout_ms ? { timeoutMs: args.timeout_ms } : {})),
+  );
+
+  addTool(
+    server,
+    "quit",
+    "Quit an app: its windows are asked to close as their close button does (it may ask to " +
+      "save: then read it and answer); force ends the process instead.",
+    {
+      app: scopeShape.app,
+      pid: scopeShape.pid,
+      force: z.boolean().optional().describe("End the process instead of asking"),
+    },
+    async (args) => {
+      if (args.app === undefined && args.pid === undefined) {
+        throw new DesktopError("INVALID_ARGS", "quit needs app or pid", {
+          suggestion: "Name the app to quit",
+        });
+      }
+      const res = await desktop.quit(toScope(args), args.force ? { force: true } : {});
+      return ok({ ok: true, app: res.app.name, pid: res.app.pid, via: res.via });
+    },
+  );
+
+  addTool(
+    server,
+    "window",
+    "Move, resize, raise, minimize, maximize, restore or close an app's window (app, or " +
+      "window/window_id for one of several). Several operations apply in this order: restore, " +
+      "maximize, move, resize, minimize, raise, close. Returns the window's new box and state.",
+    {
+      ...scopeShape,
+      move: z.object({ x: z.number().int(), y: z.number().int() }).optional().describe(
+        "New top-left corner",
+      ),
+      resize: z.object({ w: z.number().int().positive(), h: z.number().int().positive() })
+        .optional().describe("New size"),
+      raise: z.boolean().optional().describe("Bring to the front and focus"),
+      minimize: z.boolean().optional().describe("Minimize"),
+      maximize: z.boolean().optional().describe("Maximize"),
+      restore: z.boolean().optional().describe("Undo minimize or maximize"),
+      close: z.boolean().optional().describe("Ask the window to close"),
+    },
+    async (args) => {
+      const ops: WindowOp[] = [];
+      if (args.restore) ops.push({ kind: "restore" });
+      if (args.maximize) ops.push({ kind: "maximize" });
+      if (args.move) ops.push({ kind: "move", x: args.move.x, y: args.move.y });
+      if (args.resize) ops.push({ kind: "resize", w: args.resize.w, h: args.resize.h });
+      if (args.minimize) ops.push({ kind: "minimize" });
+      if (args.raise) ops.push({ kind: "raise" });
+      if (args.close) ops.push({ kind: "close" });
+      const res = await desktop.window(toScope(args), ops);
+      return ok({ ok: true, window: res.window, state: res.state });
     },
   );
 }

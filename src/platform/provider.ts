@@ -97,6 +97,42 @@ export interface ScreenCapture {
   scale: number;
 }
 
+/** A process {@link Provider.startApp} started. */
+export interface StartedApp {
+  /** Its process id. */
+  pid: number;
+  /** The argument vector it was started with. */
+  command: string[];
+  /** The app's name from its launcher entry, when it came from one. */
+  name?: string;
+  /** Whether a process is this one or one it started (launcher scripts fork). */
+  owns(pid: number): boolean;
+  /** The exit code once it has exited, else null. */
+  exitCode(): number | null;
+}
+
+/** What {@link Provider.windowAction} does to a window. */
+export type WindowOp =
+  | { kind: "move"; x: number; y: number }
+  | { kind: "resize"; w: number; h: number }
+  | { kind: "raise" }
+  | { kind: "minimize" }
+  | { kind: "maximize" }
+  | { kind: "restore" }
+  | { kind: "close" };
+
+/** A window's state after a {@link WindowOp}. */
+export interface WindowState {
+  /** Its box in global pixels. */
+  b?: Bounds;
+  /** Minimized (iconified, or unmapped where no window manager runs). */
+  minimized?: boolean;
+  /** Maximized. */
+  maximized?: boolean;
+  /** False once the window is gone (closed). */
+  exists?: boolean;
+}
+
 /**
  * A live (or replayed) accessibility backend. Elements returned by {@link read}
  * carry a `nid` the same provider instance can act on until {@link close}.
@@ -137,6 +173,24 @@ export interface Provider {
    * the whole screen. Throws INVALID_ARGS when the rectangle is off screen.
    */
   capture?(rect?: Bounds): Promise<ScreenCapture>;
+  /**
+   * Optional: start an app (desktop id, app name or command), detached from
+   * this process. Throws APP_NOT_FOUND when nothing by that name can start.
+   */
+  startApp?(spec: string): Promise<StartedApp>;
+  /** Optional: ask every window of a process to close, as a close button does; returns how many. */
+  closeApp?(pid: number): Promise<number>;
+  /** Optional: whether a process still runs. */
+  processRunning?(pid: number): boolean;
+  /** Optional: send SIGTERM (or SIGKILL with `force`) to a process. */
+  endProcess?(pid: number, force: boolean): void;
+  /**
+   * Optional: move, resize, raise, minimize, maximize, restore or close a
+   * window, waiting (within `timeoutMs`) until it shows the change. Throws
+   * ACTION_NOT_SUPPORTED for what the window cannot do, ACTION_FAILED when
+   * it did not change.
+   */
+  windowAction?(win: WindowInfo, op: WindowOp, timeoutMs: number): Promise<WindowState>;
   /** Release every native resource. Safe to call twice. */
   close(): void;
 }

@@ -14,15 +14,18 @@ const TOOLS = [
   "find",
   "focus",
   "key",
+  "launch",
   "list_apps",
   "list_windows",
   "observe_changes",
+  "quit",
   "read",
   "screenshot",
   "scroll",
   "set_value",
   "type",
   "wait",
+  "window",
 ];
 
 interface ToolInfo {

@@ -22,6 +22,9 @@ import type {
   ReadOptions,
   Scope,
   ScreenCapture,
+  StartedApp,
+  WindowOp,
+  WindowState,
 } from "../provider.ts";
 import { ElementActor } from "./act.ts";
 import { appInfo, type LiveApp, liveApps, liveWindows, windowInfo } from "./apps.ts";
@@ -36,6 +39,8 @@ import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
+import { processRunning, signalProcess, startApp } from "./launch.ts";
+import { closeAppWindows, windowAction } from "./windows.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -272,6 +277,31 @@ export class LinuxProvider implements Provider {
   /** The pixels of a rectangle of the screen (X11). */
   capture(rect?: Bounds): Promise<ScreenCapture> {
     return Promise.resolve(captureScreen(rect));
+  }
+
+  /** Starts an app detached from this process (see launch.ts). */
+  startApp(spec: string): Promise<StartedApp> {
+    return Promise.resolve(startApp(spec));
+  }
+
+  /** Asks each X11 window of the process to close. */
+  closeApp(pid: number): Promise<number> {
+    return Promise.resolve(closeAppWindows(pid));
+  }
+
+  /** Whether the process runs (/proc). */
+  processRunning(pid: number): boolean {
+    return processRunning(pid);
+  }
+
+  /** SIGTERM, or SIGKILL with force. */
+  endProcess(pid: number, force: boolean): void {
+    signalProcess(pid, force ? "SIGKILL" : "SIGTERM");
+  }
+
+  /** Window management through X11 (see windows.ts). */
+  windowAction(win: WindowInfo, op: WindowOp, timeoutMs: number): Promise<WindowState> {
+    return windowAction(win, op, timeoutMs);
   }
 
   /** Stops watches and closes the bulk reader. libatspi stays loaded for the process. */

@@ -1,0 +1,311 @@
+/**
+ * Window management on X11: find the X window behind an accessible window
+ * (by process id, title and box), then move, resize, raise, minimize,
+ * maximize, restore or close it. With a window manager the EWMH/ICCCM
+ * requests go through it; without one (a bare Xvfb) the window is configured
+ * directly: minimize unmaps it, maximize fills the screen and remembers the
+ * old box in a property of the window so restore can put it back.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../errors.ts";
+import { SIZE_HINTS, X_EVENT, X_MASK, XEVENT_SIZE } from "../../ffi/x11.ts";
+import type { Bounds, WindowInfo } from "../../model/element.ts";
+import type { WindowOp, WindowState } from "../provider.ts";
+import { X11 } from "./x11.ts";
+
+/** Property where a maximize without a window manager keeps the box to restore. */
+const RESTORE_PROPERTY = "_DESKTOP_RESTORE_GEOMETRY";
+
+/** `WM_STATE` value of an iconified window (ICCCM). */
+const ICONIC_STATE = 3n;
+
+/** A client window of an app. */
+interface Client {
+  win: bigint;
+  title: string;
+  b: Bounds;
+  viewable: boolean;
+}
+
+/** Whether a window manager runs (EWMH: `_NET_SUPPORTING_WM_CHECK` on the root). */
+function hasWindowManager(x: X11): boolean {
+  return x.longs(x.root, "_NET_SUPPORTING_WM_CHECK").length > 0;
+}
+
+/** The top-level client windows of a process (`_NET_WM_PID`), managed or not. */
+function clientsOf(x: X11, pid: number): Client[] {
+  const managed = x.longs(x.root, "_NET_CLIENT_LIST");
+  const pool = managed.length ? managed : x.children(x.root);
+  const out: Client[] = [];
+  for (const win of pool) {
+    const pids = x.longs(win, "_NET_WM_PID");
+    if (pids.length === 0 || Number(pids[0]) !== pid) continue;
+    const geo = x.geometry(win);
+    if (!geo) continue;
+    const title = x.text(win, "_NET_WM_NAME") || x.text(win, "WM_NAME");
+    // Unmapped helper windows (GTK's leader window) carry no WM_PROTOCOLS.
+    if (!x.property(win, "WM_PROTOCOLS") && !geo.viewable) continue;
+    out.push({ win, title, b: geo.b, viewable: geo.viewable });
+  }
+  return out;
+}
+
+/** The X window that shows an accessible window: same title, else the nearest box. */
+function clientFor(x: X11, info: WindowInfo): Client {
+  const clients = clientsOf(x, info.pid);
+  if (clients.length === 0) {
+    throw new DesktopError("WINDOW_NOT_FOUND", `no X11 window of ${info.app} (pid ${info.pid})`, {
+      suggestion: "The app may draw through Wayland or have closed the window; run list --windows",
+    });
+  }
+  const distance = (c: Client) =>
+    info.b ? c.b.reduce((s, v, i) => s + Math.abs(v - info.b![i]), 0) : 0;
+  const titled = clients.filter((c) => info.title && c.title === info.title);
+  const pool = titled.length ? titled : clients;
+  return pool.reduce((best, c) =>
+    (c.viewable !== best.viewable ? c.viewable : distance(c) < distance(best)) ? c : best
+  );
+}
+
+/** Sends a 32-bit client message to the root window (how EWMH requests reach the WM). */
+function clientMessage(x: X11, win: bigint, type: string, data: bigint[], to = x.root): void {
+  const ev = new Uint8Array(XEVENT_SIZE);
+  const v = new DataView(ev.buffer);
+  v.setInt32(0, X_EVENT.ClientMessage, true);
+  v.setInt32(16, 1, true); // send_event
+  v.setBigUint64(32, win, true); // window
+  v.setBigUint64(40, x.atom(type), true); // message_type
+  v.setInt32(48, 32, true); // format
+  data.slice(0, 5).forEach((d, i) => v.setBigUint64(56 + i * 8, d, true));
+  const mask = to === x.root ? X_MASK.SubstructureRedirect | X_MASK.SubstructureNotify : 0n;
+  x.x.XSendEvent(x.dpy, to, 0, mask, ev);
+}
+
+/** Min and max sizes from WM_NORMAL_HINTS (0 when not set). */
+function sizeLimits(x: X11, win: bigint): { min: [number, number]; max: [number, number] } {
+  const hints = new Uint8Array(SIZE_HINTS.size);
+  const supplied = new BigInt64Array(1);
+  const none = { min: [0, 0] as [number, number], max: [0, 0] as [number, number] };
+  if (!x.x.XGetWMNormalHints(x.dpy, win, hints, new Uint8Array(supplied.buffer))) return none;
+  const v = new DataView(hints.buffer);
+  const flags = Number(v.getBigInt64(SIZE_HINTS.flags, true));
+  return {
+    min: flags & SIZE_HINTS.PMinSize
+      ? [v.getInt32(SIZE_HINTS.minWidth, true), v.getInt32(SIZE_HINTS.minHeight, true)]
+      : none.min,
+    max: flags & SIZE_HINTS.PMaxSize
+      ? [v.getInt32(SIZE_HINTS.maxWidth, true), v.getInt32(SIZE_HINTS.maxHeight, true)]
+      : none.max,
+  };
+}
+
+function state(x: X11, c: Client): WindowState {
+  const geo = x.geometry(c.win);
+  const wmState = x.longs(c.win, "WM_STATE");
+  const netState = x.longs(c.win, "_NET_WM_STATE");
+  const maxV = x.atom("_NET_WM_STATE_MAXIMIZED_VERT");
+  return {
+    ...(geo ? { b: geo.b } : {}),
+    minimized: geo ? !geo.viewable || wmState[0] === ICONIC_STATE : false,
+    maximized: netState.includes(maxV) || x.longs(c.win, RESTORE_PROPERTY).length === 4,
+    exists: geo !== null,
+  };
+}
+
+/**
+ * Polls the window until `done` holds for its state or the deadline passes.
+ *
+ * @returns the last state and whether `done` held
+ */
+async function settle(
+  x: X11,
+  c: Client,
+  done: (s: WindowState) => boolean,
+  deadline: number,
+): Promise<{ s: WindowState; ok: boolean }> {
+  for (;;) {
+    x.takeError(); // a round trip: the server has applied every request
+    const s = state(x, c);
+    if (done(s)) return { s, ok: true };
+    if (Date.now() >= deadline) return { s, ok: false };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const same = (a: number, b: number) => Math.abs(a - b) <= 1;
+
+/**
+ * Carries out one window operation and waits until the window shows it.
+ *
+ * @param info the window (from listWindows)
+ * @param op what to do
+ * @param timeoutMs how long to wait for the effect
+ * @returns the window's state afterwards
+ * @throws DesktopError ACTION_NOT_SUPPORTED (a fixed-size window, close without
+ *   WM_DELETE_WINDOW), ACTION_FAILED when the window did not change in time
+ */
+export async function windowAction(
+  info: WindowInfo,
+  op: WindowOp,
+  timeoutMs: number,
+): Promise<WindowState> {
+  using x = X11.open();
+  const c = clientFor(x, info);
+  const wm = hasWindowManager(x);
+  const deadline = Date.now() + Math.min(timeoutMs, 5000);
+  const fail = (what: string, s: WindowState) =>
+    new DesktopError("ACTION_FAILED", `the window did not ${what}`, {
+      suggestion: wm
+        ? "The window manager refused; try --restore first, or check the app's own limits"
+        : "The app refused the request; check the window's limits",
+      details: { window: info.title, state: s },
+    });
+  switch (op.kind) {
+    case "move": {
+      x.x.XMoveWindow(x.dpy, c.win, op.x, op.y);
+      // A window manager may add its frame's offset: any move counts there.
+      const moved = (s: WindowState) =>
+        !!s.b && (same(s.b[0], op.x) && same(s.b[1], op.y) ||
+          wm && (s.b[0] !== c.b[0] || s.b[1] !== c.b[1]));
+      const r = await settle(x, c, moved, deadline);
+      if (!r.ok) throw fail(`move to ${op.x},${op.y}`, r.s);
+      return r.s;
+    }
+    case "resize": {
+      const { min, max } = sizeLimits(x, c.win);
+      if (max[0] > 0 && min[0] === max[0] && min[1] === max[1]) {
+        throw new DesktopError(
+          "ACTION_NOT_SUPPORTED",
+          `the window "${info.title}" cannot be resized`,
+          {
+            suggestion: "Its size is fixed by the app (minimum = maximum size); move it instead",
+            details: { size: min },
+          },
+        );
+      }
+      const tooSmall = op.w < min[0] || op.h < min[1];
+      const tooBig = max[0] > 0 && (op.w > max[0] || op.h > max[1]);
+      if (tooSmall || tooBig) {
+        throw new DesktopError(
+          "ACTION_NOT_SUPPORTED",
+          `the window "${info.title}" cannot be ${op.w}x${op.h}`,
+          {
+            suggestion: `Its size must be at least ${min[0]}x${min[1]}` +
+              (max[0] > 0 ? ` and at most ${max[0]}x${max[1]}` : ""),
+            details: { min, ...(max[0] > 0 ? { max } : {}) },
+          },
+        );
+      }
+      x.x.XResizeWindow(x.dpy, c.win, op.w, op.h);
+      const r = await settle(
+        x,
+        c,
+        (s) => !!s.b && same(s.b[2], op.w) && same(s.b[3], op.h),
+        deadline,
+      );
+      if (!r.ok) throw fail(`resize to ${op.w}x${op.h}`, r.s);
+      return r.s;
+    }
+    case "raise": {
+      if (wm) clientMessage(x, c.win, "_NET_ACTIVE_WINDOW", [2n, 0n, 0n]);
+      else {
+        x.x.XMapRaised(x.dpy, c.win);
+        x.takeError();
+        x.x.XSetInputFocus(x.dpy, c.win, 2, 0n);
+      }
+      return (await settle(x, c, () => true, deadline)).s;
+    }
+    case "minimize": {
+      if (wm) x.x.XIconifyWindow(x.dpy, c.win, x.screen);
+      else x.x.XUnmapWindow(x.dpy, c.win);
+      const r = await settle(x, c, (s) => !!s.minimized, deadline);
+      if (!r.ok) throw fail("minimize", r.s);
+      return r.s;
+    }
+    case "maximize": {
+      if (wm) {
+        clientMessage(x, c.win, "_NET_WM_STATE", [
+          1n,
+          x.atom("_NET_WM_STATE_MAXIMIZED_VERT"),
+          x.atom("_NET_WM_STATE_MAXIMIZED_HORZ"),
+          2n,
+        ]);
+      } else {
+        const { width, height } = x.size;
+        if (x.longs(c.win, RESTORE_PROPERTY).length !== 4) {
+          x.setLongs(c.win, RESTORE_PROPERTY, "CARDINAL", c.b.map((v) => BigInt(Math.max(0, v))));
+        }
+        x.x.XMoveResizeWindow(x.dpy, c.win, 0, 0, width, height);
+      }
+      const { width, height } = x.size;
+      const r = await settle(
+        x,
+        c,
+        (s) => !!s.maximized && !!s.b && (wm || (same(s.b[2], width) && same(s.b[3], height))),
+        deadline,
+      );
+      if (!r.ok) throw fail("maximize", r.s);
+      return r.s;
+    }
+    case "restore": {
+      const before = state(x, c);
+      if (before.minimized) x.x.XMapRaised(x.dpy, c.win);
+      if (wm) {
+        clientMessage(x, c.win, "_NET_WM_STATE", [
+          0n,
+          x.atom("_NET_WM_STATE_MAXIMIZED_VERT"),
+          x.atom("_NET_WM_STATE_MAXIMIZED_HORZ"),
+          2n,
+        ]);
+      } else {
+        const saved = x.longs(c.win, RESTORE_PROPERTY);
+        if (saved.length === 4) {
+          const [sx, sy, sw, sh] = saved.map(Number);
+          x.x.XMoveResizeWindow(x.dpy, c.win, sx, sy, sw, sh);
+          x.x.XDeleteProperty(x.dpy, c.win, x.atom(RESTORE_PROPERTY));
+        }
+      }
+      const r = await settle(x, c, (s) => !s.minimized && !s.maximized, deadline);
+      if (!r.ok) throw fail("restore", r.s);
+      return r.s;
+    }
+    case "close": {
+      const protocols = x.longs(c.win, "WM_PROTOCOLS");
+      if (!protocols.includes(x.atom("WM_DELETE_WINDOW"))) {
+        throw new DesktopError(
+          "ACTION_NOT_SUPPORTED",
+          `the window "${info.title}" cannot be asked to close`,
+          {
+            suggestion: "Use the app's own close button or menu, or quit --force",
+          },
+        );
+      }
+      clientMessage(x, c.win, "WM_PROTOCOLS", [x.atom("WM_DELETE_WINDOW"), 0n], c.win);
+      x.flush();
+      // The app decides (it may ask to save first): report what happened within the deadline.
+      return (await settle(x, c, (s) => !s.exists || !!s.minimized, deadline)).s;
+    }
+  }
+}
+
+/**
+ * Asks every window of a process to close (WM_DELETE_WINDOW), as a window
+ * manager's close button does.
+ *
+ * @param pid the app's process
+ * @returns how many windows were asked
+ */
+export function closeAppWindows(pid: number): number {
+  using x = X11.open();
+  let n = 0;
+  for (const c of clientsOf(x, pid)) {
+    if (!x.longs(c.win, "WM_PROTOCOLS").includes(x.atom("WM_DELETE_WINDOW"))) continue;
+    clientMessage(x, c.win, "WM_PROTOCOLS", [x.atom("WM_DELETE_WINDOW"), 0n], c.win);
+    n++;
+  }
+  x.flush();
+  x.takeError();
+  return n;
+}

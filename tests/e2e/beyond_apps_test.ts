@@ -1,0 +1,163 @@
+/**
+ * `desktop launch`, `quit` and `window` on a headless X11 desktop (Xvfb, no
+ * window manager), with /proc and xdotool as witnesses: launched apps show
+ * up with their pid and window, quit leaves no process behind, window
+ * operations change the real X window, and bad input gets its code.
+ */
+
+import assert from "node:assert/strict";
+import { cliError, runCli } from "../harness/cli.ts";
+import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { cli } from "../harness/gtk_suite.ts";
+import { eventually } from "../harness/tree.ts";
+
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+async function xdotool(d: TestDesktop, args: string[]): Promise<string> {
+  const out = await new Deno.Command("xdotool", {
+    args,
+    env: d.env,
+    stdout: "piped",
+    stderr: "null",
+  })
+    .output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** The geometry of the pid's visible X window, or null when none is visible. */
+async function geometry(d: TestDesktop, pid: number): Promise<number[] | null> {
+  const ids = (await xdotool(d, ["search", "--onlyvisible", "--pid", String(pid)])).split("\n")
+    .filter(Boolean);
+  if (!ids.length) return null;
+  const v = Object.fromEntries(
+    (await xdotool(d, ["getwindowgeometry", "--shell", ids[0]])).split("\n").map((l) =>
+      l.split("=")
+    ),
+  );
+  return [Number(v.X), Number(v.Y), Number(v.WIDTH), Number(v.HEIGHT)];
+}
+
+Deno.test({
+  name: "launch, window and quit on a bare X11 desktop",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using d = await startDesktop({ app: "gtk3-widget-factory" });
+    const launched: number[] = [];
+    const launch = async (spec: string) => {
+      const res = JSON.parse(await cli(d, ["launch", spec, "--format", "json"]));
+      launched.push(res.app.pid);
+      return res as { app: { name: string; pid: number }; windows: Array<{ title: string }> };
+    };
+    try {
+      await t.step(
+        "launch by desktop file id waits for the window; quit closes it, no process left",
+        async () => {
+          const res = await launch("org.gnome.Calculator");
+          assert.equal(res.app.name, "gnome-calculator");
+          assert.ok(alive(res.app.pid));
+          assert.ok(res.windows.length >= 1);
+          assert.ok(await geometry(d, res.app.pid), "xdotool sees no window of the calculator");
+          const quit = await cli(d, ["quit", "--app", "gnome-calculator"]);
+          assert.match(quit, /^ok quit "gnome-calculator" pid=\d+ via windows/);
+          assert.equal(alive(res.app.pid), false, "the calculator still runs");
+        },
+      );
+
+      await t.step(
+        "window: move, resize, maximize, restore, minimize, restore, close",
+        async () => {
+          const file = `${d.env.XDG_RUNTIME_DIR}/notes.txt`;
+          await Deno.writeTextFile(file, "some notes\n");
+          const res = await launch(
+            `zenity --text-info --title Notes --width 400 --height 300 --filename ${file}`,
+          );
+          const pid = res.app.pid;
+          const win = ["--app", "zenity"];
+          await cli(d, ["window", ...win, "--move", "30,40", "--resize", "600,450"]);
+          assert.deepEqual(await geometry(d, pid), [30, 40, 600, 450]);
+
+          const max = JSON.parse(
+            await cli(d, ["window", ...win, "--maximize", "--format", "json"]),
+          );
+          assert.equal(max.state.maximized, true);
+          const [sw, sh] = (await xdotool(d, ["getdisplaygeometry"])).split(" ").map(Number);
+          assert.deepEqual(await geometry(d, pid), [0, 0, sw, sh]);
+          await cli(d, ["window", ...win, "--restore"]);
+          assert.deepEqual(await geometry(d, pid), [30, 40, 600, 450]);
+
+          await cli(d, ["window", ...win, "--minimize"]);
+          assert.equal(await geometry(d, pid), null, "the minimized window is still visible");
+          await cli(d, ["window", ...win, "--restore", "--raise"]);
+          assert.deepEqual(await geometry(d, pid), [30, 40, 600, 450]);
+
+          const closed = JSON.parse(
+            await cli(d, ["window", ...win, "--close", "--format", "json"]),
+          );
+          assert.equal(closed.state.exists, false);
+          await eventually("zenity to exit", () => Promise.resolve(alive(pid) ? undefined : true));
+        },
+      );
+
+      await t.step("a window that cannot be resized gets ACTION_NOT_SUPPORTED", async () => {
+        const res = await launch("zenity --question --title Sure --text Really");
+        const before = await geometry(d, res.app.pid);
+        const bad = await runCli(d, ["window", "--app", "zenity", "--resize", "900,700"]);
+        const err = cliError(bad);
+        assert.equal(err.code, "ACTION_NOT_SUPPORTED", JSON.stringify(err));
+        assert.match(String(err.message), /cannot be/);
+        assert.deepEqual(await geometry(d, res.app.pid), before);
+        const forced = await cli(d, ["quit", "--pid", String(res.app.pid), "--force"]);
+        assert.match(forced, /via signal/);
+        assert.equal(alive(res.app.pid), false);
+      });
+
+      await t.step(
+        "bad input: unknown app, a command that fails, one that never registers",
+        async () => {
+          const unknown = await runCli(d, ["launch", "no-such-app-anywhere"]);
+          assert.equal(unknown.code, 1);
+          assert.equal(cliError(unknown).code, "APP_NOT_FOUND");
+
+          const failing = await runCli(d, ["launch", "false"]);
+          assert.equal(cliError(failing).code, "ACTION_FAILED");
+
+          const silent = await runCli(d, ["launch", "sleep 60", "--timeout", "1500"]);
+          const err = cliError(silent);
+          assert.equal(err.code, "TIMEOUT");
+          const pid = (err.details as { pid: number }).pid;
+          launched.push(pid);
+          assert.ok(alive(pid), "the slow app was killed, not left to the user");
+          await cli(d, ["quit", "--pid", String(pid), "--force"]);
+          assert.equal(alive(pid), false);
+
+          const noWindow = await runCli(d, ["window", "--app", d.appName]);
+          assert.equal(cliError(noWindow).code, "INVALID_ARGS");
+          const noApp = await runCli(d, ["quit", "--app", "no-such-app"]);
+          assert.equal(cliError(noApp).code, "APP_NOT_FOUND");
+          const badPair = await runCli(d, ["window", "--app", d.appName, "--resize", "big"]);
+          assert.equal(badPair.code, 2);
+        },
+      );
+    } finally {
+      for (const pid of launched) {
+        if (alive(pid)) {
+          try {
+            Deno.kill(pid, "SIGKILL");
+          } catch {
+            // gone
+          }
+        }
+      }
+    }
+    assert.deepEqual(launched.filter(alive), [], "launched processes were left behind");
+  },
+});
