@@ -1,7 +1,8 @@
 /**
- * A Qt 5 app (FeatherPad) on the test desktop: it registers on the
- * accessibility bus, its tree reads without crashing it, and text typed into
- * its editor by ref is what pyatspi reads back.
+ * Qt apps on the test desktop, Qt 5 (FeatherPad) and Qt 6 (a PyQt6 notes
+ * app): each registers on the accessibility bus, its tree reads without
+ * crashing it, and text typed into its editor by ref is what pyatspi reads
+ * back.
  *
  * @module
  */
@@ -9,7 +10,12 @@
 import assert from "node:assert/strict";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { cli } from "../harness/gtk_suite.ts";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import {
+  type DesktopApp,
+  hasDesktopTools,
+  startDesktop,
+  type TestDesktop,
+} from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
 
 /** The text of every editable text object of the app, read by pyatspi. */
@@ -52,39 +58,43 @@ function alive(pid: number): boolean {
   }
 }
 
-Deno.test({
-  name: "qt5 (featherpad): registers, reads without crashing, types into the editor by ref",
-  ignore: !hasDesktopTools(),
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    await using d = await startDesktop({ app: "featherpad" });
-    const snap = JSON.parse(
-      await cli(d, ["read", "--app", d.appName, "--format", "json"]),
-    ) as Snapshot;
-    assert.ok(alive(d.pid), `featherpad died while being read; its log:\n${d.appLog()}`);
-    const els = allElements(snap.root);
-    assert.ok(els.some((e) => e.r === "menubar"), "the menu bar is read");
-    // The editor: the largest text input of the window.
-    const area = (e: Element) => (e.b ? e.b[2] * e.b[3] : 0);
-    const editor = els.filter((e) => e.r === "input" && e.ref).sort((a, b) => area(b) - area(a))[0];
-    assert.ok(editor?.ref, `an editable text area with a ref: ${els.map((e) => e.r).join(",")}`);
+for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [DesktopApp, string][]) {
+  Deno.test({
+    name: `${qt} (${app}): registers, reads without crashing, types into the editor by ref`,
+    ignore: !hasDesktopTools(),
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      await using d = await startDesktop({ app });
+      const snap = JSON.parse(
+        await cli(d, ["read", "--app", d.appName, "--format", "json"]),
+      ) as Snapshot;
+      assert.ok(alive(d.pid), `${app} died while being read; its log:\n${d.appLog()}`);
+      const els = allElements(snap.root);
+      assert.ok(els.some((e) => e.r === "menubar"), "the menu bar is read");
+      // The editor: the largest text input of the window.
+      const area = (e: Element) => (e.b ? e.b[2] * e.b[3] : 0);
+      const editor = els.filter((e) =>
+        e.r === "input" && e.ref
+      ).sort((a, b) => area(b) - area(a))[0];
+      assert.ok(editor?.ref, `an editable text area with a ref: ${els.map((e) => e.r).join(",")}`);
 
-    const text = "written by ref into Qt";
-    await cli(d, ["type", "--app", d.appName, "--ref", editor.ref, "--text", text]);
-    const seen = await eventually("pyatspi to read the typed text", async () => {
-      const texts = await pyatspiEditableTexts(d);
-      return texts.includes(text) ? texts : undefined;
-    }, 10000);
-    assert.ok(seen.includes(text));
-    // Read again: the app still answers and shows the text as the editor's value.
-    const again = JSON.parse(
-      await cli(d, ["read", "--app", d.appName, "--format", "json"]),
-    ) as Snapshot;
-    assert.ok(alive(d.pid), "featherpad is still running");
-    assert.ok(
-      allElements(again.root).some((e) => e.ref === editor.ref && e.v === text),
-      "the editor's value shows the typed text",
-    );
-  },
-});
+      const text = "written by ref into Qt";
+      await cli(d, ["type", "--app", d.appName, "--ref", editor.ref, "--text", text]);
+      const seen = await eventually("pyatspi to read the typed text", async () => {
+        const texts = await pyatspiEditableTexts(d);
+        return texts.includes(text) ? texts : undefined;
+      }, 10000);
+      assert.ok(seen.includes(text));
+      // Read again: the app still answers and shows the text as the editor's value.
+      const again = JSON.parse(
+        await cli(d, ["read", "--app", d.appName, "--format", "json"]),
+      ) as Snapshot;
+      assert.ok(alive(d.pid), `${app} is still running`);
+      assert.ok(
+        allElements(again.root).some((e) => e.ref === editor.ref && e.v === text),
+        "the editor's value shows the typed text",
+      );
+    },
+  });
+}

@@ -26,6 +26,7 @@ export type DesktopApp =
   | "libreoffice-writer"
   | "libreoffice-calc"
   | "featherpad"
+  | "qt6-notes"
   | "zenity";
 
 /** Options of {@link startDesktop}. */
@@ -100,6 +101,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "libreoffice-writer": "soffice",
   "libreoffice-calc": "soffice",
   featherpad: "featherpad",
+  "qt6-notes": "python3",
   zenity: "zenity",
 };
 
@@ -372,6 +374,14 @@ function appCommand(
           ...(opts.url ? [opts.url] : []),
         ],
         env: { SAL_USE_VCLPLUGIN: "gtk3" },
+      };
+    case "qt6-notes":
+      // A PyQt6 app (tests/fixtures/qt6): Qt 6.4 registers only when a screen
+      // reader is on (org.a11y.Status) or with this variable.
+      return {
+        cmd: "/usr/bin/python3",
+        args: [`${REPO_ROOT}tests/fixtures/qt6/notes.py`],
+        env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1" },
       };
     case "zenity":
       return {
