@@ -147,7 +147,9 @@ export function rawToElement(node: AtspiRawNode): Element {
   const role = node.role === R.TEXT && editable
     ? roleFromAtspiCode(R.ENTRY)
     : roleFromAtspiCode(node.role);
-  const el: Element = { i: 0, r: role, nid: nodeId(node) };
+  const el: Element = { i: 0, r: role };
+  // A row made to group a table's cells has no object behind it, so no identity.
+  if (node.path) el.nid = nodeId(node);
 
   const label = node.name.trim() || node.labelledBy?.trim() || "";
   if (label) el.t = label;
@@ -158,9 +160,10 @@ export function rawToElement(node: AtspiRawNode): Element {
   if (secure) el.sec = true;
   else {
     const v = valueOf(node);
-    if (v !== undefined && v !== "") el.v = v;
+    // A label's or cell's text that only repeats its name says nothing new.
+    if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || v.trim() !== label)) el.v = v;
   }
-  if (node.value && node.value.max > node.value.min) {
+  if (node.value && node.value.max > node.value.min && bounded(node.value)) {
     el.min = node.value.min;
     el.max = node.value.max;
   }
@@ -198,18 +201,27 @@ export function rawToElement(node: AtspiRawNode): Element {
   return el;
 }
 
-/** The value to show: text of inputs, else the Value interface's number. */
+/**
+ * The value to show: the text of an input, or any other text that was read
+ * and is not empty (a document, a cell: a spreadsheet cell's Value is 0
+ * whether it is empty or not), else the Value interface's number. U+FFFC
+ * (one per embedded child) is left out.
+ */
 function valueOf(node: AtspiRawNode): string | undefined {
-  if (node.text !== undefined && (EDIT_ROLES.has(node.role) || node.value === undefined)) {
-    return node.text;
-  }
+  const text = node.text?.replaceAll("\uFFFC", "");
+  if (text || (text !== undefined && EDIT_ROLES.has(node.role))) return text;
   if (node.value) {
     if (node.value.text) return node.value.text;
-    if (node.value.max > node.value.min || node.value.current !== 0) {
+    if ((node.value.max > node.value.min && bounded(node.value)) || node.value.current !== 0) {
       return formatNumber(node.value.current);
     }
   }
-  return node.text;
+  return undefined;
+}
+
+/** Whether a range is a real one, not the ±DBL_MAX "any number" of a spreadsheet cell. */
+function bounded(v: { min: number; max: number }): boolean {
+  return Math.abs(v.min) < 1e300 && Math.abs(v.max) < 1e300;
 }
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */

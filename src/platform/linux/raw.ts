@@ -1,9 +1,63 @@
 /**
  * The raw shape of one AT-SPI node, as either reader (libatspi walk or bulk
- * D-Bus) produces it, before conversion to the shared element model.
+ * D-Bus) produces it, before conversion to the shared element model, and the
+ * rules both readers share about what to read into it.
  *
  * @module
  */
+
+/** Longest text kept from a Text object, in characters. */
+export const TEXT_CAP = 2000;
+/** Marks a text cut at {@link TEXT_CAP} characters. */
+export const TRUNCATION_MARK = "…";
+/** Roles whose Text content is their value (text, entry, spin button, combo box). */
+export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11]);
+/** Roles whose text is their name when they have one (label, static, heading). */
+const NAMED_TEXT_ROLES: ReadonlySet<number> = new Set([29, 116, 83]);
+const ROLE_PASSWORD_TEXT = 40;
+
+/**
+ * Whether a reader reads a node's Text: always for inputs; for every other
+ * leaf that has the Text interface (a PDF page, a document paragraph, a
+ * spreadsheet cell, an unnamed label), since that is where its content is; a
+ * container's text only repeats its children's (one U+FFFC per child), and a
+ * named label's or heading's text is its name. Never for a password field.
+ *
+ * @param node role, name and interfaces
+ * @param leaf whether the node has no children
+ * @returns true when the text is read
+ * @example
+ * ```ts
+ * import { readsText } from "./raw.ts";
+ * const page = { role: 84, name: "", interfaces: ["org.a11y.atspi.Text"] };
+ * console.log(readsText(page, true), readsText(page, false)); // true false
+ * ```
+ */
+export function readsText(
+  node: Pick<AtspiRawNode, "role" | "name" | "interfaces">,
+  leaf: boolean,
+): boolean {
+  const has = (i: string) => node.interfaces.includes(`org.a11y.atspi.${i}`);
+  if (node.role === ROLE_PASSWORD_TEXT || !has("Text")) return false;
+  if (has("EditableText") || TEXT_VALUE_ROLES.has(node.role)) return true;
+  return leaf && !(NAMED_TEXT_ROLES.has(node.role) && node.name !== "");
+}
+
+/**
+ * A text as the readers keep it: at most {@link TEXT_CAP} characters, then
+ * {@link TRUNCATION_MARK} when there was more.
+ *
+ * @param text the text read
+ * @returns the kept text
+ * @example
+ * ```ts
+ * import { capText, TEXT_CAP } from "./raw.ts";
+ * console.log(capText("x".repeat(TEXT_CAP + 5)).endsWith("…")); // true
+ * ```
+ */
+export function capText(text: string): string {
+  return text.length > TEXT_CAP ? text.slice(0, TEXT_CAP) + TRUNCATION_MARK : text;
+}
 
 /** One accessible object as AT-SPI describes it. */
 export interface AtspiRawNode {

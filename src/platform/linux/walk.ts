@@ -15,8 +15,14 @@ import { ATSPI_COORD_TYPE_SCREEN, ATSPI_RELATION, ATSPI_ROLE } from "../../ffi/a
 import { cstr, readCString, readPointerArray } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import { nativeError } from "./errors.ts";
-import { isHidden } from "./convert.ts";
-import type { AtspiRawNode } from "./raw.ts";
+import { hasState, isHidden } from "./convert.ts";
+import {
+  type AtspiRawNode,
+  readsText,
+  TEXT_CAP,
+  TEXT_VALUE_ROLES,
+  TRUNCATION_MARK,
+} from "./raw.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 
 /** Options of {@link walkTree}. */
@@ -28,17 +34,6 @@ export interface WalkOptions {
   /** Absolute deadline (ms since epoch). */
   deadline: number;
 }
-
-/** Longest text value read from a Text object. */
-export const TEXT_CAP = 2000;
-
-/** Roles whose Text content is their value (inputs, not labels). */
-const TEXT_VALUE_ROLES = new Set([
-  61, /* text */
-  79, /* entry */
-  52, /* spin button */
-  11, /* combo box */
-]);
 
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
@@ -87,6 +82,10 @@ function walkChildren(
   seen: Set<string>,
 ): void {
   if (opts.depth !== undefined && level >= opts.depth) return;
+  // A container that manages its descendants (a spreadsheet's 2^34 cells)
+  // builds every child it is asked for: this reader leaves them out; the bulk
+  // reader reads the part that is showing.
+  if (hasState(node.states, 31 /* MANAGES_DESCENDANTS */)) return;
   const count = n.sym.atspi_accessible_get_child_count(acc, n.err.buf);
   n.check("read child count");
   for (let i = 0; i < count; i++) {
@@ -177,11 +176,11 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
   if (bounds && has("Component")) node.extents = optional(() => readExtents(n, acc));
   if (has("Action") && !PASSIVE_ROLES.has(role)) node.actions = optional(() => readActions(n, acc));
   if (has("Value")) node.value = optional(() => readValue(n, acc));
-  if (
-    role !== ATSPI_ROLE.PASSWORD_TEXT && has("Text") &&
-    (has("EditableText") || TEXT_VALUE_ROLES.has(role))
-  ) {
-    node.text = optional(() => readText(n, acc));
+  if (has("Text")) {
+    const kids = n.sym.atspi_accessible_get_child_count(acc, n.err.buf);
+    const failed = n.err.take() !== null;
+    const leaf = !failed && kids === 0 && !hasState(states, 31 /* MANAGES_DESCENDANTS */);
+    if (readsText(node, leaf)) node.text = optional(() => readText(n, acc));
   }
   if (
     role === ATSPI_ROLE.HEADING || has("EditableText") || TEXT_VALUE_ROLES.has(role) ||
@@ -291,10 +290,11 @@ function readText(n: Native, acc: Ptr): string | undefined {
   const count = n.sym.atspi_text_get_character_count(text.ptr, n.err.buf);
   n.check("read text length");
   if (count <= 0) return "";
-  return n.str(
+  const head = n.str(
     n.sym.atspi_text_get_text(text.ptr, 0, Math.min(count, TEXT_CAP), n.err.buf),
     "read text",
   );
+  return count > TEXT_CAP ? head + TRUNCATION_MARK : head;
 }
 
 function readAttributes(n: Native, acc: Ptr): Record<string, string> | undefined {

@@ -20,6 +20,7 @@ import {
 } from "./cache_items.ts";
 import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
 import { DetailFetcher } from "./details.ts";
+import { readShowing } from "./showing.ts";
 import { dbusErrorName } from "./errors.ts";
 import { getProperties } from "./props.ts";
 import type { DBusValue, Variant } from "./value.ts";
@@ -269,9 +270,9 @@ export class AtspiBus {
     const walked = { n: 0 };
     let root: AtspiRawNode;
     try {
-      root = await buildTree(bus, rootPath, idx, countingFetch(call, walked), opts, (n) => {
+      root = await buildTree(bus, rootPath, idx, countingFetch(call, walked), opts, (n, leaf) => {
         count++;
-        fetcher.add(n);
+        fetcher.add(n, leaf);
       });
     } catch (e) {
       // Never leave fetches running behind a failed read.
@@ -412,49 +413,96 @@ async function buildTree(
   idx: ItemIndex | null,
   call: AppCall,
   opts: ReadTreeOptions,
-  found: (node: AtspiRawNode) => void,
+  found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
+  const leafItem = (k: CacheItem) =>
+    k.childCount === 0 && (k.states[0] & MANAGES_DESCENDANTS_BIT) === 0;
   const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath);
   const root = toNode(bus, rootItem);
-  found(root);
+  found(root, leafItem(rootItem));
+  /**
+   * Reads the objects at `paths` (in order) as children of `node`, each
+   * expanded as soon as it is known; hidden ones and other apps' are left out.
+   */
+  const adopt = async (node: AtspiRawNode, paths: readonly string[], level: number) => {
+    const slots: Array<AtspiRawNode | null> = paths.map(() => null);
+    await Promise.all(paths.map(async (p, i) => {
+      const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
+      if (!k) return;
+      const child = toNode(bus, k);
+      if (isHidden(child)) return;
+      slots[i] = child;
+      found(child, leafItem(k));
+      await expand(k, child, level + 1);
+    }));
+    for (const c of slots) if (c) node.children.push(c);
+  };
   const expand = async (item: CacheItem, node: AtspiRawNode, level: number): Promise<void> => {
     if (opts.depth !== undefined && level >= opts.depth) return;
-    // Objects that manage their descendants (tables, trees) keep their
-    // children out of the cache and may report none there: always ask them.
-    const manages = (item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0;
-    if (item.childCount === 0 && !manages) return;
+    // Objects that manage their descendants (a spreadsheet, a tree view)
+    // create children on demand and may report none, or billions: read only
+    // what is showing, never all their children.
+    if ((item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0) {
+      checkDeadline(opts.deadline);
+      const showing = await readShowing(call, bus, item.path, item.interfaces);
+      await adopt(node, showing.headers, level);
+      await adopt(node, showing.children, level);
+      await Promise.all(showing.rows.map(async (r) => {
+        const row = tableRow(bus);
+        await adopt(row, r.cells, level + 1);
+        return row;
+      })).then((rows) => {
+        for (const row of rows) {
+          if (row.children.length === 0) continue;
+          node.children.push(row);
+          found(row, false);
+        }
+      });
+      return;
+    }
+    if (item.childCount === 0) return;
     checkDeadline(opts.deadline);
-    const cached = idx && !manages ? cachedChildren(idx, item) : null;
+    const cached = idx ? cachedChildren(idx, item) : null;
     if (cached) {
       const pending: Promise<void>[] = [];
       for (const k of cached) {
         const child = toNode(bus, k);
         if (isHidden(child)) continue;
         node.children.push(child);
-        found(child);
+        found(child, leafItem(k));
         pending.push(expand(k, child, level + 1));
       }
       await Promise.all(pending);
       return;
     }
+    // The cache cannot tell the order (GTK3 menus report childCount -1 and
+    // index -1): GetChildren does, and the cache still gives each child's fields.
     const [refs] = await call(item.path, ACCESSIBLE, "GetChildren");
-    // Each child is expanded as soon as it is known; order is kept by slot.
-    const slots: Array<AtspiRawNode | null> = [];
-    await Promise.all((refs as Array<[string, string]>).map(async ([b, p], i) => {
-      slots[i] = null;
-      if (b !== bus) return; // embedded in another app
-      const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
-      if (!k) return;
-      const child = toNode(bus, k);
-      if (isHidden(child)) return;
-      slots[i] = child;
-      found(child);
-      await expand(k, child, level + 1);
-    }));
-    for (const c of slots) if (c) node.children.push(c);
+    const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).map(([, p]) => p);
+    await adopt(node, own, level);
   };
   await expand(rootItem, root, 0);
   return root;
+}
+
+/** ENABLED, SENSITIVE, SHOWING and VISIBLE: the states of a row made to group a table's cells. */
+const ROW_STATES: [number, number] = [(1 << 8) | (1 << 24) | (1 << 25) | (1 << 30), 0];
+
+/**
+ * A row grouping cells that a table lists as its direct children (GTK3 tree
+ * views, spreadsheets): no object of the app stands behind it (empty path).
+ */
+function tableRow(bus: string): AtspiRawNode {
+  return {
+    bus,
+    path: "",
+    role: 90, // table row
+    name: "",
+    description: "",
+    states: [...ROW_STATES],
+    interfaces: [],
+    children: [],
+  };
 }
 
 /** A child that disappeared while we read is skipped; other errors stand. */

@@ -189,8 +189,10 @@ export function indexItems(items: readonly CacheItem[]): ItemIndex {
  * @returns ordered child rows, or null when the cache cannot tell
  */
 export function cachedChildren(idx: ItemIndex, parent: CacheItem): CacheItem[] | null {
+  // A count of -1 (GTK3 menus, the legacy layout) says nothing about order:
+  // their rows come in hash order, so the caller asks GetChildren.
+  if (parent.childCount < 0) return null;
   const rows = idx.childrenOf.get(parent.path) ?? [];
-  if (parent.childCount < 0) return rows;
   if (rows.length !== parent.childCount) return null;
   const ordered = new Array<CacheItem | undefined>(rows.length);
   for (const r of rows) {

@@ -8,20 +8,17 @@
  */
 
 import { DesktopError } from "../../../errors.ts";
-import type { AtspiRawNode } from "../raw.ts";
+import { type AtspiRawNode, capText, readsText, TEXT_VALUE_ROLES } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
 import { getProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 
-/** Longest text value kept from a Text object. */
-export const TEXT_CAP = 2000;
 /** AtspiRole values used to decide what to fetch. */
 const ROLE_PASSWORD_TEXT = 40;
 const ROLE_HEADING = 83;
-/** Roles whose Text content is their value (inputs, not labels). */
-const TEXT_VALUE_ROLES = new Set([61, 79, 52, 11]);
+
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
 /** AtspiRelationType LABELLED_BY. */
@@ -38,6 +35,12 @@ function readExtents(r: Reader, sig: string): [number, number, number, number] {
   if (sig !== "(iiii)") throw unexpected(sig, "GetExtents");
   r.align(8);
   return [r.readInt32(), r.readInt32(), r.readInt32(), r.readInt32()];
+}
+
+/** Reads a `s` GetText reply. */
+function readText(r: Reader, sig: string): string {
+  if (sig !== "s") throw unexpected(sig, "GetText");
+  return r.readString();
 }
 
 /** Reads a single-string reply. */
@@ -58,8 +61,14 @@ type Task = () => Promise<void>;
 /**
  * The fetches a node needs, given its role, interfaces and name.
  *
+ * Text is read from inputs, and from every other leaf that has the Text
+ * interface (a PDF page, a document paragraph, a spreadsheet cell, a label
+ * without a name): a container's text only repeats its children's, with one
+ * U+FFFC per child.
+ *
  * @param node the node (basic fields filled)
  * @param bounds whether extents are wanted
+ * @param leaf whether the node has no children
  * @returns the names of the fetches, in a fixed order
  * @example
  * ```ts
@@ -69,7 +78,7 @@ type Task = () => Promise<void>;
  * // ["extents", "actions"]
  * ```
  */
-export function plan(node: AtspiRawNode, bounds: boolean): string[] {
+export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[] {
   const has = (i: string) => node.interfaces.includes(ATSPI + i);
   const out: string[] = [];
   const editable = has("EditableText");
@@ -78,9 +87,7 @@ export function plan(node: AtspiRawNode, bounds: boolean): string[] {
   if (has("Action")) out.push("actions");
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
-  if (node.role !== ROLE_PASSWORD_TEXT && has("Text") && (editable || textValue)) {
-    out.push("text");
-  }
+  if (readsText(node, leaf)) out.push("text");
   if (node.role === ROLE_HEADING || editable || textValue || node.role === ROLE_PASSWORD_TEXT) {
     out.push("attributes");
   }
@@ -130,9 +137,10 @@ export class DetailFetcher {
    * Queues the fetches one node needs.
    *
    * @param node a node whose basic fields are known
+   * @param leaf whether it has no children
    */
-  add(node: AtspiRawNode): void {
-    for (const what of plan(node, this.#bounds)) {
+  add(node: AtspiRawNode, leaf = false): void {
+    for (const what of plan(node, this.#bounds, leaf)) {
       this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call));
     }
     this.#pump();
@@ -224,8 +232,8 @@ async function fetchOne(
         return;
       }
       case "text": {
-        const [t] = await call(p, ATSPI + "Text", "GetText", "ii", [0, -1]);
-        node.text = String(t).slice(0, TEXT_CAP);
+        // The whole text (-1): some toolkits (LibreOffice) fail an end past the length.
+        node.text = capText(await call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText));
         return;
       }
       case "attributes": {
