@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Peer for bench/read_speed.ts: walks one app with pyatspi (what dogtail and
 OSWorld use), collecting the attributes `desktop read` prints: role, name,
-description, states, interfaces, extents, action names, text and value, plus
-labelled-by and the same few object attributes. Hidden subtrees are skipped
-by the same rule as ours.
+description, states, interfaces, extents, action names, text (of inputs and
+of every leaf with the Text interface but named labels and headings) and
+value, plus labelled-by and the same few object attributes. Hidden subtrees
+(and documents that are not showing) are skipped by the same rule as ours.
 
 Protocol: argv[1] is the app's pid. Each line "walk" on stdin runs one walk
 ("dump" also prints the nodes, in walk order),
@@ -17,6 +18,9 @@ import time
 import pyatspi
 
 TEXT_VALUE_ROLES = {61, 79, 52, 11}
+NAMED_TEXT_ROLES = {29, 116, 83}
+DOCUMENT_ROLES = {82, 95, 94, 92, 93, 96}
+SHOWING = int(pyatspi.STATE_SHOWING)
 LABELLABLE_ROLES = {7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87}
 ATTRIBUTE_KEYS = ("placeholder-text", "level", "tag", "id")
 VISIBLE = int(pyatspi.STATE_VISIBLE)
@@ -36,7 +40,9 @@ def hidden(role, states):
         return False
     if not states:
         return False
-    return VISIBLE not in states
+    if VISIBLE not in states:
+        return True
+    return role in DOCUMENT_ROLES and SHOWING not in states
 
 
 def read_node(acc):
@@ -60,7 +66,9 @@ def read_node(acc):
         if "Value" in ifaces:
             v = acc.queryValue()
             node["value"] = [v.currentValue, v.minimumValue, v.maximumValue]
-        if role != 40 and "Text" in ifaces and (editable or text_value):
+        leaf = acc.childCount == 0
+        named = role in NAMED_TEXT_ROLES and node["name"] != ""
+        if role != 40 and "Text" in ifaces and (editable or text_value or (leaf and not named)):
             node["text"] = acc.queryText().getText(0, -1)[:2000]
         if role == 83 or editable or text_value or role == 40:
             attrs = acc.getAttributes()
@@ -75,10 +83,19 @@ def read_node(acc):
     return node
 
 
+MANAGES = int(pyatspi.STATE_MANAGES_DESCENDANTS)
+MANAGED_CAP = 2048
+
+
 def walk(acc, out):
     node = read_node(acc)
     out.append(node)
-    for i in range(acc.childCount):
+    count = acc.childCount
+    # A container that manages its descendants (a spreadsheet's 2^34 cells)
+    # is entered only when small: asking for all its children never ends.
+    if MANAGES in node["states"] and (count > MANAGED_CAP or count < 0):
+        return
+    for i in range(count):
         child = acc.getChildAtIndex(i)
         if child is None:
             continue

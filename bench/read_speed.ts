@@ -67,8 +67,8 @@ interface AppResult {
   fullError?: string;
 }
 
-/** A long-lived pyatspi peer: one walk per request, timed inside Python. */
-class PyPeer {
+/** A long-lived pyatspi peer (bench/pyatspi_walk.py): one walk per request, timed inside Python. */
+export class PyPeer {
   #proc: Deno.ChildProcess;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #lines: AsyncIterator<string>;

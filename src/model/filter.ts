@@ -13,6 +13,7 @@
  */
 
 import { DesktopError } from "../errors.ts";
+import { isAnonymous } from "../output/agent_line.ts";
 import { resolveRef } from "../refs/resolve.ts";
 import type { Element, Role } from "./element.ts";
 
@@ -22,7 +23,11 @@ export interface FilterOptions {
   roles?: ReadonlySet<Role>;
   /** Keep elements whose label, value or description contains this (case-insensitive). */
   text?: string;
-  /** Maximum depth below the root. */
+  /**
+   * Maximum depth below the root, counting only levels that are printed: an
+   * anonymous container (which the agent format leaves out, lifting its
+   * children) and, with `prune`, a prunable one, add no level.
+   */
   depth?: number;
   /** Keep only the focused element and its ancestors. */
   focused?: boolean;
@@ -133,10 +138,13 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     const item = stack.pop()!;
     const at = order.length;
     order.push(item);
-    if (opts.depth !== undefined && item.depth >= opts.depth) continue;
+    // A container that is not printed adds no level: its children stand in its place.
+    const printed = at === 0 || !(isAnonymous(item.el) || (opts.prune && isPrunable(item.el)));
+    const next = item.depth + (printed ? 1 : 0);
+    if (opts.depth !== undefined && next > opts.depth) continue;
     const kids = item.el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) {
-      stack.push({ el: kids[k], parent: at, depth: item.depth + 1 });
+      stack.push({ el: kids[k], parent: at, depth: next });
     }
   }
   // Kept children of each position, collected in reverse document order.

@@ -36,7 +36,8 @@ export interface DesktopOptions {
   /**
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
    * evince, LibreOffice, featherpad), a folder (thunar), or zenity's arguments
-   * after `--forms` joined by NUL characters.
+   * joined by NUL characters (after `--forms` unless the first one is
+   * `--file-selection`).
    */
   url?: string;
   /** Extra environment for the app. */
@@ -369,9 +370,10 @@ function appCommand(
           `-env:UserInstallation=file://${dir}/lo-profile`,
           "--norestore",
           "--nologo",
-          "--nodefault",
-          opts.app === "libreoffice-calc" ? "--calc" : "--writer",
-          ...(opts.url ? [opts.url] : []),
+          // Without a file, --nodefault would leave no window at all.
+          ...(opts.url ? ["--nodefault", opts.url] : [
+            opts.app === "libreoffice-calc" ? "--calc" : "--writer",
+          ]),
         ],
         env: { SAL_USE_VCLPLUGIN: "gtk3" },
       };
@@ -383,12 +385,12 @@ function appCommand(
         args: [`${REPO_ROOT}tests/fixtures/qt6/notes.py`],
         env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1" },
       };
-    case "zenity":
-      return {
-        cmd: "zenity",
-        args: ["--forms", ...(opts.url ?? "").split("\0").filter(Boolean)],
-        env: {},
-      };
+    case "zenity": {
+      // `--file-selection` first picks the file chooser; else a form.
+      const args = (opts.url ?? "").split("\0").filter(Boolean);
+      const dialog = args[0] === "--file-selection";
+      return { cmd: "zenity", args: dialog ? args : ["--forms", ...args], env: {} };
+    }
   }
 }
 

@@ -98,6 +98,11 @@ const incomplete: Array<[string, DBusValue[]]> = [
     row("/a", "/root", 0, 0, "A"),
   ]],
   ["a missing index", [row("/root", "", -1, 1, "App", 75), row("/a", "/root", -1, 0, "A")]],
+  ["a child count of -1 (GTK3 menus: rows in hash order)", [
+    row("/root", "", -1, -1, "File", 33),
+    row("/b", "/root", -1, 0, "Save"),
+    row("/a", "/root", -1, 0, "Open"),
+  ]],
   ["a repeated index", [
     row("/root", "", -1, 2, "App", 75),
     row("/a", "/root", 0, 0, "A"),
@@ -138,10 +143,19 @@ const plans: Array<[string, AtspiRawNode, boolean, string[]]> = [
   ["a slider", node(51, "Volume", ["Component", "Value"]), true, ["extents", "value"]],
   ["a heading", node(83, "Title", ["Text"]), false, ["attributes"]],
   ["a label's text is its name, not read", node(29, "Hello", ["Text"]), false, []],
+  ["a PDF page's text (a leaf)", node(84, "", ["Text"]), false, ["text"]],
+  ["a spreadsheet cell's text (a leaf)", node(56, "A1", ["Text", "Value"]), false, [
+    "value",
+    "text",
+  ]],
 ];
+
+Deno.test("dbus details: a container's text (one U+FFFC per child) is not read", () => {
+  assert.deepEqual(plan(node(84, "", ["Text"]), false, false), []);
+});
 
 for (const [what, n, bounds, expected] of plans) {
   Deno.test(`dbus details: ${what} gets ${JSON.stringify(expected)}`, () => {
-    assert.deepEqual(plan(n, bounds), expected);
+    assert.deepEqual(plan(n, bounds, true), expected);
   });
 }

@@ -175,3 +175,44 @@ Deno.test("convert: subtrees with nothing on screen are dropped, others kept", (
   );
   assert.deepEqual(el.c?.map((c) => c.nid?.split("/").pop()), ["page1", "leaf", "wrap"]);
 });
+
+Deno.test("convert: a leaf's text is its value, a container's is not (its children carry it)", () => {
+  const page = node({ role: 84, interfaces: ["org.a11y.atspi.Text"], text: "Quarterly report" });
+  assert.equal(rawToElement(page).v, "Quarterly report");
+  const label = node({ role: 29, name: "Quantity Two", text: "Quantity \uFFFC" });
+  label.children = [node({ role: 11, name: "Quantity" })];
+  assert.equal(rawToElement(label).v, undefined);
+  // A label's text that repeats its name adds nothing.
+  assert.equal(rawToElement(node({ role: 29, name: "Hello", text: "Hello" })).v, undefined);
+});
+
+Deno.test("convert: a spreadsheet cell shows its text, not its unbounded Value", () => {
+  const empty = node({
+    role: 56,
+    name: "A1",
+    text: "",
+    value: { current: 0, min: -1.7e308, max: 1.7e308 },
+  });
+  const el = rawToElement(empty);
+  assert.equal(el.v, undefined);
+  assert.equal(el.min, undefined);
+  const full = rawToElement({
+    ...empty,
+    text: "42",
+    value: { current: 42, min: -1.7e308, max: 1.7e308 },
+  });
+  assert.equal(full.v, "42");
+});
+
+Deno.test("convert: a document that is not showing is hidden, a showing one is not", () => {
+  const VISIBLE = 1 << 30, SHOWING = 1 << 25;
+  assert.equal(isHidden({ role: 95, states: [VISIBLE, 0] }), true);
+  assert.equal(isHidden({ role: 95, states: [VISIBLE | SHOWING, 0] }), false);
+  // Other roles only need VISIBLE (closed menus keep their items).
+  assert.equal(isHidden({ role: 35, states: [VISIBLE, 0] }), false);
+});
+
+Deno.test("convert: a row made to group cells has no native id", () => {
+  const row = node({ role: 90, path: "" });
+  assert.equal(rawToElement(row).nid, undefined);
+});

@@ -111,15 +111,37 @@ Deno.test("filter: roles and text combine (both must hold)", () => {
   assert.equal(flatten(out.root!).filter((e) => e.r === "txt").length, 1);
 });
 
-Deno.test("filter: depth limits levels below the root", () => {
+Deno.test("filter: depth limits printed levels below the root", () => {
   assert.deepEqual(refs(filterTree(app(), { depth: 0 }).root), ["mail.1"]);
+  // The unlabeled group and scroll area are not printed, so they add no level:
+  // the list is at printed level 2, like the toolbar's neighbours.
   assert.deepEqual(refs(filterTree(app(), { depth: 2 }).root), [
     "mail.1",
     "mail.2",
     "toolbar",
     "group",
+    "scroll",
+    "messages",
     "form",
   ]);
+});
+
+Deno.test("filter: depth N prints N levels below the root however deep the anonymous nesting", () => {
+  let inner: Element = el("btn", "Deep");
+  for (let k = 0; k < 6; k++) inner = el("group", undefined, [inner]);
+  const root = el("app", "Calc", [el("window", "Calc", [inner])]);
+  assignIds(root);
+  assignRefs(root);
+  const out = filterTree(root, { depth: 2 }).root!;
+  const shown: string[] = [];
+  const visit = (e: Element) => {
+    if (e.t) shown.push(e.t);
+    (e.c ?? []).forEach(visit);
+  };
+  visit(out);
+  assert.deepEqual(shown, ["Calc", "Calc", "Deep"]);
+  // With prune the groups are lifted out and the count is the same.
+  assert.equal(flatten(filterTree(root, { depth: 2, prune: true }).root!).length, 3);
 });
 
 Deno.test("filter: focused keeps the focused element and its ancestors", () => {

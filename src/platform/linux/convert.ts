@@ -8,7 +8,7 @@
 
 import type { Bounds, Element } from "../../model/element.ts";
 import { roleFromAtspiCode } from "../../model/roles.ts";
-import type { AtspiRawNode } from "./raw.ts";
+import { type AtspiRawNode, TEXT_VALUE_ROLES } from "./raw.ts";
 
 /** AtspiStateType bit numbers used by the conversion. */
 const S = {
@@ -75,10 +75,14 @@ export function hasState(states: readonly [number, number], state: number): bool
   return ((word >>> (state % 32)) & 1) === 1;
 }
 
+/** Document roles: frame, web, text, spreadsheet, presentation, email. */
+const DOCUMENT_ROLES: ReadonlySet<number> = new Set([82, 95, 94, 92, 93, 96]);
+
 /**
- * Whether a node is hidden (no VISIBLE state) and so not part of what the
- * user sees; top-level frames are kept whatever they report. Both readers
- * drop hidden subtrees.
+ * Whether a node is hidden and so not part of what the user sees: it lacks
+ * VISIBLE, or it is a document that is not SHOWING (a browser's background
+ * tab, Firefox's preloaded "New Tab"). Top-level frames are kept whatever
+ * they report. Both readers drop hidden subtrees.
  *
  * @param node the raw node
  * @returns true when the node and its subtree should be skipped
@@ -86,7 +90,8 @@ export function hasState(states: readonly [number, number], state: number): bool
 export function isHidden(node: Pick<AtspiRawNode, "states" | "role">): boolean {
   if (node.role === 23 /* frame */ || node.role === 75 /* application */) return false;
   if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
-  return !hasState(node.states, 30 /* VISIBLE */);
+  if (!hasState(node.states, 30 /* VISIBLE */)) return true;
+  return DOCUMENT_ROLES.has(node.role) && !hasState(node.states, 25 /* SHOWING */);
 }
 
 /**
@@ -208,7 +213,13 @@ export function rawToElement(node: AtspiRawNode): Element {
  * (one per embedded child) is left out.
  */
 function valueOf(node: AtspiRawNode): string | undefined {
-  const text = node.text?.replaceAll("\uFFFC", "");
+  // A cache that counted no children may be behind the tree (Firefox): a node
+  // that turned out to have children keeps no text unless it is an input.
+  const input = TEXT_VALUE_ROLES.has(node.role) ||
+    node.interfaces.includes("org.a11y.atspi.EditableText");
+  const text = input || node.children.length === 0
+    ? node.text?.replaceAll("\uFFFC", "")
+    : undefined;
   if (text || (text !== undefined && EDIT_ROLES.has(node.role))) return text;
   if (node.value) {
     if (node.value.text) return node.value.text;

@@ -1,0 +1,450 @@
+/**
+ * The read side on real apps nobody here built for, each checked against
+ * pyatspi as the independent reference (tests/harness/pyatspi_tree.py): node
+ * coverage, names, child order and text content must match, apart from the
+ * deliberate choices the reference walker documents. Each app runs in one
+ * desktop shared by its steps, and adds the checks of the defects it showed:
+ * - a GTK3 file chooser: tree-view cells grouped into rows keyed by file name,
+ *   and a new file observed as its own row;
+ * - evince: the text of a PDF page is found with `find --text`;
+ * - LibreOffice Calc: the sheet (2^34 cells, MANAGES_DESCENDANTS) is read
+ *   where showing, without the app growing;
+ * - gnome-calculator: `--depth N` prints N levels;
+ * - Firefox: the hidden preloaded tab is neither printed nor matched.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import type { Element, Snapshot } from "../../src/model/element.ts";
+import { runCli } from "../harness/cli.ts";
+import {
+  type DesktopApp,
+  type DesktopOptions,
+  drive,
+  hasDesktopTools,
+  REPO_ROOT,
+  startDesktop,
+  type TestDesktop,
+} from "../harness/desktop.ts";
+import { compareWithReference, type Conformance, pyatspiTree } from "../harness/pyatspi_compare.ts";
+
+/** Runs the CLI against the desktop, failing with its stderr and the app's log. */
+async function cli(d: TestDesktop, args: string[]): Promise<string> {
+  const res = await runCli(d, [...args, "--timeout", "30000"]);
+  if (res.code !== 0) {
+    throw new Error(`desktop ${args.join(" ")} exited ${res.code}: ${res.stderr}\n${d.appLog()}`);
+  }
+  return res.stdout;
+}
+
+/** The provider's tree of the desktop's app (with native ids). */
+async function readTree(d: TestDesktop): Promise<Snapshot> {
+  const res = await drive<Snapshot>(d, { op: "read", scope: { pid: d.pid }, timeoutMs: 30000 });
+  if (!res.ok) throw new Error(`read failed: ${JSON.stringify(res.error)}\n${d.appLog()}`);
+  return res.value;
+}
+
+/**
+ * Reads the app and walks it with pyatspi until both agree (an app may still
+ * be settling right after start), or returns the last comparison.
+ */
+async function conformance(d: TestDesktop, tries = 3): Promise<Conformance> {
+  let last: Conformance | undefined;
+  for (let k = 0; k < tries; k++) {
+    const snap = await readTree(d);
+    last = compareWithReference(snap.root, await pyatspiTree(d));
+    if (isClean(last)) return last;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return last!;
+}
+
+function isClean(c: Conformance): boolean {
+  return !c.missing.length && !c.extra.length && !c.names.length && !c.order.length &&
+    !c.texts.length;
+}
+
+function assertConforms(c: Conformance): void {
+  const show = (xs: string[]) => xs.slice(0, 12).join("\n  ") + (xs.length > 12 ? "\n  ..." : "");
+  assert.ok(c.refNodes > 5, `pyatspi found a real tree (${c.refNodes} nodes)`);
+  assert.deepEqual(c.missing, [], `nodes pyatspi found that we did not:\n  ${show(c.missing)}`);
+  assert.deepEqual(c.extra, [], `nodes we found that pyatspi did not:\n  ${show(c.extra)}`);
+  assert.deepEqual(c.names, [], `names differ:\n  ${show(c.names)}`);
+  assert.deepEqual(c.order, [], `child order differs:\n  ${show(c.order)}`);
+  assert.deepEqual(c.texts, [], `text differs:\n  ${show(c.texts)}`);
+}
+
+function all(root: Element): Element[] {
+  const out: Element[] = [];
+  const visit = (e: Element) => {
+    out.push(e);
+    (e.c ?? []).forEach(visit);
+  };
+  visit(root);
+  return out;
+}
+
+/**
+ * A one-page PDF with the given lines in Helvetica, written by hand (no
+ * converter needed): catalog, pages, page, content stream, font, xref.
+ */
+function tinyPdf(lines: string[]): Uint8Array {
+  const esc = (s: string) => s.replace(/[\\()]/g, (c) => "\\" + c);
+  const content = "BT /F1 24 Tf 72 700 Td 30 TL " +
+    lines.map((l) => `(${esc(l)}) Tj T*`).join(" ") + " ET";
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
+    "/Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+  let pdf = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, k) => {
+    offsets.push(pdf.length);
+    pdf += `${k + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) pdf += `${String(o).padStart(10, "0")} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** The local page both browsers open. */
+const PAGE = `<!doctype html><html><head><title>Corpus page</title></head><body>
+<h1>Order form</h1><p>Fill in the <b>order</b> and press send.</p>
+<form><label>Name <input id="name" placeholder="Your name"></label>
+<label>Quantity <select id="qty"><option>One</option><option selected>Two</option></select></label>
+<label><input type="checkbox" id="gift"> Gift wrap</label>
+<button type="submit">Send</button></form>
+<ul><li>First item</li><li>Second <a href="#x">link</a> item</li></ul>
+</body></html>`;
+
+/**
+ * The app as pyatspi sees it: its documents (name, SHOWING, and the names
+ * inside), and every name outside documents that are not showing.
+ */
+async function documents(d: TestDesktop): Promise<{
+  docs: Array<{ name: string; showing: boolean; inner: string[] }>;
+  shown: string[];
+}> {
+  const script = `
+import json, sys, pyatspi
+DOCS = {82, 95, 94, 92, 93, 96}
+docs, shown = [], []
+def names(a, out, depth):
+    if a is None or depth > 40 or len(out) > 20: return
+    if a.name: out.append(a.name)
+    for i in range(a.childCount):
+        names(a.getChildAtIndex(i), out, depth + 1)
+def walk(a, depth):
+    if a is None or depth > 40: return
+    if int(a.getRole()) in DOCS:
+        showing = a.getState().contains(pyatspi.STATE_SHOWING)
+        inner = []
+        names(a, inner, 0)
+        docs.append({"name": a.name or "", "showing": showing, "inner": inner})
+        if showing: shown.extend(inner)
+        return
+    if a.name: shown.append(a.name)
+    for i in range(a.childCount):
+        walk(a.getChildAtIndex(i), depth + 1)
+desk = pyatspi.Registry.getDesktop(0)
+for i in range(desk.childCount):
+    app = desk.getChildAtIndex(i)
+    if app is not None and app.get_process_id() == int(sys.argv[1]):
+        walk(app, 0)
+print(json.dumps({"docs": docs, "shown": shown}))
+`;
+  const res = await new Deno.Command("/usr/bin/python3", {
+    args: ["-c", script, String(d.pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(res.stdout));
+}
+
+/** One corpus app: how to start it and what to check beyond conformance. */
+interface CorpusCase {
+  app: DesktopApp;
+  name: string;
+  /** Prepares files in `dir`; returns the desktop options. */
+  setup?: (dir: string) => Promise<Partial<DesktopOptions>>;
+  steps?: Record<string, (d: TestDesktop, dir: string) => Promise<void>>;
+  /** Skip the conformance step (the app's tree changes on its own). */
+  noConformance?: boolean;
+}
+
+const CASES: CorpusCase[] = [
+  {
+    app: "zenity",
+    name: "GTK3 file chooser (zenity)",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/files`);
+      for (const f of ["alpha.txt", "beta.txt"]) await Deno.writeTextFile(`${dir}/files/${f}`, f);
+      return { url: ["--file-selection", `--filename=${dir}/files/`].join("\0") };
+    },
+    steps: {
+      "tree-view cells are grouped into rows keyed by file name": async (d, dir) => {
+        const files = (await Array.fromAsync(Deno.readDir(`${dir}/files`))).map((e) => e.name);
+        const out = await cli(d, ["read", "--pid", String(d.pid), "--format", "json"]);
+        const snap = JSON.parse(out) as Snapshot;
+        const table = all(snap.root).find((e) => e.r === "table" && e.t === "Files");
+        assert.ok(table, "the Files table is read");
+        const rows = (table.c ?? []).filter((e) => e.r === "row");
+        const named = rows.map((row) => {
+          const hits = all(row).filter((e) => e.r === "cell" && files.includes(e.t ?? ""));
+          assert.equal(hits.length, 1, `one file name per row: ${JSON.stringify(row)}`);
+          return { file: hits[0].t!, ref: row.ref ?? "" };
+        });
+        assert.deepEqual(named.map((n) => n.file).sort(), files.sort(), "a row per file on disk");
+        for (const n of named) {
+          assert.match(n.ref, new RegExp(`${n.file.replace(".", "-")}$`), "row keyed by its file");
+        }
+      },
+      "a new file is observed as its own row": async (d, dir) => {
+        const obs = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            "--quiet",
+            `${REPO_ROOT}cli.ts`,
+            "observe",
+            "--app",
+            d.appName,
+            "--duration",
+            "20",
+            "--ignore-focus",
+          ],
+          cwd: REPO_ROOT,
+          env: { ...d.env, DESKTOP_STATE_DIR: `${d.env.XDG_RUNTIME_DIR}/state` },
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const lines = obs.stdout.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = "";
+        const events: Array<Record<string, unknown>> = [];
+        const until = async (match: (e: Record<string, unknown>) => boolean) => {
+          for (;;) {
+            const nl = buf.indexOf("\n");
+            if (nl >= 0) {
+              const ev = JSON.parse(buf.slice(0, nl));
+              buf = buf.slice(nl + 1);
+              events.push(ev);
+              if (match(ev)) return ev;
+              continue;
+            }
+            const next = await lines.read();
+            if (next.done) throw new Error(`no matching event: ${JSON.stringify(events)}`);
+            buf += next.value;
+          }
+        };
+        await until((e) => e.type === "snapshot");
+        await Deno.writeTextFile(`${dir}/files/gamma.txt`, "gamma");
+        const added = await until((e) =>
+          e.type === "added" && typeof e.ref === "string" && e.ref.includes("gamma-txt")
+        );
+        // The row itself is what was added, keyed by the new file, not another row.
+        assert.equal((added.el as Element).r, "row", JSON.stringify(added));
+        assert.match(String(added.ref), /gamma-txt$/, JSON.stringify(added));
+        assert.ok(
+          !events.some((e) =>
+            (e.type === "added" || e.type === "removed") && /(alpha|beta)-txt/.test(String(e.ref))
+          ),
+          `no other row changed: ${JSON.stringify(events)}`,
+        );
+        try {
+          obs.kill("SIGINT");
+        } catch {
+          // already done
+        }
+        await lines.cancel().catch(() => {});
+        await obs.status;
+        await obs.stderr.cancel().catch(() => {});
+      },
+    },
+  },
+  {
+    app: "evince",
+    name: "evince with a PDF",
+    setup: async (dir) => {
+      await Deno.writeFile(
+        `${dir}/report.pdf`,
+        tinyPdf(["Quarterly report", "Revenue grew in the third quarter."]),
+      );
+      return { url: `${dir}/report.pdf` };
+    },
+    steps: {
+      "the page's text is found with find --text": async (d) => {
+        const out = await cli(d, ["find", "--pid", String(d.pid), "--text", "Quarterly"]);
+        assert.match(out, /Quarterly report/, out);
+        // The witness: pyatspi reads the same text from the page.
+        const ref = await pyatspiTree(d);
+        assert.ok(ref.some((n) => n.text?.includes("Revenue grew")), "pyatspi reads the page text");
+      },
+    },
+  },
+  {
+    app: "libreoffice-calc",
+    name: "LibreOffice Calc",
+    steps: {
+      "the sheet is read where showing, bounded, without the app growing": async (d) => {
+        const before = rssMb(d.pid);
+        const snap = await readTree(d);
+        const after = rssMb(d.pid);
+        assert.ok(after - before < 100, `soffice grew ${Math.round(after - before)} MB`);
+        const sheet = all(snap.root).find((e) => e.r === "table" && /^Sheet /.test(e.t ?? ""));
+        assert.ok(sheet?.b, "the sheet is read, with its box");
+        const cells = all(sheet).filter((e) => e.r === "cell");
+        assert.ok(cells.length > 20 && cells.length <= 2048, `${cells.length} cells`);
+        assert.ok(cells.some((c) => c.t === "A1"), "A1 shows in a new sheet");
+        const [x, y, w, h] = sheet.b;
+        for (const c of cells) {
+          assert.match(c.t ?? "", /^[A-Z]+[0-9]+$/, JSON.stringify(c));
+          const [cx, cy] = c.b ?? [NaN, NaN];
+          assert.ok(cx >= x && cy >= y && cx < x + w && cy < y + h, `${c.t} shows in the sheet`);
+        }
+        // Cells come row by row.
+        assert.ok((sheet.c ?? []).every((r) => r.r === "row"), "cells grouped into rows");
+      },
+    },
+  },
+  {
+    app: "gnome-calculator",
+    name: "gnome-calculator",
+    steps: {
+      "--depth N prints N levels below the root": async (d) => {
+        const full = await cli(d, ["read", "--pid", String(d.pid), "--no-bounds"]);
+        const levelOf = (l: string) => (l.length - l.trimStart().length) / 2;
+        const fullLevels = new Map<string, number>();
+        for (const l of full.split("\n")) {
+          const m = /^\s*\[\d+\|([^\]]+)\]/.exec(l);
+          if (m) fullLevels.set(m[1], levelOf(l));
+        }
+        // One level less than the full read prints.
+        const depth = Math.max(...fullLevels.values()) - 1;
+        assert.ok(depth >= 2, `a real tree:\n${full}`);
+        const cut = await cli(d, [
+          "read",
+          "--app",
+          d.appName,
+          "--no-bounds",
+          "--depth",
+          `${depth}`,
+        ]);
+        const levels = new Set<number>();
+        for (const l of cut.split("\n")) {
+          const m = /^\s*\[\d+\|([^\]]+)\]/.exec(l);
+          if (!m) continue;
+          levels.add(levelOf(l));
+          assert.equal(fullLevels.get(m[1]), levelOf(l), `same place as in the full read: ${l}`);
+        }
+        assert.deepEqual([...levels].sort(), Array.from({ length: depth + 1 }, (_, k) => k), cut);
+      },
+    },
+  },
+  {
+    app: "mousepad",
+    name: "mousepad (GTK3 menus)",
+    setup: async (dir) => {
+      await Deno.writeTextFile(`${dir}/notes.txt`, "Shopping list\nmilk\n");
+      return { url: `${dir}/notes.txt` };
+    },
+  },
+  { app: "thunar", name: "thunar", setup: (dir) => Promise.resolve({ url: dir }) },
+  {
+    app: "libreoffice-writer",
+    name: "LibreOffice Writer",
+    setup: async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/letter.txt`,
+        "Dear reader,\n\nThe quarterly figures follow.\n",
+      );
+      return { url: `${dir}/letter.txt` };
+    },
+    steps: {
+      "paragraph text is read": async (d) => {
+        const out = await cli(d, ["find", "--pid", String(d.pid), "--text", "quarterly figures"]);
+        assert.match(out, /The quarterly figures follow\./, out);
+      },
+    },
+  },
+  {
+    app: "firefox-esr",
+    name: "Firefox ESR with a local page",
+    setup: async (dir) => {
+      await Deno.writeTextFile(`${dir}/page.html`, PAGE);
+      return { url: `${dir}/page.html` };
+    },
+    steps: {
+      "the page's text is read, hidden documents are neither printed nor matched": async (d) => {
+        const out = await cli(d, ["find", "--pid", String(d.pid), "--text", "press send"]);
+        assert.match(out, /Fill in the order and press send\./, out);
+        // The witness: pyatspi lists the documents and whether they show.
+        const { docs, shown } = await documents(d);
+        const hidden = docs.filter((doc) => !doc.showing);
+        assert.ok(hidden.length > 0, `Firefox keeps a hidden document: ${JSON.stringify(docs)}`);
+        const snap = await readTree(d);
+        const read = all(snap.root).map((e) => e.t ?? "");
+        const seen = (name: string) =>
+          shown.some((s) => s.toLowerCase().includes(name.toLowerCase()));
+        // Names found only inside hidden documents: never read, never matched.
+        const only = hidden.flatMap((doc) => doc.inner).filter((n) => n.trim() && !seen(n));
+        assert.ok(only.length > 0, `hidden documents have content: ${JSON.stringify(hidden)}`);
+        for (const name of only.slice(0, 3)) {
+          assert.ok(!read.includes(name), `"${name}" of a hidden document is not read`);
+          const res = await runCli(d, ["find", "--pid", String(d.pid), "--text", name]);
+          assert.notEqual(res.code, 0, `--text "${name}" matches nothing: ${res.stdout}`);
+        }
+      },
+    },
+  },
+  {
+    app: "chromium",
+    name: "Chromium with a local page",
+    setup: async (dir) => {
+      await Deno.writeTextFile(`${dir}/page.html`, PAGE);
+      return { url: `${dir}/page.html` };
+    },
+  },
+];
+
+for (const c of CASES) {
+  Deno.test({
+    name: `corpus read e2e: ${c.name}`,
+    ignore: !hasDesktopTools(),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn(t) {
+      const dir = await Deno.makeTempDir({ prefix: "desktop-corpus-" });
+      try {
+        const extra = c.setup ? await c.setup(dir) : {};
+        await using d = await startDesktop({ app: c.app, registerTimeoutMs: 120_000, ...extra });
+        if (!c.noConformance) {
+          await t.step("conforms to pyatspi: coverage, names, order, text", async () => {
+            assertConforms(await conformance(d));
+          });
+        }
+        for (const [name, fn] of Object.entries(c.steps ?? {})) {
+          await t.step(name, () => fn(d, dir));
+        }
+      } finally {
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      }
+    },
+  });
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""The independent reference for read conformance: walks one app with pyatspi
+(what Orca, dogtail and OSWorld build on) and prints every node it finds as
+JSON lines, in pre-order, for tests/e2e/corpus_read_test.ts to compare with
+`desktop read`.
+
+Usage: pyatspi_tree.py PID
+
+Each line: {"path", "parent", "role", "name", "states": [...], "text"?,
+"md"?: true, "skipped"?: true}. The walk applies the deliberate choices the
+reader documents (and nothing else of the reader's code):
+- a subtree whose root lacks VISIBLE is left out (frames and apps are kept);
+- a document that is not SHOWING (a browser's preloaded tab) is left out;
+- a subtree with no area on screen (zero-size extents all the way down) is
+  left out, as GTK 4 reports pages of a stack that are not shown;
+- children of a container with MANAGES_DESCENDANTS are read only when it has
+  at most CAP of them (such a container is marked "md"; larger ones are not
+  entered at all and marked "skipped");
+- children that belong to another app are left out; an object listed under
+  two parents is kept at its first place;
+- text is read (whole, then capped) from leaves with the Text interface
+  except named labels, headings and static texts, and from inputs, never from
+  password fields.
+"""
+import json
+import sys
+
+import pyatspi
+
+CAP = 2048
+TEXT_CAP = 2000
+TEXT_VALUE_ROLES = {61, 79, 52, 11}
+NAMED_TEXT_ROLES = {29, 116, 83}
+DOCUMENT_ROLES = {82, 95, 94, 92, 93, 96}
+VISIBLE = int(pyatspi.STATE_VISIBLE)
+SHOWING = int(pyatspi.STATE_SHOWING)
+MANAGES = int(pyatspi.STATE_MANAGES_DESCENDANTS)
+
+
+def find_app(pid):
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app is not None and app.get_process_id() == pid:
+            return app
+    return None
+
+
+def hidden(role, states):
+    if role in (23, 75):
+        return False
+    if not states:
+        return False
+    if VISIBLE not in states:
+        return True
+    return role in DOCUMENT_ROLES and SHOWING not in states
+
+
+def extents(acc, ifaces):
+    if "Component" not in ifaces:
+        return None
+    try:
+        e = acc.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        return [e.x, e.y, e.width, e.height]
+    except Exception:
+        return None
+
+
+def read(acc, parent_path, bus, seen):
+    """Reads one node and its subtree as a nested record, or None when hidden."""
+    try:
+        role = int(acc.getRole())
+        states = [int(s) for s in acc.getState().getStates()]
+    except Exception:
+        return None
+    if hidden(role, states):
+        return None
+    path = acc.path
+    if path in seen:
+        return None
+    seen.add(path)
+    name = acc.name or ""
+    ifaces = set(acc.get_interfaces())
+    rec = {"path": path, "parent": parent_path, "role": role, "name": name, "states": states}
+    try:
+        count = acc.childCount
+    except Exception:
+        count = 0
+    if MANAGES in states:
+        rec["md"] = True
+        if count > CAP or count < 0:
+            rec["skipped"] = True
+            count = 0
+    kids = []
+    for i in range(max(count, 0)):
+        try:
+            child = acc.getChildAtIndex(i)
+        except Exception:
+            child = None
+        if child is None:
+            continue
+        try:
+            if child.get_application() != bus:
+                continue  # embedded from another app
+        except Exception:
+            pass
+        k = read(child, path, bus, seen)
+        if k is not None:
+            kids.append(k)
+    leaf = count == 0 and MANAGES not in states
+    editable = "EditableText" in ifaces
+    wants = role != 40 and "Text" in ifaces and (
+        editable or role in TEXT_VALUE_ROLES or
+        (leaf and not (role in NAMED_TEXT_ROLES and name != "")))
+    if wants:
+        try:
+            t = acc.queryText().getText(0, -1)
+            rec["text"] = t[:TEXT_CAP] + ("\u2026" if len(t) > TEXT_CAP else "")
+        except Exception:
+            pass
+    rec["_ext"] = extents(acc, ifaces)
+    rec["_kids"] = kids
+    return rec
+
+
+def offscreen(rec):
+    """A subtree with no area on screen: zero-size extents all the way down."""
+    e = rec["_ext"]
+    if e is not None:
+        if e[2] > 0 and e[3] > 0:
+            return False
+    elif not rec["_kids"]:
+        return False
+    return all(offscreen(k) for k in rec["_kids"])
+
+
+def flatten(rec, out):
+    kids = [k for k in rec.pop("_kids") if not offscreen(k)]
+    rec.pop("_ext")
+    out.append(rec)
+    for k in kids:
+        flatten(k, out)
+
+
+def main():
+    pid = int(sys.argv[1])
+    app = find_app(pid)
+    if app is None:
+        print(json.dumps({"error": "app not found"}), flush=True)
+        sys.exit(1)
+    root = read(app, "", app, set())
+    records = []
+    if root is not None:
+        flatten(root, records)
+    for r in records:
+        print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()
