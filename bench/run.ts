@@ -8,6 +8,7 @@
 /** Benchmark scripts, in the order they run; each gets `--section`. */
 export const BENCHMARKS: readonly string[] = [
   "read_speed.ts",
+  "corpus.ts",
   "tokens.ts",
   "ref_stability.ts",
   "observe.ts",
