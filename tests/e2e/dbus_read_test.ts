@@ -62,7 +62,14 @@ Deno.test({
         assert.equal(root.name, "gtk3-widget-factory");
         assert.equal(root.children[0].role, 23); // frame
         assert.ok(nodes.length > 100, `only ${nodes.length} nodes`);
-        assert.ok(nodes.every((n) => n.bus === app.bus && n.path.startsWith("/org/a11y")));
+        // Every node is one of the app's objects, or a row the reader made to
+        // group a tree view's cells (no object behind it: empty path).
+        assert.ok(
+          nodes.every((n) =>
+            n.bus === app.bus &&
+            (n.path.startsWith("/org/a11y") || (n.path === "" && n.role === 90))
+          ),
+        );
       });
 
       await t.step("components have screen extents and buttons name their actions", () => {
