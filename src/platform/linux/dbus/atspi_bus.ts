@@ -121,8 +121,9 @@ export class AtspiBus {
   }
 
   /**
-   * Connects to the accessibility bus: the session bus (from
-   * DBUS_SESSION_BUS_ADDRESS) names it through `org.a11y.Bus.GetAddress`.
+   * Connects to the accessibility bus: `AT_SPI_BUS_ADDRESS` when set, else
+   * the one the session bus (DBUS_SESSION_BUS_ADDRESS) names through
+   * `org.a11y.Bus.GetAddress`.
    *
    * @param timeoutMs limit for connecting
    * @returns the client
@@ -136,6 +137,9 @@ export class AtspiBus {
    */
   static async connect(timeoutMs: number): Promise<AtspiBus> {
     const deadline = Date.now() + timeoutMs;
+    // Set by the provider once it found the bus (and by users who name it, as libatspi reads it).
+    const known = Deno.env.get("AT_SPI_BUS_ADDRESS");
+    if (known) return new AtspiBus(await DBusConnection.open(known, timeoutMs));
     const sessionAddr = Deno.env.get("DBUS_SESSION_BUS_ADDRESS");
     if (!sessionAddr) {
       throw new DesktopError("PLATFORM_NOT_SUPPORTED", "DBUS_SESSION_BUS_ADDRESS is not set", {
