@@ -26,6 +26,8 @@ const ROOT = "/org/a11y/atspi/accessible/root";
 const ACCESSIBLE = "org.a11y.atspi.Accessible";
 const COMPONENT = "org.a11y.atspi.Component";
 const COORD_TYPE_SCREEN = 0;
+/** How long an app that did not answer before is waited for again (ms). */
+const SILENT_RECHECK_MS = 250;
 
 /**
  * The session bus address: `DBUS_SESSION_BUS_ADDRESS`, else the standard
@@ -115,6 +117,8 @@ export interface BusApp {
   focused: boolean;
   /** False when the app did not answer within its deadline. */
   responsive: boolean;
+  /** Set when it was given only a short look, having stayed silent before. */
+  brief?: true;
 }
 
 /** A top-level window as discovery saw it. */
@@ -132,6 +136,8 @@ export interface BusWindow {
 /** The AT-SPI registry and apps, through one connection to the accessibility bus. */
 export class AppDirectory {
   readonly #conn: DBusConnection;
+  /** Apps that did not answer the last time: asked again only briefly. */
+  readonly #silent = new Set<string>();
 
   private constructor(conn: DBusConnection) {
     this.#conn = conn;
@@ -172,8 +178,36 @@ export class AppDirectory {
       member: "GetChildren",
     }, deadline);
     const refs = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
-    const appDeadline = Math.min(deadline, Date.now() + perAppMs);
-    return await Promise.all(refs.map(([bus, path]) => this.#app(bus, path, appDeadline)));
+    const now = Date.now();
+    const appDeadline = Math.min(deadline, now + perAppMs);
+    // An app that stayed silent earlier in this session (a stopped one) would
+    // cost every operation its full per-app time: it gets a short look instead.
+    const recheck = Math.min(appDeadline, now + Math.min(perAppMs, SILENT_RECHECK_MS));
+    const apps = await Promise.all(refs.map(async ([bus, path]) => {
+      if (!this.#silent.has(bus)) return await this.#app(bus, path, appDeadline);
+      const app = await this.#app(bus, path, recheck);
+      if (!app.responsive) app.brief = true;
+      return app;
+    }));
+    for (const a of apps) {
+      if (a.responsive) this.#silent.delete(a.bus);
+      else this.#silent.add(a.bus);
+    }
+    return apps;
+  }
+
+  /**
+   * Asks one app again, e.g. the one an operation targets after it stayed
+   * silent in a listing that gave it little time.
+   *
+   * @param app the app as listed
+   * @param deadline absolute deadline for this app
+   * @returns the app as it answers now
+   */
+  async again(app: BusApp, deadline: number): Promise<BusApp> {
+    const fresh = await this.#app(app.bus, app.path, deadline);
+    if (fresh.responsive) this.#silent.delete(app.bus);
+    return fresh;
   }
 
   async #app(bus: string, path: string, deadline: number): Promise<BusApp> {

@@ -135,7 +135,12 @@ export class LinuxProvider implements Provider {
   /** The app a scope names; APP_UNRESPONSIVE when it does not answer. */
   async #app(scope: Scope, deadline: number): Promise<LiveApp> {
     const apps = await this.#apps(deadline);
-    const app = apps[matchApp(apps, scope)];
+    let app = apps[matchApp(apps, scope)];
+    if (!app.responsive && app.brief) {
+      // The listing gave it only a short look: the target gets its full time.
+      const until = Math.min(deadline, Date.now() + callTimeoutFor(this.#timeoutMs));
+      app = liveApps([await this.#dir.again(app, until)])[0];
+    }
     if (!app.responsive) throw unresponsive(app);
     return app;
   }
