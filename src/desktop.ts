@@ -33,6 +33,8 @@ import {
   validateRef,
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
+import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
+import type { Change } from "./diff/diff.ts";
 import {
   launchApp,
   type Launched,
@@ -70,8 +72,29 @@ export interface ReadResult {
 
 /** What an action did, for the CLI to print. */
 export interface ActResult extends ActionResult {
-  /** The element acted on (absent for point targets). */
+  /**
+   * The element acted on, as it is after the action (as before it when the
+   * effect was not checked, or when it is gone: see `gone`); absent for
+   * point targets.
+   */
   element?: Element;
+  /** What the action changed, ref-keyed (absent when the effect was not checked). */
+  changes?: Change[];
+  /** Set when the effect could not be confirmed, saying why (e.g. nothing changed). */
+  unverified?: string;
+  /** True when the element is gone after the action (a dialog's button that closed it). */
+  gone?: true;
+}
+
+/** Options of {@link Desktop.act}. */
+export interface ActOptions {
+  /**
+   * Longest wait for the action's effect to show (ms, default 1500). The app
+   * is read again until its changes hold still or this time is over.
+   */
+  settleMs?: number;
+  /** Check the effect at all (default true); false returns as soon as the action is sent. */
+  verify?: boolean;
 }
 
 /** Conditions `wait` can wait for. */
@@ -120,8 +143,13 @@ export interface Desktop {
   find(scope: Scope, query: TextQuery): Promise<Element[]>;
   /** Resolve a target to one element of a fresh read (errors: see refs.md). */
   resolve(scope: Scope, target: Target): Promise<Element>;
-  /** Resolve the target, then carry out the action. */
-  act(scope: Scope, target: Target, action: Action): Promise<ActResult>;
+  /**
+   * Resolve the target, carry out the action, then (unless `verify: false`)
+   * read the app again until it settles and report what changed. Typing or
+   * setting a value that changed nothing fails with ACTION_FAILED; any other
+   * action that changed nothing comes back with `unverified` set.
+   */
+  act(scope: Scope, target: Target, action: Action, opts?: ActOptions): Promise<ActResult>;
   /** Wait until a condition holds; TIMEOUT otherwise. */
   wait(scope: Scope, cond: WaitCondition, timeoutMs: number): Promise<Element | null>;
   /**
@@ -242,15 +270,23 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       return await resolveIn(await readFull(scope), target);
     },
 
-    async act(scope, target, action) {
+    async act(scope, target, action, opts = {}) {
       if (action.kind === "drag") validatePoint(action.to, "the drag destination");
+      const verify = opts.verify ?? true;
+      const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+      const reread = async () => (await readFull(scope)).root;
       if (target.point && !hasElementTarget(target)) {
         validatePoint(target.point);
         // The point must fall inside a window of the scoped app: APP_NOT_FOUND
         // and WINDOW_NOT_FOUND come from this read, as for element targets.
         const windows = await provider.read(scope, { depth: 1, bounds: true });
         checkPointInScope(windows, target.point);
-        return await provider.act(scope, { point: target.point }, action);
+        // Best effort: the effect is checked when the app can be read whole.
+        const before = verify ? await readFull(scope).catch(() => null) : null;
+        const result = await provider.act(scope, { point: target.point }, action);
+        if (!before) return result;
+        const effect = await effectOf(action, undefined, before.root, reread, settleMs);
+        return { ...result, changes: effect.changes, ...unverifiedOf(effect) };
       }
       const snapshot = await readFull(scope);
       const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
@@ -258,7 +294,16 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         await lastReadOfRun(snapshot.app),
       );
       const result = await provider.act(scope, { element }, action);
-      return { ...result, element };
+      if (!verify) return { ...result, element };
+      const effect = await effectOf(action, element, snapshot.root, reread, settleMs);
+      const run = await lastReadOfRun(snapshot.app);
+      return {
+        ...result,
+        element: effect.after ? numberedAsLastRead(effect.after, run) : element,
+        changes: effect.changes,
+        ...unverifiedOf(effect),
+        ...(effect.after === null ? { gone: true as const } : {}),
+      };
     },
 
     async wait(scope, cond, timeoutMs) {
@@ -297,6 +342,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
  * running app carries its pid, and must never replace what the agent last
  * read of the live app.
  */
+function unverifiedOf(effect: { unverified?: string }): { unverified?: string } {
+  return effect.unverified ? { unverified: effect.unverified } : {};
+}
+
 function defaultStore(persist: boolean, session: string | undefined, replay: boolean): RefStore {
   if (!persist) return createMemoryRefStore();
   let dir: string | null = null;

@@ -19,12 +19,12 @@ import { type ActFormat, formatActResult, type ScopeOptionValues, withDesktop } 
  */
 export async function actAndPrint(
   verb: string,
-  opts: Partial<ScopeOptionValues> & { format?: ActFormat },
+  opts: Partial<ScopeOptionValues> & { format?: ActFormat; diff?: boolean },
   target: Target,
   action: Action,
 ): Promise<void> {
   await withDesktop(opts, async (desktop, scope) => {
     const result = await desktop.act(scope, target, action);
-    console.log(formatActResult(verb, result, opts.format ?? "agent"));
+    console.log(formatActResult(verb, result, opts.format ?? "agent", opts.diff ?? false));
   });
 }

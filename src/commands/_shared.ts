@@ -12,6 +12,8 @@ import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import type { ActionResult, Scope } from "../platform/provider.ts";
+import type { Change } from "../diff/diff.ts";
+import { renderChanges } from "../output/render.ts";
 import { type RefStore, SESSION_ENV, validateSession } from "../state/ref_store.ts";
 
 /** Option values {@link addScopeOptions} adds. */
@@ -331,8 +333,14 @@ export type ActFormat = "agent" | "json";
  */
 export function formatActResult(
   verb: string,
-  result: ActionResult & { element?: Element },
+  result: ActionResult & {
+    element?: Element;
+    changes?: Change[];
+    unverified?: string;
+    gone?: true;
+  },
   format: ActFormat = "agent",
+  diff = false,
 ): string {
   const el = result.element;
   if (format === "json") {
@@ -342,11 +350,18 @@ export function formatActResult(
       ...(el ? { element: elementSummary(el) } : {}),
       via: result.via,
       ...(result.detail ? { detail: result.detail } : {}),
+      ...(result.gone ? { gone: true } : {}),
+      ...(result.unverified ? { unverified: result.unverified } : {}),
+      ...(diff && result.changes ? { changes: result.changes } : {}),
     });
   }
   const what = el ? ` ${elementLine(el)}` : "";
   const detail = result.detail ? ` (${result.detail})` : "";
-  return `ok ${verb}${what} via ${result.via}${detail}`;
+  const gone = result.gone ? " (now gone)" : "";
+  const unverified = result.unverified ? `; unverified: ${result.unverified}` : "";
+  const line = `ok ${verb}${what} via ${result.via}${detail}${gone}${unverified}`;
+  if (!diff || !result.changes) return line;
+  return `${line}\n${renderChanges(result.changes, "agent")}`.trimEnd();
 }
 
 /**
@@ -388,11 +403,14 @@ export function addActFormatOption<
   A extends unknown[],
   O extends OptionValues,
   G extends OptionValues,
->(cmd: Command<A, O, G>): Command<A, O & { format: ActFormat }, G> {
+>(cmd: Command<A, O, G>): Command<A, O & { format: ActFormat; diff?: boolean }, G> {
   return cmd.option(
     "--format <format>",
     "output: agent (one line) or json",
     choiceOption<ActFormat>("--format", ["agent", "json"]),
     "agent" as ActFormat,
-  ) as unknown as Command<A, O & { format: ActFormat }, G>;
+  ).option(
+    "--diff",
+    "also print what the action changed (+ added, - removed, ~ changed), once the app settled",
+  ) as unknown as Command<A, O & { format: ActFormat; diff?: boolean }, G>;
 }

@@ -94,7 +94,7 @@ Examples:
             ),
           );
         const result = await desktop.act(scope, source, { kind: "drag", to });
-        console.log(formatActResult("drag", result, opts.format));
+        console.log(formatActResult("drag", result, opts.format, opts.diff ?? false));
       });
     }));
 }

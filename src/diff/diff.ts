@@ -1,10 +1,13 @@
 /**
  * Ref-keyed tree diff: what was added, removed and changed between two reads.
  *
- * Elements are matched by ref, not by position, so inserting a row at the top
- * of a list is one `added` change, not a cascade. Refs with a `.N` duplicate
- * index can move to another element when a duplicate appears or goes; they
- * are still matched by ref (a known, accepted limit).
+ * Elements are matched by native identity first (`nid`, when both reads carry
+ * it), so a renamed element whose ref changed is one `changed` with its ref
+ * `[old, new]`; then by ref, not by position, so inserting a row at the top
+ * of a list is one `added` change, not a cascade. Without native identity,
+ * refs with a `.N` duplicate index can move to another element when a
+ * duplicate appears or goes; they are still matched by ref (a known, accepted
+ * limit).
  *
  * @module
  */
@@ -24,6 +27,8 @@ export interface DiffOptions {
   ignoreBounds?: boolean;
   /** Ignore focus changes. */
   ignoreFocus?: boolean;
+  /** Match elements by ref only, ignoring native identity (default: nid first). */
+  refsOnly?: boolean;
 }
 
 /** Fields compared, in the order changes list them. */
@@ -108,25 +113,33 @@ function preorder(root: Element): Element[] {
  */
 export function diffTrees(before: Element, after: Element, opts: DiffOptions = {}): Change[] {
   const old = new Map<string, Element>();
+  const oldByNid = new Map<string, Element>();
   for (const el of preorder(before)) {
-    if (el.ref !== undefined && !old.has(el.ref)) old.set(el.ref, el);
+    if (el.ref === undefined || old.has(el.ref)) continue;
+    old.set(el.ref, el);
+    if (el.nid !== undefined && !opts.refsOnly && !oldByNid.has(el.nid)) oldByNid.set(el.nid, el);
   }
+  const newNids = new Set<string>();
+  if (oldByNid.size) { for (const el of preorder(after)) if (el.nid) newNids.add(el.nid); }
   const fields = DIFF_FIELDS.filter((k) =>
     !(k === "b" && opts.ignoreBounds) && !(k === "f" && opts.ignoreFocus)
   );
   const seen = new Set<string>();
+  const matched = new Set<Element>();
   const out: Change[] = [];
   const added: Array<{ at: number; el: Element }> = [];
   for (const el of preorder(after)) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
-    const prev = old.get(el.ref);
+    const prev = matchOf(el);
     if (!prev) {
       added.push({ at: out.length, el });
       out.push({ type: "added", ref: el.ref, el: reportable(el) });
       continue;
     }
+    matched.add(prev);
     let changes: Record<string, [unknown, unknown]> | null = null;
+    if (prev.ref !== el.ref) (changes ??= {}).ref = [prev.ref, el.ref];
     for (const k of fields) {
       // A secure value is never compared or reported, before or after.
       if (k === "v" && (prev.sec || el.sec)) continue;
@@ -146,8 +159,21 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     }
   }
   for (const [ref, el] of old) {
-    if (seen.has(ref)) continue;
+    if (matched.has(el)) continue;
     out.push({ type: "removed", ref, i: el.i, r: el.r, ...(el.t ? { t: el.t } : {}) });
   }
   return out;
+
+  /**
+   * The old element a new one continues: the same native object, else the
+   * same ref unless that old element lives on elsewhere under its own nid.
+   */
+  function matchOf(el: Element): Element | undefined {
+    const byNid = el.nid !== undefined ? oldByNid.get(el.nid) : undefined;
+    if (byNid && !matched.has(byNid)) return byNid;
+    const byRef = old.get(el.ref!);
+    if (!byRef || matched.has(byRef)) return undefined;
+    if (byRef.nid !== undefined && byRef.nid !== el.nid && newNids.has(byRef.nid)) return undefined;
+    return byRef;
+  }
 }

@@ -77,7 +77,19 @@ Deno.test({
     const path = `${dir}/saved.txt`;
     try {
       const editor = await waitFor(d, "the text view", (els) => els.find((e) => e.r === "input"));
-      await ok(d, ["type", "--app", d.appName, "--ref", editor.ref, "--text", "hello corpus"]);
+      // The action reports its effect: the text view's value, old and new.
+      const typed = await ok(d, [
+        "type",
+        "--app",
+        d.appName,
+        "--ref",
+        editor.ref,
+        "--text",
+        "hello corpus",
+        "--diff",
+      ]);
+      assert.ok(typed.stdout.includes(`|${editor.ref}] v: `), typed.stdout);
+      assert.ok(typed.stdout.includes(`-> "hello corpus"`), typed.stdout);
 
       const saveAs = await waitFor(
         d,

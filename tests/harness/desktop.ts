@@ -345,6 +345,13 @@ function appCommand(
       };
     }
     case "mousepad":
+      // Settings in memory: a session left by a killed run must not bring up
+      // mousepad's "restore the previous session?" question in the next one.
+      return {
+        cmd: opts.app,
+        args: opts.url ? [opts.url] : [],
+        env: { GSETTINGS_BACKEND: "memory" },
+      };
     case "evince":
     case "featherpad":
       return { cmd: opts.app, args: opts.url ? [opts.url] : [], env: {} };

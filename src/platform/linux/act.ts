@@ -42,6 +42,9 @@ const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
 /** AtspiRole code of a menu that opens from a menu bar or another menu (popup menus cannot be opened by an action). */
 const MENU_ROLES: ReadonlySet<number> = new Set([33]);
 
+/** AtspiRole of a combo box: its options are what set-value chooses from. */
+const COMBO_BOX_ROLE = 11;
+
 /** AtspiRole of a menu bar: the chain of menus to open stops there. */
 const MENU_BAR_ROLE = 34;
 
@@ -510,29 +513,58 @@ export class ElementActor {
     });
   }
 
-  /** Selects the child named `value` through the Selection interface. */
+  /**
+   * Selects the option named `value`: through the Selection interface of the
+   * element, or of its single list or menu child (a combo box keeps its items
+   * there: GTK's combos, Firefox's `<select>`), else by the option's own
+   * action. Null when the element holds no options at all.
+   */
   #select(value: string): ActionResult | null {
     const n = this.#n;
-    using sel = n.own(n.sym.atspi_accessible_get_selection_iface(this.#acc));
-    if (!sel) return null;
+    using held = new DisposableStack();
     const want = value.trim().toLowerCase();
-    const names = childNames(n, this.#acc);
-    let index = names.findIndex((c) => c.toLowerCase() === want);
-    // Combo boxes keep their items in a single menu child.
-    if (index < 0 && names.length === 1) {
-      using only = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, 0, n.err.buf));
+    const holders: Ptr[] = [this.#acc];
+    const count = n.sym.atspi_accessible_get_child_count(this.#acc, n.err.buf);
+    n.check("read children");
+    if (count === 1) {
+      const only = held.use(
+        n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, 0, n.err.buf)),
+      );
       n.check("read child");
-      if (only) index = childNames(n, only.ptr).findIndex((c) => c.toLowerCase() === want);
+      if (only) holders.push(only.ptr);
     }
-    if (index < 0) {
-      throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
-        suggestion: "Read the element's children and pass one of their labels",
-      });
+    let selectable = this.#role() === COMBO_BOX_ROLE;
+    const offered: string[] = [];
+    for (const holder of holders) {
+      using sel = n.own(n.sym.atspi_accessible_get_selection_iface(holder));
+      if (sel) selectable = true;
+      const names = childNames(n, holder);
+      offered.push(...names.filter((x) => x.trim() !== ""));
+      const index = names.findIndex((c) => c.trim().toLowerCase() === want);
+      if (index < 0) continue;
+      if (sel) {
+        const ok = n.sym.atspi_selection_select_child(sel.ptr, index, n.err.buf);
+        n.check("select", "ACTION_FAILED");
+        if (ok) return { via: "accessible", detail: "Selection" };
+      }
+      using option = n.own(n.sym.atspi_accessible_get_child_at_index(holder, index, n.err.buf));
+      n.check("read child");
+      const actions = option ? optional(() => readActions(n, option.ptr)) ?? [] : [];
+      const lower = actions.map((x) => x.toLowerCase());
+      const i = lower.includes("select") ? lower.indexOf("select") : pickClickAction(actions);
+      if (option && i >= 0) {
+        new ElementActor(n, option.ptr).#doAction(i, actions[i]);
+        return { via: "accessible", detail: `option ${actions[i]}` };
+      }
+      throw new DesktopError("ACTION_FAILED", `the app refused to select "${value}"`);
     }
-    const ok = n.sym.atspi_selection_select_child(sel.ptr, index, n.err.buf);
-    n.check("select", "ACTION_FAILED");
-    if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused to select "${value}"`);
-    return { via: "accessible", detail: "Selection" };
+    if (!selectable) return null;
+    throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
+      suggestion: offered.length
+        ? `Pass one of: ${offered.slice(0, 20).join(", ")}`
+        : "Read the element's children and pass one of their labels",
+      details: { options: offered.slice(0, 50) },
+    });
   }
 
   /** Scrolls into view (no amount) or wheels `amount` steps at the centre. */

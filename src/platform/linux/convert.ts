@@ -35,6 +35,7 @@ const R = {
   RADIO_MENU_ITEM: 45,
   TOGGLE_BUTTON: 62,
   SWITCH: 130,
+  COMBO_BOX: 11,
   PASSWORD_TEXT: 40,
   SPIN_BUTTON: 52,
   TEXT: 61,
@@ -164,7 +165,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   const secure = node.role === R.PASSWORD_TEXT;
   if (secure) el.sec = true;
   else {
-    const v = valueOf(node);
+    const v = valueOf(node) || (node.role === R.COMBO_BOX ? chosenOption(node) : undefined);
     // A label's or cell's text that only repeats its name says nothing new.
     if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || v.trim() !== label)) el.v = v;
   }
@@ -233,6 +234,23 @@ function valueOf(node: AtspiRawNode): string | undefined {
 /** Whether a range is a real one, not the ±DBL_MAX "any number" of a spreadsheet cell. */
 function bounded(v: { min: number; max: number }): boolean {
   return Math.abs(v.min) < 1e300 && Math.abs(v.max) < 1e300;
+}
+
+/**
+ * The chosen option of a combo box that has no text of its own (Firefox's
+ * `<select>`): the name of the SELECTED item in its list, which is a child of
+ * the combo, or a grandchild under one menu or list.
+ */
+function chosenOption(node: AtspiRawNode): string | undefined {
+  for (const c of node.children) {
+    if (hasState(c.states, S.SELECTED) && c.name.trim()) return c.name.trim();
+  }
+  for (const list of node.children) {
+    for (const c of list.children) {
+      if (hasState(c.states, S.SELECTED) && c.name.trim()) return c.name.trim();
+    }
+  }
+  return undefined;
 }
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */

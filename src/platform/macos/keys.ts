@@ -5,7 +5,7 @@
  * @module
  */
 
-import { DesktopError } from "../../errors.ts";
+import { badCombo, type Modifier, parseKeyChord } from "../../act/keys.ts";
 import { CG_FLAG } from "../../ffi/macos/core_graphics.ts";
 
 /** A parsed combo: one key plus modifier flags. */
@@ -16,30 +16,23 @@ export interface KeyCombo {
   flags: number;
 }
 
-const MODIFIERS: Readonly<Record<string, number>> = {
-  cmd: CG_FLAG.Command,
-  command: CG_FLAG.Command,
-  meta: CG_FLAG.Command,
+/** CGEventFlags of the shared grammar's modifiers. */
+const MODIFIERS: Readonly<Record<Modifier, number>> = {
   super: CG_FLAG.Command,
   ctrl: CG_FLAG.Control,
-  control: CG_FLAG.Control,
   alt: CG_FLAG.Alternate,
-  option: CG_FLAG.Alternate,
-  opt: CG_FLAG.Alternate,
   shift: CG_FLAG.Shift,
   fn: CG_FLAG.SecondaryFn,
 };
 
+/** Canonical named keys (src/act/keys.ts) to virtual key codes. */
 const NAMED: Readonly<Record<string, number>> = {
   return: 36,
-  enter: 36,
   tab: 48,
   space: 49,
   backspace: 51,
-  delete: 51,
+  delete: 117,
   escape: 53,
-  esc: 53,
-  forwarddelete: 117,
   home: 115,
   end: 119,
   pageup: 116,
@@ -113,7 +106,9 @@ const CHARS: Readonly<Record<string, number>> = {
 };
 
 /**
- * Parses a combo. Modifiers and named keys are case-insensitive.
+ * Parses a combo in the shared grammar (src/act/keys.ts) into a virtual key
+ * code and flags. `delete` is forward delete, `backspace` deletes backward,
+ * as on Linux.
  *
  * @param combo e.g. `cmd+a`, `shift+Tab`, `Return`
  * @returns the key code and flags
@@ -125,38 +120,10 @@ const CHARS: Readonly<Record<string, number>> = {
  * ```
  */
 export function parseKeyCombo(combo: string): KeyCombo {
-  const parts = combo.split("+").map((p) => p.trim());
-  // "cmd++" means cmd and the "+" key is not on ANSI without shift: treat as invalid below.
-  if (!combo.trim() || parts.some((p) => p === "")) {
-    throw invalid(combo, "it has an empty part");
-  }
+  const chord = parseKeyChord(combo);
   let flags = 0;
-  let code: number | undefined;
-  for (const [i, part] of parts.entries()) {
-    const lower = part.toLowerCase();
-    const last = i === parts.length - 1;
-    if (!last) {
-      const m = MODIFIERS[lower];
-      if (m === undefined) throw invalid(combo, `"${part}" is not a modifier`);
-      flags |= m;
-      continue;
-    }
-    code = NAMED[lower] ?? CHARS[lower];
-    if (code === undefined) {
-      throw invalid(
-        combo,
-        MODIFIERS[lower] !== undefined
-          ? "it has no key after the modifiers"
-          : `unknown key "${part}"`,
-      );
-    }
-  }
-  return { code: code!, flags };
-}
-
-function invalid(combo: string, why: string): DesktopError {
-  return new DesktopError("INVALID_ARGS", `cannot press "${combo}": ${why}`, {
-    suggestion:
-      "Use modifiers cmd/ctrl/alt/shift/fn joined with + and one key: a letter, digit, Return, Tab, Escape, Backspace, arrows (Left/Right/Up/Down), Home/End, PageUp/PageDown, F1-F12",
-  });
+  for (const m of chord.mods) flags |= MODIFIERS[m];
+  const code = NAMED[chord.key] ?? CHARS[chord.key.toLowerCase()];
+  if (code === undefined) throw badCombo(combo, `no "${chord.key}" key on a Mac keyboard`);
+  return { code, flags };
 }

@@ -1,0 +1,228 @@
+/**
+ * What an action did: read the app again until it settles (bounded), diff the
+ * reads, and judge whether the action had the effect it should have. Pure: the
+ * caller passes the read function, so every backend gets the same policy.
+ *
+ * @module
+ */
+
+import { type Change, diffTrees } from "../diff/diff.ts";
+import type { Element } from "../model/element.ts";
+import { DesktopError } from "../errors.ts";
+import type { Action } from "../platform/provider.ts";
+
+/** How long an action's effect may take to show, by default (ms). */
+export const DEFAULT_SETTLE_MS = 1500;
+
+/** The first pause before reading the app again (ms); later pauses grow to {@link MAX_POLL_MS}. */
+const POLL_MS = 100;
+
+/** The longest pause between two reads while the app settles (ms). */
+const MAX_POLL_MS = 400;
+
+/** Options of {@link settleChanges}. */
+export interface SettleOptions {
+  /** Longest wait for a change to show (ms). */
+  settleMs?: number;
+  /** Report bounds changes (scroll and drag move things; other actions only add noise). */
+  bounds?: boolean;
+  /** Sleeps `ms` (tests pass a fake clock). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds now (tests pass a fake clock). */
+  now?: () => number;
+}
+
+/** The settled state after an action. */
+export interface Settled {
+  /** The last tree read (refs assigned by the reader). */
+  root: Element;
+  /** Changes from the tree before the action to {@link Settled.root}. */
+  changes: Change[];
+  /** Why reading again failed, when it did (the last good tree is kept). */
+  readError?: DesktopError;
+}
+
+/**
+ * Reads the app again until the action's changes show and hold still (two
+ * reads in a row agree), or until the settle time is over. Nothing changing
+ * costs the whole settle time; a change that shows at once costs two reads.
+ *
+ * @param before the tree read before the action (refs assigned)
+ * @param read reads the tree again (refs assigned)
+ * @param opts settle time, bounds, clock
+ * @returns the last tree and its changes
+ * @example
+ * ```ts
+ * import { settleChanges } from "./effect.ts";
+ * const before = { i: 1, ref: "f", r: "input" as const, v: "" };
+ * const after = { ...before, v: "x" };
+ * const s = await settleChanges(before, () => Promise.resolve(after), { sleep: () => Promise.resolve() });
+ * console.log(s.changes.length); // 1
+ * ```
+ */
+export async function settleChanges(
+  before: Element,
+  read: () => Promise<Element>,
+  opts: SettleOptions = {},
+): Promise<Settled> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = opts.now ?? Date.now;
+  const until = now() + (opts.settleMs ?? DEFAULT_SETTLE_MS);
+  const diffOpts = { ignoreBounds: !opts.bounds };
+  let root = before;
+  let changes: Change[] = [];
+  let prev: Element | null = null;
+  let pause = POLL_MS;
+  do {
+    await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
+    // Back off: a big app read many times over would slow the app it watches.
+    pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.6));
+    let cur: Element;
+    try {
+      cur = await read();
+    } catch (e) {
+      if (!(e instanceof DesktopError)) throw e;
+      return { root, changes, readError: e };
+    }
+    root = cur;
+    changes = diffTrees(before, cur, diffOpts);
+    if (changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0) break;
+    prev = cur;
+  } while (now() < until);
+  return { root, changes };
+}
+
+/** The verdict on an action's effect. */
+export interface Effect {
+  /** What changed, ref-keyed. */
+  changes: Change[];
+  /** The target as it is after the action; null when it is gone; absent for a point. */
+  after?: Element | null;
+  /** Set when the action's effect could not be confirmed, saying why. */
+  unverified?: string;
+}
+
+/**
+ * Judges a settled action: the element as it is now, and whether the action
+ * did what it should. `type` and `set-value` that changed nothing anywhere,
+ * on an element that shows its value, fail with ACTION_FAILED (the keys or
+ * the value went nowhere); any other action that changed nothing is
+ * reported as unverified, since a click may rightly change nothing visible.
+ *
+ * @param action what was done
+ * @param target the element acted on, as read before (absent for a point)
+ * @param settled the state after the action
+ * @param settleMs the settle time, for messages
+ * @returns the effect
+ * @throws DesktopError ACTION_FAILED when typing or setting a value had no effect
+ * @example
+ * ```ts
+ * import { judgeEffect } from "./effect.ts";
+ * const el = { i: 2, ref: "f", r: "input" as const, v: "" };
+ * const root = { i: 1, ref: "w", r: "window" as const, c: [{ ...el, v: "hi" }] };
+ * const changes = [{ type: "changed" as const, ref: "f", i: 2, changes: { v: ["", "hi"] as [unknown, unknown] } }];
+ * const e = judgeEffect({ kind: "type", text: "hi" }, el, { root, changes }, 1500);
+ * console.log(e.after?.v, e.unverified); // "hi" undefined
+ * ```
+ */
+export function judgeEffect(
+  action: Action,
+  target: Element | undefined,
+  settled: Settled,
+  settleMs: number,
+): Effect {
+  const { changes, readError } = settled;
+  const after = target ? findAgain(settled.root, target) : undefined;
+  const effect: Effect = { changes, ...(target ? { after } : {}) };
+  if (readError) {
+    effect.unverified = `the app could not be read after the action (${readError.code}: ` +
+      `${readError.message})`;
+    return effect;
+  }
+  if (!target) {
+    if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
+    return effect;
+  }
+  const own = after ? changes.find((c) => c.type === "changed" && c.ref === after.ref) : undefined;
+  if (action.kind === "type" || action.kind === "set-value") {
+    if (own || (after && alreadySet(action, after))) return effect;
+    const showsValue = target.v !== undefined || after?.v !== undefined ||
+      TEXT_ROLES.has(target.r);
+    if (changes.length === 0 && showsValue && !target.sec) {
+      throw new DesktopError(
+        "ACTION_FAILED",
+        action.kind === "type"
+          ? `typed ${[...action.text].length} characters but nothing changed within ${settleMs} ms`
+          : `set the value but nothing changed within ${settleMs} ms`,
+        {
+          suggestion: "The element may not have taken keyboard focus, or may be read-only; " +
+            "read it to check its state, then retry (or click it first)",
+          details: { ref: target.ref, value: target.sec ? undefined : target.v ?? null },
+        },
+      );
+    }
+    effect.unverified = after
+      ? "the element's value did not change" +
+        (changes.length ? "; other elements did" : ` within ${settleMs} ms`)
+      : "the element is gone after the action";
+    return effect;
+  }
+  if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
+  return effect;
+}
+
+/** Roles whose value is their text: typing into them must change it. */
+const TEXT_ROLES: ReadonlySet<string> = new Set(["input", "combo", "spin"]);
+
+/** The target in the new tree: same native object first, else the same ref; null when gone. */
+function findAgain(root: Element, target: Element): Element | null {
+  let byRef: Element | null = null;
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (target.nid !== undefined && el.nid === target.nid) return el;
+    if (byRef === null && el.ref === target.ref && target.ref !== undefined) byRef = el;
+    for (const c of el.c ?? []) stack.push(c);
+  }
+  // With native ids on both sides, a ref taken over by another object is not the target.
+  if (byRef && target.nid !== undefined && byRef.nid !== undefined) return null;
+  return byRef;
+}
+
+/** Whether set-value asked for the state the element already has (nothing to change). */
+function alreadySet(action: Action, el: Element): boolean {
+  if (action.kind !== "set-value") return false;
+  const want = action.value.trim().toLowerCase();
+  if (el.chk !== undefined) {
+    const on = ["true", "on", "yes", "1", "checked", "check"].includes(want);
+    const off = ["false", "off", "no", "0", "unchecked", "uncheck"].includes(want);
+    return (on && el.chk === true) || (off && el.chk === false);
+  }
+  const v = el.v === undefined ? "" : String(el.v);
+  if (v.trim().toLowerCase() === want) return true;
+  return want !== "" && Number.isFinite(Number(want)) && Number(v) === Number(want) && v !== "";
+}
+
+/**
+ * Settles and judges in one step: what the action changed and whether it had
+ * the effect it should have (see {@link settleChanges} and {@link judgeEffect}).
+ *
+ * @param action what was done
+ * @param target the element acted on, as read before (absent for a point)
+ * @param before the tree read before the action
+ * @param read reads the tree again
+ * @param settleMs longest wait for the effect to show
+ * @returns the effect
+ * @throws DesktopError ACTION_FAILED when typing or setting a value had no effect
+ */
+export async function effectOf(
+  action: Action,
+  target: Element | undefined,
+  before: Element,
+  read: () => Promise<Element>,
+  settleMs: number = DEFAULT_SETTLE_MS,
+): Promise<Effect> {
+  const bounds = action.kind === "scroll" || action.kind === "drag";
+  const settled = await settleChanges(before, read, { settleMs, bounds });
+  return judgeEffect(action, target, settled, settleMs);
+}

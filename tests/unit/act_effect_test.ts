@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { createDesktop } from "../../src/desktop.ts";
+import { DesktopError } from "../../src/errors.ts";
+import { diffTrees } from "../../src/diff/diff.ts";
+import { judgeEffect, settleChanges } from "../../src/act/effect.ts";
+import type { Element, Snapshot } from "../../src/model/element.ts";
+import type { Action, ActionResult, ActionTarget, Provider } from "../../src/platform/provider.ts";
+import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+
+/** A fake app whose reaction to each action is a function of the snapshot. */
+class ReactingProvider implements Provider {
+  readonly platform = "replay" as const;
+  constructor(public snapshot: Snapshot, public react: (s: Snapshot, a: Action) => void) {}
+  listApps() {
+    return Promise.resolve([this.snapshot.app]);
+  }
+  listWindows() {
+    return Promise.resolve([]);
+  }
+  read() {
+    return Promise.resolve(structuredClone(this.snapshot));
+  }
+  act(_scope: unknown, _target: ActionTarget, action: Action): Promise<ActionResult> {
+    this.react(this.snapshot, action);
+    return Promise.resolve({ via: "input" });
+  }
+  close() {}
+}
+
+function app(): Snapshot {
+  return {
+    app: { name: "Forms", pid: 7 },
+    readAt: "2026-01-01T00:00:00Z",
+    root: {
+      i: 0,
+      r: "app",
+      t: "Forms",
+      nid: "app",
+      c: [{
+        i: 0,
+        r: "window",
+        t: "Forms",
+        nid: "win",
+        c: [
+          { i: 0, r: "input", t: "Email", v: "", nid: "email", f: true },
+          { i: 0, r: "btn", t: "Submit", nid: "submit" },
+        ],
+      }],
+    },
+  };
+}
+
+const win = (s: Snapshot) => s.root.c![0];
+const fast = { settleMs: 400 };
+
+Deno.test("act: the result carries the element as it is after the action, and what changed", async () => {
+  const p = new ReactingProvider(app(), (s, a) => {
+    if (a.kind === "type") win(s).c![0].v += a.text;
+  });
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const res = await desktop.act({}, { ref: "email" }, { kind: "type", text: "ada" }, fast);
+  assert.equal(res.element?.v, "ada");
+  assert.equal(res.unverified, undefined);
+  assert.deepEqual(res.changes, [
+    { type: "changed", ref: "email", i: 3, changes: { v: ["", "ada"] } },
+  ]);
+});
+
+Deno.test("act: typing that changes nothing is ACTION_FAILED, not ok", async () => {
+  const p = new ReactingProvider(app(), () => {});
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  await assert.rejects(
+    desktop.act({}, { ref: "email" }, { kind: "type", text: "ada" }, fast),
+    (e) =>
+      e instanceof DesktopError && e.code === "ACTION_FAILED" && /nothing changed/.test(e.message),
+  );
+});
+
+Deno.test("act: a click that changes nothing is reported unverified; one that renames is one change", async () => {
+  const quiet = createDesktop(new ReactingProvider(app(), () => {}), {
+    store: createMemoryRefStore(),
+  });
+  const res = await quiet.act({}, { ref: "submit" }, { kind: "click" }, fast);
+  assert.match(res.unverified ?? "", /nothing changed within 400 ms/);
+  assert.deepEqual(res.changes, []);
+
+  const renaming = createDesktop(
+    new ReactingProvider(app(), (s) => (win(s).c![1].t = "Sent")),
+    { store: createMemoryRefStore() },
+  );
+  const after = await renaming.act({}, { ref: "submit" }, { kind: "click" }, fast);
+  assert.equal(after.unverified, undefined);
+  assert.equal(after.element?.t, "Sent");
+  assert.deepEqual(after.changes, [{
+    type: "changed",
+    ref: "sent",
+    i: 4,
+    changes: { ref: ["submit", "sent"], t: ["Submit", "Sent"] },
+  }]);
+});
+
+Deno.test("act: an element that closes its dialog is reported gone", async () => {
+  const p = new ReactingProvider(app(), (s) => win(s).c!.pop());
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const res = await desktop.act({}, { ref: "submit" }, { kind: "click" }, fast);
+  assert.equal(res.gone, true);
+  assert.equal(res.changes?.[0].type, "removed");
+});
+
+Deno.test("diff: native identity first, so a rename is one change; refs alone give remove + add", () => {
+  const a: Element = {
+    i: 1,
+    ref: "w",
+    r: "window",
+    c: [{ i: 2, ref: "w/ok", r: "btn", t: "OK", nid: "n2" }],
+  };
+  const b: Element = {
+    i: 1,
+    ref: "w",
+    r: "window",
+    c: [{ i: 2, ref: "w/done", r: "btn", t: "Done", nid: "n2" }],
+  };
+  assert.deepEqual(diffTrees(a, b), [
+    {
+      type: "changed",
+      ref: "w/done",
+      i: 2,
+      changes: { ref: ["w/ok", "w/done"], t: ["OK", "Done"] },
+    },
+  ]);
+  assert.deepEqual(diffTrees(a, b, { refsOnly: true }).map((c) => c.type), ["added", "removed"]);
+  // A ref taken over by another native object is that object's, not the old one's.
+  const c: Element = {
+    i: 1,
+    ref: "w",
+    r: "window",
+    c: [
+      { i: 2, ref: "w/ok", r: "btn", t: "OK", nid: "n9" },
+      { i: 3, ref: "w/ok-old", r: "btn", t: "OK", nid: "n2" },
+    ],
+  };
+  assert.deepEqual(diffTrees(a, c).map((x) => x.type), ["added", "changed"]);
+});
+
+Deno.test("settle: waits for the change to hold still, and stops at the settle time", async () => {
+  let clock = 0;
+  const sleep = (ms: number) => (clock += ms, Promise.resolve());
+  const before: Element = { i: 1, ref: "f", r: "input", v: "" };
+  const reads = [before, { ...before, v: "a" }, { ...before, v: "ab" }, { ...before, v: "ab" }];
+  let k = 0;
+  const s = await settleChanges(before, () => Promise.resolve(reads[Math.min(k++, 3)]), {
+    sleep,
+    now: () => clock,
+    settleMs: 5000,
+  });
+  assert.equal(k, 4);
+  assert.deepEqual(s.changes[0], { type: "changed", ref: "f", i: 1, changes: { v: ["", "ab"] } });
+  clock = 0;
+  k = 0;
+  const none = await settleChanges(before, () => (k++, Promise.resolve(before)), {
+    sleep,
+    now: () => clock,
+    settleMs: 1000,
+  });
+  assert.deepEqual(none.changes, []);
+  assert.ok(k >= 4 && clock >= 1000);
+});
+
+Deno.test("judge: set-value to the state the element already has is not a failure", () => {
+  const box: Element = { i: 2, ref: "b", r: "chk", chk: true };
+  const e = judgeEffect({ kind: "set-value", value: "true" }, box, { root: box, changes: [] }, 100);
+  assert.equal(e.unverified, undefined);
+  const field: Element = { i: 2, ref: "f", r: "input", v: "x" };
+  assert.throws(
+    () => judgeEffect({ kind: "set-value", value: "y" }, field, { root: field, changes: [] }, 100),
+    (err) => err instanceof DesktopError && err.code === "ACTION_FAILED",
+  );
+});
