@@ -1,0 +1,101 @@
+/**
+ * gnome-calculator (GTK 4): compute 12×3= by clicking buttons found by their
+ * labels and acted on by refs, then read the result. Witness: pyatspi reads
+ * the display's text.
+ */
+
+import assert from "node:assert/strict";
+import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { type CliResult, runCli } from "../harness/cli.ts";
+
+interface FlatEl {
+  ref: string;
+  r: string;
+  t?: string;
+  v?: string;
+  d?: string;
+  f?: boolean;
+}
+
+async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
+  const res = await runCli(d, args);
+  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
+  return res;
+}
+
+async function flat(d: TestDesktop): Promise<FlatEl[]> {
+  const res = await ok(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+  return JSON.parse(res.stdout).elements as FlatEl[];
+}
+
+/** The editable display's text as pyatspi reads it. */
+async function witnessDisplay(d: TestDesktop): Promise<string> {
+  const script = `
+import pyatspi
+def walk(a):
+    for c in a:
+        if c is None: continue
+        yield c
+        yield from walk(c)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is None or app.name != ${JSON.stringify(d.appName)}: continue
+    for c in walk(app):
+        st = c.getState()
+        if st.contains(pyatspi.STATE_EDITABLE) and st.contains(pyatspi.STATE_FOCUSABLE):
+            print(c.queryText().getText(0, -1))
+            raise SystemExit(0)
+`;
+  const out = await new Deno.Command("timeout", {
+    args: ["60", "/usr/bin/python3", "-c", script],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test({
+  name: "gnome-calculator: 12×3= by refs shows 36 (pyatspi agrees), and = reports the change",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gnome-calculator" });
+    let els: FlatEl[] = [];
+    const until = Date.now() + 30_000;
+    while (Date.now() < until) {
+      els = await flat(d);
+      if (els.some((e) => e.r === "btn" && e.d === "Calculate Result")) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // Buttons are named "7 7" (GTK 4 adds the child label's text); operators by their help text.
+    const button = (pick: (e: FlatEl) => boolean, what: string) => {
+      const b = els.find((e) => e.r === "btn" && pick(e));
+      assert.ok(b, `no ${what} button in ${JSON.stringify(els.filter((e) => e.r === "btn"))}`);
+      return b.ref;
+    };
+    const digit = (n: string) => button((e) => (e.t ?? "").split(" ")[0] === n, n);
+    const keys = [
+      digit("1"),
+      digit("2"),
+      button((e) => (e.d ?? "").startsWith("Multiply"), "×"),
+      digit("3"),
+    ];
+    for (const ref of keys) await ok(d, ["click", "--app", d.appName, "--ref", ref]);
+    const equals = await ok(d, [
+      "click",
+      "--app",
+      d.appName,
+      "--ref",
+      button((e) => e.d === "Calculate Result", "="),
+      "--diff",
+    ]);
+    // The action's own report shows the display going from the expression to the result.
+    assert.match(equals.stdout, /v: "12×3" -> "36"/);
+    const display = (await flat(d)).find((e) => e.r === "input" && e.f);
+    assert.equal(display?.v, "36");
+    assert.equal(await witnessDisplay(d), "36");
+  },
+});
