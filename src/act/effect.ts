@@ -174,7 +174,7 @@ export function judgeEffect(
 /** Roles whose value is their text: typing into them must change it. */
 const TEXT_ROLES: ReadonlySet<string> = new Set(["input", "combo", "spin"]);
 
-/** The target in the new tree: same native object first, else the same ref; null when gone. */
+/** The target in the new tree: same native object first, else the same ref (as the differ matches); null when gone. */
 function findAgain(root: Element, target: Element): Element | null {
   let byRef: Element | null = null;
   const stack: Element[] = [root];
@@ -184,8 +184,8 @@ function findAgain(root: Element, target: Element): Element | null {
     if (byRef === null && el.ref === target.ref && target.ref !== undefined) byRef = el;
     for (const c of el.c ?? []) stack.push(c);
   }
-  // With native ids on both sides, a ref taken over by another object is not the target.
-  if (byRef && target.nid !== undefined && byRef.nid !== undefined) return null;
+  // Its native object is gone but its ref is there: apps that make objects on
+  // demand (spreadsheet cells) give the same cell a new object on each read.
   return byRef;
 }
 
