@@ -35,6 +35,7 @@ import { diffCommand } from "./src/commands/diff.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
 import { screenshotCommand } from "./src/commands/screenshot.ts";
 import { launchCommand, quitCommand, windowCommand } from "./src/commands/apps.ts";
+import { clipboardCommand } from "./src/commands/clipboard.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
@@ -83,6 +84,7 @@ Errors are one JSON object on stderr: {"error":true,"code":"...","message":"..."
       launchCommand(),
       quitCommand(),
       windowCommand(),
+      clipboardCommand(),
       mcpCommand(),
     ]
   ) program.addCommand(cmd);

@@ -44,6 +44,7 @@ import {
   type WindowResult,
 } from "./apps/apps.ts";
 import type { WindowOp } from "./platform/provider.ts";
+import { clipboard } from "./apps/clipboard.ts";
 import {
   type Screenshot,
   type ScreenshotRequest,
@@ -166,6 +167,10 @@ export interface Desktop {
   quit(scope: Scope, opts?: { force?: boolean; timeoutMs?: number }): Promise<Quit>;
   /** Move, resize, raise, minimize, maximize, restore or close the scoped window. */
   window(scope: Scope, ops: readonly WindowOp[]): Promise<WindowResult>;
+  /** The system clipboard's text ("" when empty). */
+  clipboardGet(): Promise<string>;
+  /** Put text on the system clipboard (it stays after the process exits). */
+  clipboardSet(text: string): Promise<void>;
   /** Release the provider. */
   close(): void;
 }
@@ -330,6 +335,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     quit: (scope, o = {}) =>
       quitApp(desktop, scope, { force: o.force, timeoutMs: o.timeoutMs ?? timeoutMs }),
     window: (scope, ops) => windowCommand(desktop, scope, ops, timeoutMs),
+    clipboardGet: () => clipboard(provider).get(),
+    clipboardSet: (text) => clipboard(provider).set(text),
 
     close: () => provider.close(),
   };

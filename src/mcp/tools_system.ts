@@ -152,4 +152,25 @@ export function registerSystemTools(server: McpServer, ctx: ToolContext): void {
       return ok({ ok: true, window: res.window, state: res.state });
     },
   );
+
+  addTool(
+    server,
+    "clipboard_get",
+    "Read the system clipboard's text (empty when it holds none), e.g. after the app copied " +
+      "something.",
+    {},
+    async () => ok(await desktop.clipboardGet()),
+  );
+
+  addTool(
+    server,
+    "clipboard_set",
+    "Put text on the system clipboard (it stays there), e.g. to paste it into an app with " +
+      "key ctrl+v.",
+    { text: z.string().describe("The text to copy") },
+    async (args) => {
+      await desktop.clipboardSet(args.text);
+      return ok({ ok: true });
+    },
+  );
 }

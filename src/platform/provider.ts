@@ -191,6 +191,10 @@ export interface Provider {
    * it did not change.
    */
   windowAction?(win: WindowInfo, op: WindowOp, timeoutMs: number): Promise<WindowState>;
+  /** Optional: the system clipboard's text ("" when empty). */
+  clipboardGet?(): Promise<string>;
+  /** Optional: put text on the system clipboard; it stays there after this process exits. */
+  clipboardSet?(text: string): Promise<void>;
   /** Release every native resource. Safe to call twice. */
   close(): void;
 }

@@ -9,6 +9,8 @@ const FIXTURE = "tests/fixtures/mcp_checkout.json";
 const TOOLS = [
   "action",
   "click",
+  "clipboard_get",
+  "clipboard_set",
   "diff",
   "drag",
   "find",

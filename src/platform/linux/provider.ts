@@ -41,6 +41,7 @@ import { readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import { closeAppWindows, windowAction } from "./windows.ts";
+import { clipboardGet, clipboardSet } from "./clipboard.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -307,6 +308,16 @@ export class LinuxProvider implements Provider {
   /** Window management through X11 (see windows.ts). */
   windowAction(win: WindowInfo, op: WindowOp, timeoutMs: number): Promise<WindowState> {
     return windowAction(win, op, timeoutMs);
+  }
+
+  /** The CLIPBOARD selection's text. */
+  clipboardGet(): Promise<string> {
+    return clipboardGet(Math.min(this.#timeoutMs, 5000));
+  }
+
+  /** Owns the CLIPBOARD selection from a detached process that outlives this one. */
+  clipboardSet(text: string): Promise<void> {
+    return clipboardSet(text, this.#timeoutMs);
   }
 
   /** Stops watches and closes the bulk reader. libatspi stays loaded for the process. */
