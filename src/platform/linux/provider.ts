@@ -79,6 +79,9 @@ export class LinuxProvider implements Provider {
     this.#dir = dir;
     try {
       this.#n = Native.open();
+      // Sets libatspi's cache mask on the desktop (the fallback walk is several
+      // times slower without its cache); libatspi keeps the desktop object.
+      this.#n.desktop()[Symbol.dispose]();
     } catch (e) {
       dir.close();
       throw e;
