@@ -10,6 +10,7 @@ import type { FilterOptions, FilterResult } from "./model/filter.ts";
 import type { Action, ActionResult, Provider, Scope } from "./platform/provider.ts";
 import { DesktopError } from "./errors.ts";
 import { assignIds } from "./model/tree.ts";
+import { foldLabels } from "./model/semantics.ts";
 import { filterTree } from "./model/filter.ts";
 import { assignRefs } from "./refs/generate.ts";
 import { findElements, resolveRef, type TextQuery } from "./refs/resolve.ts";
@@ -216,6 +217,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
   /** A fresh read with ids and refs, not persisted. */
   async function readFull(scope: Scope, bounds = true): Promise<Snapshot> {
     const snapshot = await provider.read(scope, { bounds });
+    foldLabels(snapshot.root);
     assignIds(snapshot.root);
     assignRefs(snapshot.root);
     return snapshot;

@@ -9,6 +9,7 @@ import { Command, type CommandUnknownOpts } from "commander";
 import { diffTrees } from "../diff/diff.ts";
 import type { Snapshot } from "../model/element.ts";
 import { assignIds } from "../model/tree.ts";
+import { foldLabels } from "../model/semantics.ts";
 import { renderChanges } from "../output/render.ts";
 import { readSnapshotFile } from "../platform/replay/snapshot_file.ts";
 import { assignRefs } from "../refs/generate.ts";
@@ -19,6 +20,7 @@ type DiffFormat = "agent" | "jsonl";
 async function load(path: string): Promise<Snapshot> {
   const snap = await readSnapshotFile(path);
   // Recomputed so that files written by any version diff on today's refs.
+  foldLabels(snap.root);
   assignIds(snap.root);
   assignRefs(snap.root);
   return snap;

@@ -13,6 +13,7 @@ import { diffTrees } from "../diff/diff.ts";
 import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import { assignIds, windowBoundsOf } from "../model/tree.ts";
+import { foldLabels } from "../model/semantics.ts";
 import { observe } from "../observe/observe.ts";
 import { renderChanges, renderElements } from "../output/render.ts";
 import type { Action, Scope } from "../platform/provider.ts";
@@ -404,6 +405,7 @@ export async function loadSnapshotTree(path: string): Promise<Element> {
   // Loaded on demand: reading files is a platform concern, not the server's.
   const { readSnapshotFile } = await import("../platform/replay/snapshot_file.ts");
   const { root } = await readSnapshotFile(path);
+  foldLabels(root);
   assignIds(root);
   assignRefs(root);
   return root;

@@ -45,6 +45,13 @@ export type Role =
   | "web"
   | "heading"
   | "landmark"
+  | "navigation"
+  | "main"
+  | "banner"
+  | "contentinfo"
+  | "search"
+  | "region"
+  | "complementary"
   | "separator"
   | "tooltip"
   | "other";
@@ -117,6 +124,13 @@ export interface Element {
    * path; never printed in the agent format.
    */
   nid?: string;
+  /**
+   * The `nid` of the control this element labels (AT-SPI LABEL_FOR, macOS
+   * AXTitleUIElement seen from the label, HTML `<label>`). Read by
+   * `foldLabels` (src/model/semantics.ts), which folds the label into its
+   * control; never printed or saved.
+   */
+  lf?: string;
 }
 
 /** An element in a flat list: no children, plus its landmark path. */

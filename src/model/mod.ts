@@ -9,3 +9,4 @@ export * from "./element.ts";
 export * from "./roles.ts";
 export * from "./tree.ts";
 export * from "./filter.ts";
+export * from "./semantics.ts";

@@ -58,6 +58,13 @@ export const ROLES: readonly Role[] = [
   "web",
   "heading",
   "landmark",
+  "navigation",
+  "main",
+  "banner",
+  "contentinfo",
+  "search",
+  "region",
+  "complementary",
   "separator",
   "tooltip",
   "other",
@@ -533,13 +540,13 @@ const AX_SUBROLE: Readonly<Record<string, Role>> = {
   AXSystemDialog: "dialog",
   AXApplicationDialog: "dialog",
   AXApplicationAlertDialog: "dialog",
-  AXLandmarkBanner: "landmark",
-  AXLandmarkComplementary: "landmark",
-  AXLandmarkContentInfo: "landmark",
-  AXLandmarkMain: "landmark",
-  AXLandmarkNavigation: "landmark",
-  AXLandmarkRegion: "landmark",
-  AXLandmarkSearch: "landmark",
+  AXLandmarkBanner: "banner",
+  AXLandmarkComplementary: "complementary",
+  AXLandmarkContentInfo: "contentinfo",
+  AXLandmarkMain: "main",
+  AXLandmarkNavigation: "navigation",
+  AXLandmarkRegion: "region",
+  AXLandmarkSearch: "search",
   AXLandmarkForm: "form",
   AXTabPanel: "tabpanel",
   AXApplicationStatus: "statusbar",
@@ -659,12 +666,45 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   status: "statusbar",
   document: "web",
   webarea: "web",
-  region: "landmark",
-  navigation: "landmark",
-  main: "landmark",
-  banner: "landmark",
+  nav: "navigation",
+  header: "banner",
+  footer: "contentinfo",
+  aside: "complementary",
+  section: "region",
   tip: "tooltip",
 };
+
+/** The web landmark roles: each keeps its kind in roles and refs. */
+export const LANDMARK_KINDS: readonly Role[] = [
+  "navigation",
+  "main",
+  "banner",
+  "contentinfo",
+  "search",
+  "region",
+  "complementary",
+  "form",
+];
+
+/**
+ * The role of a landmark from its ARIA role as toolkits expose it (AT-SPI
+ * `xml-roles` attribute, which may list several words): its kind, else the
+ * generic `landmark`.
+ *
+ * @param xmlRoles the attribute value, e.g. `"navigation"`
+ * @returns `navigation`, `main`... or `landmark`
+ * @example
+ * ```ts
+ * import { landmarkRole } from "./roles.ts";
+ * console.log(landmarkRole("navigation"), landmarkRole(undefined)); // "navigation" "landmark"
+ * ```
+ */
+export function landmarkRole(xmlRoles: string | undefined): Role {
+  for (const word of (xmlRoles ?? "").toLowerCase().split(/\s+/)) {
+    if ((LANDMARK_KINDS as readonly string[]).includes(word)) return word as Role;
+  }
+  return "landmark";
+}
 
 /** The meta-role of `--roles` that stands for {@link INTERACTIVE_ROLES}. */
 export const INTERACTIVE_META_ROLE = "interactive";
@@ -693,6 +733,10 @@ export function parseRoles(list: string): Set<Role> {
     const name = raw.toLowerCase();
     if (name === INTERACTIVE_META_ROLE) {
       for (const r of INTERACTIVE_ROLES) out.add(r);
+      continue;
+    }
+    if (name === "landmark" || name === "landmarks") {
+      for (const r of ["landmark" as const, ...LANDMARK_KINDS]) out.add(r);
       continue;
     }
     const squashed = squash(name);

@@ -15,6 +15,7 @@ import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";
 import { filterTree } from "../model/filter.ts";
 import { assignIds, walk } from "../model/tree.ts";
+import { foldLabels } from "../model/semantics.ts";
 import type { Provider, Scope } from "../platform/provider.ts";
 import { assignRefs } from "../refs/generate.ts";
 import { Sleeper } from "./_sleeper.ts";
@@ -286,6 +287,7 @@ async function readView(provider: Provider, scope: Scope, opts: ObserveOptions):
   const snapshot = await provider.read(scope, { bounds: true });
   const full = snapshot.root;
   // Refs come from the full tree so they match what `read` prints for the same UI.
+  foldLabels(full);
   assignIds(full);
   assignRefs(full);
   let root = full;

@@ -43,6 +43,7 @@ import { formatRef, MAX_REF_LENGTH } from "../identity/syntax.ts";
 
 // The ref syntax (twin index, longest ref) is defined once, in src/identity/syntax.ts.
 export { MAX_REF_LENGTH };
+import { isToolkitClassName } from "../model/semantics.ts";
 
 /** Longest slug, in code points. */
 export const MAX_SLUG_LENGTH = 40;
@@ -69,6 +70,13 @@ export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
   "tree",
   "form",
   "landmark",
+  "navigation",
+  "main",
+  "banner",
+  "contentinfo",
+  "search",
+  "region",
+  "complementary",
 ]);
 
 /** Rows whose key may come from their content. */
@@ -115,7 +123,9 @@ export function slug(label: string): string {
 
 /**
  * The label a ref is built from: title, else description, else placeholder
- * (trimmed). Never the value: values change.
+ * (trimmed), skipping toolkit class names ("GtkButton"). A label made only of
+ * symbols (÷ × =) gives way to the description ("Multiply [*]"), since its
+ * slug would be empty. Never the value: values change.
  *
  * @param el the element
  * @returns the label, or "" when it has none
@@ -123,10 +133,18 @@ export function slug(label: string): string {
  * ```ts
  * import { bestLabel } from "./generate.ts";
  * console.log(bestLabel({ i: 1, r: "input", v: "john", ph: "Email" })); // "Email"
+ * console.log(bestLabel({ i: 1, r: "btn", t: "×", d: "Multiply [*]" })); // "Multiply [*]"
  * ```
  */
 export function bestLabel(el: Element): string {
-  return el.t?.trim() || el.d?.trim() || el.ph?.trim() || "";
+  let first = "";
+  for (const raw of [el.t, el.d, el.ph]) {
+    const s = raw?.trim();
+    if (!s || isToolkitClassName(s)) continue;
+    if (slug(s) !== "") return s;
+    first ||= s;
+  }
+  return first;
 }
 
 /**
@@ -186,13 +204,31 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
 export function traceRefs(root: Element): RefTrace[] {
   const out: RefTrace[] = [];
   const slugOf = cachedSlug();
+  const cellKeys = new Map<Element, string>();
   const seg: Segment = { own: "", contributes: null };
   // One frame per open parent (not per child), walked without recursion: generated
   // trees can be deeper than the call stack, and fewer allocations keep 100k-element
-  // trees cheap.
-  const frames: Array<{ el: Element; path: LandmarkNode | null; depth: number; next: number }> = [];
-  const visit = (el: Element, parent: Element | null, path: LandmarkNode | null, depth: number) => {
+  // trees cheap. `cell` is the slug of the enclosing cell's text (null outside cells).
+  const frames: Array<
+    { el: Element; path: LandmarkNode | null; depth: number; next: number; cell: string | null }
+  > = [];
+  const visit = (
+    el: Element,
+    parent: Element | null,
+    path: LandmarkNode | null,
+    depth: number,
+    cell: string | null,
+  ) => {
+    if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys);
     segmentOf(el, parent, path, slugOf, seg);
+    if (el.r === "cell") {
+      seg.own = cellKeys.get(el) || "cell";
+      seg.contributes = null;
+    } else if (cell !== null) {
+      // Inside a cell, text is the cell's value: keyed by role. Controls keep their label.
+      if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
+      seg.contributes = null;
+    }
     out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
     if (!el.c?.length) return;
     const contributes = seg.contributes;
@@ -203,9 +239,10 @@ export function traceRefs(root: Element): RefTrace[] {
       prefix: path ? `${path.prefix}/${contributes}` : contributes,
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
-    frames.push({ el, path: childPath, depth: depth + 1, next: 0 });
+    const childCell = el.r === "cell" ? slugOf(el) : cell;
+    frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell });
   };
-  visit(root, null, null, 0);
+  visit(root, null, null, 0, null);
   while (frames.length) {
     const top = frames[frames.length - 1];
     const kids = top.el.c!;
@@ -213,9 +250,88 @@ export function traceRefs(root: Element): RefTrace[] {
       frames.pop();
       continue;
     }
-    visit(kids[top.next++], top.el, top.path, top.depth);
+    visit(kids[top.next++], top.el, top.path, top.depth, top.cell);
   }
   return out;
+}
+
+/** Roles inside a cell that keep their label in a ref (a Refund button, a checkbox). */
+const INTERACTIVE_IN_CELL: ReadonlySet<Role> = new Set<Role>([
+  "btn",
+  "lnk",
+  "chk",
+  "toggle",
+  "radio",
+  "combo",
+  "input",
+  "spin",
+  "slider",
+  "menuitem",
+]);
+
+/** Roles whose children are a table's cells or column headers. */
+const CELL_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "colheader"]);
+
+/** The cells and column headers directly in a row (or a table), through unlabeled groups. */
+function cellsOf(parent: Element): Element[] {
+  const out: Element[] = [];
+  for (const kid of parent.c ?? []) {
+    if (CELL_ROLES.has(kid.r)) out.push(kid);
+    else if (kid.r === "group" && !kid.t) out.push(...cellsOf(kid));
+  }
+  return out;
+}
+
+/** The rows of a table, not those of tables nested in it. */
+function rowsOf(table: Element): Element[] {
+  const out: Element[] = [];
+  const stack = [...(table.c ?? [])].reverse();
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (ROW_ROLES.has(el.r)) out.push(el);
+    if (el.r === "table" || el.r === "tree" || el.r === "cell") continue;
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  return out;
+}
+
+/**
+ * Keys every cell of a table by its column header's slug, so a ref never
+ * carries a cell's value. Rows come from their own key (the row key). A table
+ * that lists its cells directly, row after row under its column headers
+ * (GTK 3 tree views), gets the row key of each virtual row (its first cell)
+ * in front: `files/readme-txt/size`.
+ */
+function indexTable(
+  table: Element,
+  slugOf: (el: Element) => string,
+  keys: Map<Element, string>,
+): void {
+  const direct = cellsOf(table);
+  let headers = direct.filter((c) => c.r === "colheader").map(slugOf);
+  const rows = rowsOf(table);
+  if (headers.length === 0) {
+    const head = rows.find((r) => {
+      const cells = cellsOf(r);
+      return cells.length > 0 && cells.every((c) => c.r === "colheader");
+    });
+    if (head) headers = cellsOf(head).map(slugOf);
+  }
+  if (headers.length === 0) return;
+  for (const row of rows) {
+    cellsOf(row).forEach((c, k) => {
+      if (c.r === "cell" && headers[k]) keys.set(c, headers[k]);
+    });
+  }
+  const flat = direct.filter((c) => c.r === "cell");
+  const n = headers.length;
+  for (let j = 0; j < flat.length; j++) {
+    const col = j % n;
+    const rowKey = slugOf(flat[j - col]);
+    const colKey = headers[col] || "cell";
+    keys.set(flat[j], rowKey && col > 0 ? `${rowKey}/${colKey}` : rowKey || colKey);
+  }
 }
 
 /** The segments of one element, filled in by {@link segmentOf} (reused to spare allocations). */
@@ -238,18 +354,29 @@ function fit(ref: string): string {
   return out;
 }
 
-/** A memoized {@link slug} of an element's label: UIs repeat labels ("Delete", "OK") a lot. */
+/**
+ * A memoized slug of an element's {@link bestLabel}: UIs repeat labels
+ * ("Delete", "OK") a lot.
+ */
 function cachedSlug(): (el: Element) => string {
   const cache = new Map<string, string>();
-  return (el) => {
-    const label = bestLabel(el);
-    if (label === "") return "";
+  const slugOnce = (label: string) => {
     let s = cache.get(label);
     if (s === undefined) {
-      s = slug(label);
+      s = isToolkitClassName(label) ? "" : slug(label);
       cache.set(label, s);
     }
     return s;
+  };
+  return (el) => {
+    const t = el.t?.trim();
+    const s = t ? slugOnce(t) : "";
+    if (s) return s;
+    const d = el.d?.trim();
+    const ds = d ? slugOnce(d) : "";
+    if (ds) return ds;
+    const ph = el.ph?.trim();
+    return ph ? slugOnce(ph) : "";
   };
 }
 

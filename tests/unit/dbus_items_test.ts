@@ -142,7 +142,9 @@ const plans: Array<[string, AtspiRawNode, boolean, string[]]> = [
   ]],
   ["a slider", node(51, "Volume", ["Component", "Value"]), true, ["extents", "value"]],
   ["a heading", node(83, "Title", ["Text"]), false, ["attributes"]],
-  ["a label's text is its name, not read", node(29, "Hello", ["Text"]), false, []],
+  // A label's text is its name (not read); its LABEL_FOR relation says which control it names.
+  ["a label: only its relation is read", node(29, "Hello", ["Text"]), false, ["labelFor"]],
+  ["a landmark: its attributes name its kind", node(110, "", []), false, ["attributes"]],
   ["a PDF page's text (a leaf)", node(84, "", ["Text"]), false, ["text"]],
   ["a spreadsheet cell's text (a leaf)", node(56, "A1", ["Text", "Value"]), false, [
     "value",

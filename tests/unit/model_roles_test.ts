@@ -7,6 +7,8 @@ import {
   isRole,
   isSecureAtspiRole,
   isSecureAx,
+  LANDMARK_KINDS,
+  landmarkRole,
   parseRoles,
   roleFromAtspiCode,
   roleFromAtspiName,
@@ -247,13 +249,13 @@ Deno.test("roles: AX roles and subroles map to the expected short roles", () => 
     ["AXRow", "AXTableRow", "row"],
     ["AXCell", undefined, "cell"],
     ["AXGroup", undefined, "group"],
-    ["AXGroup", "AXLandmarkMain", "landmark"],
-    ["AXGroup", "AXLandmarkNavigation", "landmark"],
-    ["AXGroup", "AXLandmarkBanner", "landmark"],
-    ["AXGroup", "AXLandmarkSearch", "landmark"],
-    ["AXGroup", "AXLandmarkComplementary", "landmark"],
-    ["AXGroup", "AXLandmarkContentInfo", "landmark"],
-    ["AXGroup", "AXLandmarkRegion", "landmark"],
+    ["AXGroup", "AXLandmarkMain", "main"],
+    ["AXGroup", "AXLandmarkNavigation", "navigation"],
+    ["AXGroup", "AXLandmarkBanner", "banner"],
+    ["AXGroup", "AXLandmarkSearch", "search"],
+    ["AXGroup", "AXLandmarkComplementary", "complementary"],
+    ["AXGroup", "AXLandmarkContentInfo", "contentinfo"],
+    ["AXGroup", "AXLandmarkRegion", "region"],
     ["AXGroup", "AXLandmarkForm", "form"],
     ["AXGroup", "AXTabPanel", "tabpanel"],
     ["AXScrollArea", undefined, "scroll"],
@@ -292,7 +294,25 @@ Deno.test("parseRoles: short roles, aliases and the interactive meta-role", () =
   for (const [list, want] of cases) assert.deepEqual([...parseRoles(list)], want, list);
   assert.deepEqual(parseRoles("interactive"), new Set(INTERACTIVE_ROLES));
   assert.ok(parseRoles("interactive,heading").has("heading"));
-  for (const r of ROLES) assert.deepEqual([...parseRoles(r)], [r]);
+  for (const r of ROLES) {
+    if (r !== "landmark") assert.deepEqual([...parseRoles(r)], [r]);
+  }
+  // "landmark" stands for every kind of landmark.
+  assert.deepEqual([...parseRoles("landmark")], ["landmark", ...LANDMARK_KINDS]);
+  assert.deepEqual([...parseRoles("nav,header,footer")], ["navigation", "banner", "contentinfo"]);
+});
+
+Deno.test("landmarkRole: the xml-roles attribute names the landmark's kind", () => {
+  assert.equal(landmarkRole("navigation"), "navigation");
+  assert.equal(landmarkRole("main"), "main");
+  assert.equal(landmarkRole("banner"), "banner");
+  assert.equal(landmarkRole("contentinfo"), "contentinfo");
+  assert.equal(landmarkRole("complementary"), "complementary");
+  assert.equal(landmarkRole("region"), "region");
+  assert.equal(landmarkRole("search"), "search");
+  assert.equal(landmarkRole("doc-toc navigation"), "navigation");
+  assert.equal(landmarkRole(undefined), "landmark");
+  assert.equal(landmarkRole("application"), "landmark");
 });
 
 Deno.test("parseRoles: unknown or empty roles are INVALID_ARGS listing the valid ones", () => {
@@ -310,7 +330,7 @@ Deno.test("parseRoles: unknown or empty roles are INVALID_ARGS listing the valid
 });
 
 Deno.test("roles: the vocabulary is complete and interactive roles belong to it", () => {
-  assert.equal(ROLES.length, 39);
+  assert.equal(ROLES.length, 46);
   assert.equal(new Set(ROLES).size, ROLES.length);
   for (const r of INTERACTIVE_ROLES) assert.ok(ROLES.includes(r));
 });

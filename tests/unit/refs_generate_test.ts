@@ -183,10 +183,91 @@ Deno.test("refs: row keys come from the first labeled cell, link or text", () =>
   assert.equal(refs.get(row17), "list/invoice-2024-17");
   assert.equal(refs.get(del17), "list/invoice-2024-17/delete");
   assert.equal(refs.get(del18), "list/invoice-2024-18/delete");
-  // The keying cell repeats the row's segment, so it is named by role, like the unlabeled cell.
+  // Cells without a column header are named by role: a value ("$30") never enters a ref.
   assert.equal(refs.get(row17.c![0]), "list/invoice-2024-17/cell.1");
-  assert.equal(refs.get(row17.c![2]), "list/invoice-2024-17/cell.2");
-  assert.equal(refs.get(row17.c![1]), "list/invoice-2024-17/30");
+  assert.equal(refs.get(row17.c![1]), "list/invoice-2024-17/cell.2");
+  assert.equal(refs.get(row17.c![2]), "list/invoice-2024-17/cell.3");
+});
+
+/** An orders table: a header row, then rows of id, status, total and a Refund button. */
+function ordersTable(rows: Array<[string, string, string]>): Element {
+  const header = el(
+    "row",
+    undefined,
+    ["Order", "Status", "Total", "Actions"].map((h) => el("colheader", h, [el("txt", h)])),
+  );
+  const body = rows.map(([id, status, total]) =>
+    el("row", undefined, [
+      el("cell", id, [el("txt", id)]),
+      el("cell", status, [el("txt", status)]),
+      el("cell", total, [el("txt", total)]),
+      el("cell", "Refund", [el("btn", "Refund")]),
+    ])
+  );
+  return el("window", "Shop", [el("table", "Orders", [header, ...body])]);
+}
+
+Deno.test("refs: cells are keyed by their column header, never by their value", () => {
+  const root = ordersTable([["SO-1005", "Open", "$65.00"], ["SO-1006", "Paid", "$12.00"]]);
+  const refs = [...refsOf(root).values()];
+  for (const want of ["orders/so-1005/order", "orders/so-1005/status", "orders/so-1005/total"]) {
+    assert.ok(refs.includes(want), want);
+  }
+  assert.ok(refs.includes("orders/so-1005/refund"));
+  for (const value of ["open", "paid", "65-00", "12-00"]) {
+    assert.ok(!refs.some((r) => r.split("/").includes(value)), `no ref carries ${value}`);
+  }
+  // A status change keeps every ref.
+  const changed = ordersTable([["SO-1005", "Refunded", "$0.00"], ["SO-1006", "Paid", "$12.00"]]);
+  assert.deepEqual([...refsOf(changed).values()], refs);
+});
+
+Deno.test("refs: a table listing its cells directly keys them by virtual row and column", () => {
+  // GTK 3 tree views: column headers, then the cells row after row, no row elements.
+  const root = el("window", "Files", [
+    el("table", "Files", [
+      el("colheader", "Name"),
+      el("colheader", "Size"),
+      el("cell", "readme.txt"),
+      el("cell", "2 kB"),
+      el("cell", "notes.md"),
+      el("cell", "7 kB"),
+    ]),
+  ]);
+  const refs = refsOf(root);
+  const cells = root.c![0].c!.slice(2).map((c) => refs.get(c));
+  assert.deepEqual(cells, [
+    "files/readme-txt",
+    "files/readme-txt/size",
+    "files/notes-md",
+    "files/notes-md/size",
+  ]);
+});
+
+Deno.test("refs: landmarks keep their kind; labeled ones use their label", () => {
+  const root = el("window", "Page", [
+    el("navigation", undefined, [el("lnk", "Home")]),
+    el("main", undefined, [el("form", undefined, [el("input", "Email")])]),
+    el("complementary", "Related", [el("lnk", "More")]),
+  ]);
+  const refs = [...refsOf(root).values()];
+  assert.ok(refs.includes("navigation/home"));
+  assert.ok(refs.includes("main/form/email"));
+  assert.ok(refs.includes("related/more"));
+});
+
+Deno.test("refs: symbols fall back to the description; class names are not labels", () => {
+  const times = el("btn", "×", undefined, { d: "Multiply [*]" });
+  const div = el("btn", "÷", undefined, { d: "Divide [/]" });
+  const gizmo = el("btn", "AdwGizmo");
+  const menu = el("btn", "GtkMenuButton", undefined, { d: "Main Menu" });
+  const root = el("window", "Calculator", [times, div, gizmo, menu]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(times), "multiply");
+  assert.equal(refs.get(div), "divide");
+  assert.equal(refs.get(gizmo), "btn");
+  assert.equal(refs.get(menu), "main-menu");
+  assert.equal(bestLabel(menu), "Main Menu");
 });
 
 Deno.test("refs: a row with its own label uses it; one with no text contributes nothing", () => {

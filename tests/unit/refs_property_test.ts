@@ -79,12 +79,20 @@ function refsByLabel(root: Element): Map<string, string> {
   return out;
 }
 
+/**
+ * Rows, tree items and cells: their content keys the row, and text inside a
+ * cell is a value (keyed by role, so by position among its twins).
+ */
+function isRowish(el: Element): boolean {
+  return el.r === "row" || el.r === "treeitem" || el.r === "cell";
+}
+
 /** Containers where an insertion is "elsewhere" for every other element: not inside a row. */
 function insertionPoints(root: Element): Element[] {
   const out: Element[] = [];
   walk(root, (el, anc) => {
-    if (el.r === "row" || el.r === "treeitem") return false;
-    if (!anc.some((a) => a.r === "row" || a.r === "treeitem")) out.push(el);
+    if (isRowish(el)) return false;
+    if (!anc.some(isRowish)) out.push(el);
   });
   return out;
 }
@@ -108,9 +116,12 @@ Deno.test("refs property: inserting or removing an element elsewhere keeps other
     const removed = randomTree(seed, 200, true);
     const leaves: Array<{ parent: Element; k: number }> = [];
     walk(removed, (el, anc) => {
-      if (anc.some((a) => a.r === "row" || a.r === "treeitem")) return false;
+      if (anc.some(isRowish)) return false;
       el.c?.forEach((kid, k) => {
-        if (!kid.c?.length && kid.r !== "row" && kid.r !== "treeitem") {
+        // A table's own cells and column headers are its rows' content: not "elsewhere".
+        const tableCell = (el.r === "table" || el.r === "tree") &&
+          (kid.r === "cell" || kid.r === "colheader");
+        if (!kid.c?.length && !isRowish(kid) && !tableCell) {
           leaves.push({ parent: el, k });
         }
       });

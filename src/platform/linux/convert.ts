@@ -7,7 +7,7 @@
  */
 
 import type { Bounds, Element } from "../../model/element.ts";
-import { roleFromAtspiCode } from "../../model/roles.ts";
+import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
 import { type AtspiRawNode, TEXT_VALUE_ROLES } from "./raw.ts";
 
 /** AtspiStateType bit numbers used by the conversion. */
@@ -159,6 +159,7 @@ export function rawToElement(node: AtspiRawNode): Element {
 
   const label = node.name.trim() || node.labelledBy?.trim() || "";
   if (label) el.t = label;
+  if (node.labelFor?.length) el.lf = nodeId({ bus: node.bus, path: node.labelFor[0] });
   const desc = node.description.trim();
   if (desc && desc !== label) el.d = desc;
 
@@ -192,6 +193,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   }
 
   const attrs = node.attributes ?? {};
+  if (el.r === "landmark") el.r = landmarkRole(attrs["xml-roles"]);
   const ph = attrs["placeholder-text"]?.trim();
   if (ph) el.ph = ph;
   if (node.role === R.HEADING || attrs.level !== undefined) {

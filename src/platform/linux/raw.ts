@@ -87,6 +87,8 @@ export interface AtspiRawNode {
   value?: { current: number; min: number; max: number; text?: string };
   /** Name of the object that labels this one (labelled-by relation), if any. */
   labelledBy?: string;
+  /** Paths of the controls this label labels (LABEL_FOR relation), if read. */
+  labelFor?: string[];
   /** Object attributes worth keeping (placeholder-text, level, tag...). */
   attributes?: Record<string, string>;
 }

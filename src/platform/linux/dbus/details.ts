@@ -14,6 +14,7 @@ import type { ItemIndex } from "./cache_items.ts";
 import { getProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
+import { readLabelFor, wantsLabelFor } from "./relations.ts";
 
 /** AtspiRole values used to decide what to fetch. */
 const ROLE_PASSWORD_TEXT = 40;
@@ -24,7 +25,9 @@ const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40,
 /** AtspiRelationType LABELLED_BY. */
 const RELATION_LABELLED_BY = 2;
 /** Object attributes worth keeping. */
-const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"];
+const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id", "xml-roles"];
+/** AtspiRole LANDMARK: its `xml-roles` attribute names its kind (navigation, main...). */
+const ROLE_LANDMARK = 110;
 const ATSPI = "org.a11y.atspi.";
 const COORD_TYPE_SCREEN = 0;
 /** Properties of the Value interface that are read. */
@@ -88,10 +91,14 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
   if (readsText(node, leaf)) out.push("text");
-  if (node.role === ROLE_HEADING || editable || textValue || node.role === ROLE_PASSWORD_TEXT) {
+  if (
+    node.role === ROLE_HEADING || editable || textValue || node.role === ROLE_PASSWORD_TEXT ||
+    node.role === ROLE_LANDMARK
+  ) {
     out.push("attributes");
   }
   if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
+  if (wantsLabelFor(node)) out.push("labelFor");
   return out;
 }
 
@@ -245,6 +252,8 @@ async function fetchOne(
         if (Object.keys(out).length) node.attributes = out;
         return;
       }
+      case "labelFor":
+        return await readLabelFor(node, call);
       case "labelledBy": {
         const [rels] = await call(p, ATSPI + "Accessible", "GetRelationSet");
         for (const [type, targets] of rels as Array<[number, Array<[string, string]>]>) {

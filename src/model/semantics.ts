@@ -1,0 +1,226 @@
+/**
+ * Element semantics, settled once on a freshly read tree before ids and refs
+ * are assigned, so every output (agent, json, yaml, diff, observe, MCP, the
+ * store) sees the same elements:
+ *
+ * - **A label folds into its control.** A label element that labels a control
+ *   (AT-SPI LABEL_FOR, the macOS title element, an HTML `<label>`: `lf`) is
+ *   removed and its text becomes the control's label when the control has
+ *   none (a label saying something else than the control's own name stays:
+ *   its text is visible and it is no twin); the control owns the bare ref (`filter/customer`, never
+ *   `customer.2` beside a `customer.1` label). A label wrapping its control
+ *   (`<label><input> Paid</label>`) is unwrapped the same way.
+ * - **Controls with no relation** take the text that labels them on screen:
+ *   the static text just before them in the same row or group (the way screen
+ *   readers guess labels), when they have no label of their own. A text just
+ *   before a control that repeats the control's label is folded too.
+ * - **Toolkit class names are not labels**: "GtkButton", "AdwGizmo",
+ *   "GtkSourceView" are what GTK reports where an app set no label.
+ * - **No U+FFFC**: the embedded-object character stands for a child that is
+ *   in the tree anyway.
+ *
+ * Idempotent: folding a folded tree changes nothing.
+ *
+ * @module
+ */
+
+import type { Element, Role } from "./element.ts";
+
+/** Controls that take the text just before them as their label when they have none. */
+const LABELLED_CONTROLS: ReadonlySet<Role> = new Set<Role>(["input", "combo", "spin", "slider"]);
+
+/** Form controls whose label a text just before them may repeat. */
+const FORM_CONTROLS: ReadonlySet<Role> = new Set<Role>([
+  ...LABELLED_CONTROLS,
+  "chk",
+  "radio",
+  "toggle",
+]);
+
+/** Roles that can be folded as a label: static text and its wrappers. */
+const LABEL_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "other", "group"]);
+
+/** Longest text taken as an on-screen label (a sentence is not a label). */
+const MAX_SCREEN_LABEL = 60;
+
+/** Class names toolkits report as a name where an app set none. */
+const TOOLKIT_CLASS = /^(?:Gtk|Adw|Gdk|Gsk|Vte|Panel|Ide)[A-Z][A-Za-z0-9]*$/;
+
+/** The embedded-object character (U+FFFC) and the space around it. */
+const OBJECT_CHAR = /\s*\uFFFC\s*/g;
+
+/**
+ * Whether a label is a toolkit's class-name fallback, not a label.
+ *
+ * @param label a label
+ * @returns true for "GtkButton", "AdwGizmo"...
+ * @example
+ * ```ts
+ * import { isToolkitClassName } from "./semantics.ts";
+ * console.log(isToolkitClassName("AdwGizmo"), isToolkitClassName("Save")); // true false
+ * ```
+ */
+export function isToolkitClassName(label: string): boolean {
+  return TOOLKIT_CLASS.test(label.trim());
+}
+
+/**
+ * Text without U+FFFC embedded-object characters (a space where one stood
+ * between words).
+ *
+ * @param s the text
+ * @returns the cleaned text
+ * @example
+ * ```ts
+ * import { withoutObjectChars } from "./semantics.ts";
+ * console.log(JSON.stringify(withoutObjectChars("a\uFFFCb \uFFFC"))); // "a b"
+ * ```
+ */
+export function withoutObjectChars(s: string): string {
+  return s.includes("\uFFFC") ? s.replace(OBJECT_CHAR, " ").trim() : s;
+}
+
+/** The label text of a would-be label element: its label, value, or its texts joined. */
+function labelText(el: Element): string {
+  const own = el.t?.trim() || (el.r === "txt" ? el.v?.trim() : "") || "";
+  if (own) return own;
+  const parts: string[] = [];
+  for (const kid of el.c ?? []) {
+    if (!onlyText(kid)) continue; // a wrapped control's own text is not the label's
+    const t = labelText(kid);
+    if (t) parts.push(t);
+  }
+  return parts.join(" ").trim();
+}
+
+/**
+ * Whether a subtree is only text (a label's own content), no control and no
+ * state. Actions do not count: a label is clickable (it focuses its control).
+ */
+function onlyText(el: Element): boolean {
+  return LABEL_ROLES.has(el.r) && !el.f && !el.s && el.chk === undefined &&
+    el.exp === undefined && (el.c ?? []).every(onlyText);
+}
+
+/** Cleans one element's own keys: class-name labels and U+FFFC go. */
+function clean(el: Element): void {
+  if (el.t !== undefined) {
+    const t = withoutObjectChars(el.t);
+    if (t === "" || isToolkitClassName(t)) delete el.t;
+    else el.t = t;
+  }
+  if (el.d !== undefined && (isToolkitClassName(el.d) || el.d.trim() === "")) delete el.d;
+  if (el.v !== undefined) {
+    const v = withoutObjectChars(el.v);
+    if (v === "") delete el.v;
+    else el.v = v;
+  }
+}
+
+/** Whether a control lacks a label of its own (title or description). */
+function unlabelled(el: Element): boolean {
+  return !el.t?.trim() && !el.d?.trim();
+}
+
+/**
+ * Folds labels into the controls they label, drops toolkit class names and
+ * U+FFFC, in place (see the module doc).
+ *
+ * @param root the tree as a backend read it (mutated)
+ * @example
+ * ```ts
+ * import { foldLabels } from "./semantics.ts";
+ * import type { Element } from "./element.ts";
+ * const root: Element = { i: 0, r: "form", c: [
+ *   { i: 0, r: "txt", t: "Customer", lf: "n2" },
+ *   { i: 0, r: "input", t: "Customer", nid: "n2" },
+ * ] };
+ * foldLabels(root);
+ * console.log(root.c!.length, root.c![0].r); // 1 "input"
+ * ```
+ */
+export function foldLabels(root: Element): void {
+  const byNid = new Map<string, Element>();
+  const all: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    clean(el);
+    all.push(el);
+    if (el.nid) byNid.set(el.nid, el);
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+  }
+  // Parents first (document order): a fold only touches an element's children.
+  for (const el of all) {
+    if (!el.c?.length) continue;
+    const out: Element[] = [];
+    let changed = false;
+    for (let k = 0; k < el.c.length; k++) {
+      const kid = el.c[k];
+      const target = kid.lf !== undefined ? byNid.get(kid.lf) : undefined;
+      const next = el.c[k + 1];
+      if (
+        (target && target !== kid && foldRelation(kid, target, out)) ||
+        (next && foldScreenLabel(kid, next))
+      ) {
+        changed = true;
+        continue;
+      }
+      out.push(kid);
+    }
+    if (changed) {
+      if (out.length) el.c = out;
+      else delete el.c;
+    }
+  }
+}
+
+/**
+ * Folds a label that names `target` by relation. The label leaves the tree;
+ * any child that is not its text (a wrapped control) takes its place in `out`.
+ *
+ * @returns true when the label was folded
+ */
+function foldRelation(label: Element, target: Element, out: Element[]): boolean {
+  const text = labelText(label);
+  if (!text) return false;
+  // A label whose text differs from the control's own name stays: its text is visible, and it
+  // cannot be the control's twin.
+  if (!unlabelled(target) && bare(text) !== bare(target.t) && bare(text) !== bare(target.d)) {
+    return false;
+  }
+  if (unlabelled(target)) target.t = text.replace(/\s*:\s*$/, "");
+  const keep = (label.c ?? []).filter((c) => !onlyText(c));
+  if (!onlyText(label) && keep.length === 0) return false; // a label with state or actions
+  out.push(...keep);
+  return true;
+}
+
+/**
+ * Folds a static text into the control right after it: when the control has
+ * no label (the text becomes its label), or when the text only repeats it.
+ *
+ * @returns true when the text was folded
+ */
+function foldScreenLabel(text: Element, control: Element): boolean {
+  if (!FORM_CONTROLS.has(control.r)) return false;
+  if (!onlyText(text)) return false;
+  const label = labelText(text);
+  if (!label || label.length > MAX_SCREEN_LABEL) return false;
+  if (unlabelled(control)) {
+    if (!LABELLED_CONTROLS.has(control.r)) return false;
+    control.t = label.replace(/\s*:\s*$/, "");
+    return true;
+  }
+  return bare(label) === bare(control.t);
+}
+
+function fold(s: string | undefined): string {
+  return (s ?? "").trim().toLowerCase();
+}
+
+/** A label folded for comparison, without a trailing colon ("Name:" labels "Name"). */
+function bare(s: string | undefined): string {
+  return fold(s).replace(/\s*:$/, "");
+}

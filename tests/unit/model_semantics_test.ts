@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import type { Element, Role } from "../../src/model/element.ts";
+import { foldLabels, isToolkitClassName, withoutObjectChars } from "../../src/model/semantics.ts";
+import { assignIds } from "../../src/model/tree.ts";
+import { assignRefs } from "../../src/refs/generate.ts";
+
+function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
+  return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
+}
+
+function refs(root: Element): string[] {
+  foldLabels(root);
+  assignIds(root);
+  assignRefs(root);
+  const out: string[] = [];
+  const walk = (e: Element) => {
+    out.push(`${e.r} ${e.ref}`);
+    e.c?.forEach(walk);
+  };
+  walk(root);
+  return out;
+}
+
+Deno.test("semantics: a label with a LABEL_FOR relation folds into its control", () => {
+  // Chromium: <label for=c>Customer</label><input id=c>: the label wraps a static text.
+  const root = el("form", "Filter", [
+    el("txt", undefined, [el("txt", "Customer")], { lf: ":1.2/7", a: ["doDefault"] }),
+    el("input", "Customer", undefined, { nid: ":1.2/7" }),
+  ]);
+  assert.deepEqual(refs(root), ["form filter", "input filter/customer"]);
+});
+
+Deno.test("semantics: a related label names an unnamed control, wherever it is", () => {
+  const input = el("input", undefined, undefined, { nid: "n9" });
+  const root = el("dialog", "Save", [
+    el("group", undefined, [el("txt", "Name:", undefined, { lf: "n9" })]),
+    el("group", undefined, [input]),
+  ]);
+  assert.deepEqual(refs(root), [
+    "dialog save",
+    "group save/group.1",
+    "group save/group.2",
+    "input save/name",
+  ]);
+  assert.equal(input.t, "Name");
+});
+
+Deno.test("semantics: a label wrapping its control is unwrapped", () => {
+  const chk = el("chk", "Paid only", undefined, { nid: "c1" });
+  const root = el("form", "Filter", [
+    el("txt", undefined, [chk, el("txt", "Paid only")], { lf: "c1" }),
+  ]);
+  assert.deepEqual(refs(root), ["form filter", "chk filter/paid-only"]);
+});
+
+Deno.test("semantics: an unnamed control takes the text just before it (zenity forms)", () => {
+  const root = el("window", "Form", [
+    el("group", undefined, [
+      el("txt", "Name"),
+      el("input"),
+      el("txt", "E-mail"),
+      el("input"),
+      el("txt", "Age:"),
+      el("spin"),
+    ]),
+  ]);
+  assert.deepEqual(refs(root), [
+    "window form",
+    "group group",
+    "input name",
+    "input e-mail",
+    "spin age",
+  ]);
+});
+
+Deno.test("semantics: a text before a control that only repeats its label folds", () => {
+  const root = el("form", "Sign up", [el("txt", "Email"), el("input", "Email")]);
+  assert.deepEqual(refs(root), ["form sign-up", "input sign-up/email"]);
+});
+
+Deno.test("semantics: texts that are not labels stay", () => {
+  const long = "Enter the customer's full legal name as printed on the invoice, please";
+  const root = el("form", "F", [
+    el("txt", long),
+    el("input"), // a sentence is not a label
+    el("txt", "Orders"),
+    el("btn", "Refresh"), // a button has its own label
+    el("txt", "Status"),
+    el("input", "Search"), // a named control keeps its name and the text stays
+  ]);
+  const out = refs(root);
+  assert.equal(out.length, 7);
+  assert.ok(out.includes("txt f/status"));
+});
+
+Deno.test("semantics: toolkit class names and U+FFFC are dropped", () => {
+  const root = el("window", "App", [
+    el("btn", "AdwGizmo"),
+    el("input", "GtkSourceView", undefined, { v: "text\uFFFC" }),
+    el("combo", undefined, undefined, { v: "\uFFFC" }),
+  ]);
+  foldLabels(root);
+  assert.equal(root.c![0].t, undefined);
+  assert.equal(root.c![1].t, undefined);
+  assert.equal(root.c![1].v, "text");
+  assert.equal(root.c![2].v, undefined);
+  assert.ok(isToolkitClassName("GtkMenuButton"));
+  assert.ok(!isToolkitClassName("Gtk"));
+  assert.ok(!isToolkitClassName("Save As"));
+  assert.equal(withoutObjectChars("a\uFFFCb"), "a b");
+});
+
+Deno.test("semantics: folding is idempotent", () => {
+  const make = () =>
+    el("form", "Filter", [
+      el("txt", undefined, [el("txt", "Customer")], { lf: "n1" }),
+      el("input", undefined, undefined, { nid: "n1" }),
+      el("txt", "Status"),
+      el("combo"),
+    ]);
+  const once = make();
+  foldLabels(once);
+  const twice = make();
+  foldLabels(twice);
+  foldLabels(twice);
+  assert.deepEqual(twice, once);
+});
+
+Deno.test("semantics: a related label saying something else than the control's name stays", () => {
+  // <label for=email>Email address</label><input aria-label="Email">: both texts are visible.
+  const root = el("form", "Sign up", [
+    el("txt", "Email address", undefined, { lf: "e" }),
+    el("input", "Email", undefined, { nid: "e" }),
+  ]);
+  assert.deepEqual(refs(root), [
+    "form sign-up",
+    "txt sign-up/email-address",
+    "input sign-up/email",
+  ]);
+});
