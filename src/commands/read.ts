@@ -78,6 +78,10 @@ export function readCommand(): CommandUnknownOpts {
       "agent" as Format,
     )
     .option("--save <file>", "also write the full snapshot (JSON) to this file for --from and diff")
+    .option(
+      "--full-refs",
+      "agent format: print full refs (default: each ref's shortest unique suffix, which --ref takes)",
+    )
     .addHelpText(
       "after",
       `
@@ -126,6 +130,8 @@ Examples:
           meta,
           bounds: opts.bounds,
           viewport: windowBoundsOf(snapshot.root, view.root.i),
+          refsFrom: snapshot.root,
+          shortRefs: !opts.fullRefs,
         });
         console.log(text.replace(/\n$/, ""));
         if (view.truncated && opts.format === "agent") {

@@ -169,6 +169,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         flat: args.flat,
         bounds: args.bounds,
         viewport: windowBoundsOf(snapshot.root, view.root.i),
+        refsFrom: snapshot.root,
+        shortRefs: true,
         meta: {
           app: snapshot.app.name,
           ...(snapshot.window ? { window: snapshot.window.title } : {}),

@@ -12,8 +12,10 @@
  *   (`<label><input> Paid</label>`) is unwrapped the same way.
  * - **Controls with no relation** take the text that labels them on screen:
  *   the static text just before them in the same row or group (the way screen
- *   readers guess labels), when they have no label of their own. A text just
- *   before a control that repeats the control's label is folded too.
+ *   readers guess labels): by their boxes, the nearest text to the left on
+ *   the same row, else just above; without boxes, the text before them in
+ *   document order. A control with a label of its own keeps it, and the text
+ *   folds only when it repeats that label.
  * - **Toolkit class names are not labels**: "GtkButton", "AdwGizmo",
  *   "GtkSourceView" are what GTK reports where an app set no label.
  * - **No U+FFFC**: the embedded-object character stands for a child that is
@@ -24,7 +26,7 @@
  * @module
  */
 
-import type { Element, Role } from "./element.ts";
+import type { Bounds, Element, Role } from "./element.ts";
 
 /** Controls that take the text just before them as their label when they have none. */
 const LABELLED_CONTROLS: ReadonlySet<Role> = new Set<Role>(["input", "combo", "spin", "slider"]);
@@ -102,10 +104,19 @@ function onlyText(el: Element): boolean {
     el.exp === undefined && (el.c ?? []).every(onlyText);
 }
 
-/** Cleans one element's own keys: class-name labels and U+FFFC go. */
+/** A label that says the same thing twice ("7 7"), captured once. */
+const DOUBLED = /^(.+) \1$/s;
+
+/**
+ * Cleans one element's own keys: class-name labels and U+FFFC go, and a label
+ * that repeats its only text child twice (GTK 4 names a button "7 7" after
+ * its label "7") says it once.
+ */
 function clean(el: Element): void {
   if (el.t !== undefined) {
-    const t = withoutObjectChars(el.t);
+    let t = withoutObjectChars(el.t);
+    const half = DOUBLED.exec(t)?.[1];
+    if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
     if (t === "" || isToolkitClassName(t)) delete el.t;
     else el.t = t;
   }
@@ -155,25 +166,74 @@ export function foldLabels(root: Element): void {
   for (const el of all) {
     if (!el.c?.length) continue;
     const out: Element[] = [];
-    let changed = false;
-    for (let k = 0; k < el.c.length; k++) {
-      const kid = el.c[k];
+    const gone = new Set<Element>();
+    for (const kid of el.c) {
       const target = kid.lf !== undefined ? byNid.get(kid.lf) : undefined;
-      const next = el.c[k + 1];
-      if (
-        (target && target !== kid && foldRelation(kid, target, out)) ||
-        (next && foldScreenLabel(kid, next))
-      ) {
-        changed = true;
-        continue;
-      }
-      out.push(kid);
+      if (target && target !== kid && foldRelation(kid, target, out)) gone.add(kid);
+      else out.push(kid);
     }
-    if (changed) {
-      if (out.length) el.c = out;
+    for (const [text, control] of screenLabels(out)) {
+      if (foldScreenLabel(text, control)) gone.add(text);
+    }
+    if (gone.size) {
+      const kept = out.filter((k) => !gone.has(k));
+      if (kept.length) el.c = kept;
       else delete el.c;
     }
   }
+}
+
+/** Whether two boxes share a row: their vertical spans overlap by half the smaller height. */
+function sameRow(a: Bounds, b: Bounds): boolean {
+  const overlap = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+  return overlap >= Math.min(a[3], b[3]) / 2;
+}
+
+/** Slack, in pixels, for a label box touching its control's box. */
+const TOUCH = 4;
+
+/**
+ * Pairs each form control among siblings with the text that labels it on
+ * screen: with boxes, the nearest text to its left on the same row, else the
+ * nearest just above it (toolkits list grid children in any order); without
+ * boxes, the text just before it in document order. Each text labels one
+ * control at most.
+ *
+ * @param kids the siblings, in document order
+ * @returns text and control pairs
+ */
+function screenLabels(kids: Element[]): Array<[Element, Element]> {
+  const texts = kids.filter((k) => onlyText(k) && labelText(k) !== "");
+  if (texts.length === 0) return [];
+  const out: Array<[Element, Element]> = [];
+  const used = new Set<Element>();
+  kids.forEach((control, k) => {
+    if (!FORM_CONTROLS.has(control.r)) return;
+    let best: Element | undefined;
+    const c = control.b;
+    if (c) {
+      let bestScore = Infinity;
+      for (const t of texts) {
+        const b = t.b;
+        if (!b || used.has(t)) continue;
+        let score = Infinity;
+        if (sameRow(b, c) && b[0] + b[2] <= c[0] + TOUCH) score = c[0] - (b[0] + b[2]);
+        else if (
+          b[1] + b[3] <= c[1] + TOUCH && c[1] - (b[1] + b[3]) <= Math.max(b[3], c[3]) &&
+          b[0] < c[0] + c[2] && b[0] + b[2] > c[0]
+        ) score = 10_000 + c[1] - (b[1] + b[3]);
+        if (score < bestScore) [best, bestScore] = [t, score];
+      }
+    } else {
+      const prev = kids[k - 1];
+      if (prev && !prev.b && texts.includes(prev) && !used.has(prev)) best = prev;
+    }
+    if (best) {
+      used.add(best);
+      out.push([best, control]);
+    }
+  });
+  return out;
 }
 
 /**

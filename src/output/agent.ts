@@ -31,7 +31,7 @@
  */
 
 import type { Bounds, Element } from "../model/element.ts";
-import { type AgentOptions, elementLine, labelOf, shownChildren } from "./agent_line.ts";
+import { type AgentOptions, elementLine, labelOf, refText, shownChildren } from "./agent_line.ts";
 import { foldRow, inlineRow, runLines, uniformRunAt } from "./agent_rows.ts";
 
 export {
@@ -87,6 +87,11 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     const folded = tree ? kids.map((kid) => kid.r === "row" ? foldRow(kid, o) : null) : [];
     for (let k = 0; k < kids.length;) {
       const run = tree ? uniformRunAt(folded, k) : null;
+      // A closed menu below the printed root is one line; scoped to it (or its opener), it opens.
+      if (depth >= 1 && isClosedMenu(kids[k], el)) {
+        next.push({ line: kidIndent + closedMenuLine(kids[k++], o) });
+        continue;
+      }
       if (run) {
         for (const line of runLines(run, o)) next.push({ line: kidIndent + line });
         k += run.length;
@@ -99,6 +104,29 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     for (let k = next.length - 1; k >= 0; k--) stack.push(next[k]);
   }
   return lines.length ? lines.join("\n") + "\n" : "";
+}
+
+/**
+ * Whether a menu is closed: its opener says collapsed, or the opener is on
+ * screen and the menu is not.
+ *
+ * @param menu a child element
+ * @param owner its parent
+ * @returns true for a closed menu
+ */
+export function isClosedMenu(menu: Element, owner: Element): boolean {
+  if (menu.r !== "menu" || !menu.c?.length) return false;
+  if (owner.exp === false) return true;
+  return owner.b !== undefined && menu.b === undefined &&
+    menu.c.every((item) => item.b === undefined);
+}
+
+/** A closed menu's one line: its ref, how many items it holds, and how to see them. */
+function closedMenuLine(menu: Element, opts: AgentOptions): string {
+  const items = shownChildren(menu, labelOf(menu)).length;
+  return `${
+    elementLine({ ...menu, b: undefined }, opts)
+  } (closed, ${items} items: open it, or read --scope-ref ${refText(menu, opts)})`;
 }
 
 function withViewport(opts: AgentOptions, viewport: Bounds): AgentOptions {

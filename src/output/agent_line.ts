@@ -8,6 +8,7 @@
  */
 
 import type { Bounds, Element, FlatElement } from "../model/element.ts";
+import type { RefShortener } from "./short_refs.ts";
 
 /** Options of the agent format. */
 export interface AgentOptions {
@@ -23,7 +24,27 @@ export interface AgentOptions {
    * clicked there. Set by the tree walk; unset prints every box.
    */
   viewport?: Bounds;
+  /**
+   * Prints each ref as its shortest unique suffix in the tree the shortener
+   * was built from (see ./short_refs.ts); unset prints full refs.
+   */
+  short?: RefShortener;
 }
+
+/** Longest description printed, in characters: help texts run long and repeat. */
+const MAX_DESC = 60;
+
+/** Roles whose value and range mean something (elsewhere a numeric value is toolkit noise). */
+const VALUE_ROLES: ReadonlySet<string> = new Set([
+  "slider",
+  "spin",
+  "progress",
+  "scroll",
+  "input",
+  "combo",
+  "txt",
+  "cell",
+]);
 
 /** Containers that are not printed when they carry nothing. */
 const ANONYMOUS_CONTAINERS: ReadonlySet<string> = new Set([
@@ -61,6 +82,7 @@ const UNINFORMATIVE_ACTIONS: ReadonlySet<string> = new Set([
   "focus",
   "increment",
   "decrement",
+  "clickancestor",
 ]);
 
 /**
@@ -206,13 +228,38 @@ function isEcho(el: Element, ownerLabel: string): boolean {
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
   const max = opts.maxText ?? 120;
-  const parts: string[] = [`[${idText(el)}|${el.ref ?? ""}]`];
+  const parts: string[] = [`[${idText(el)}|${refText(el, opts)}]`];
   if (el.r !== "txt") parts.push(el.r);
   const label = labelOf(el);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');
   parts.push(...elementTail(el, label, opts));
   return parts.join(" ");
+}
+
+/**
+ * The ref as a line prints it: the shortest unique form when a shortener is set.
+ *
+ * @param el the element
+ * @param opts the format options
+ * @returns the ref text ("" when the element has none)
+ */
+export function refText(el: Pick<Element, "ref">, opts: AgentOptions): string {
+  if (el.ref === undefined) return "";
+  return opts.short ? opts.short.short(el.ref) : el.ref;
+}
+
+/**
+ * Whether an element's number is toolkit noise: a numeric value (and range)
+ * on a role whose value means nothing, such as `val="0" range=0..1` on a
+ * toolbar button.
+ *
+ * @param el the element
+ * @returns true when value and range are left out
+ */
+export function isValueNoise(el: Element | FlatElement): boolean {
+  if (VALUE_ROLES.has(el.r)) return false;
+  return el.v === undefined ? el.min !== undefined : /^-?\d+(\.\d+)?$/.test(el.v.trim());
 }
 
 /**
@@ -241,12 +288,12 @@ export function elementTail(
 ): string[] {
   const max = opts.maxText ?? 120;
   const parts: string[] = [];
-  if (el.v) {
+  if (el.v && !isValueNoise(el)) {
     if (el.sec) parts.push("val=***");
     else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(el.v, max)}`);
   }
   if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
-  parts.push(...flags(el, max));
+  parts.push(...flags(el, max, isValueNoise(el)));
   return parts;
 }
 
@@ -260,7 +307,7 @@ function boxShown(el: Element | FlatElement, opts: AgentOptions): boolean {
 }
 
 /** The flags after the bounds. */
-function flags(el: Element | FlatElement, max: number): string[] {
+function flags(el: Element | FlatElement, max: number, noise: boolean): string[] {
   const out: string[] = [];
   if (el.f) out.push("focused");
   if (el.e === false) out.push("disabled");
@@ -274,9 +321,11 @@ function flags(el: Element | FlatElement, max: number): string[] {
   if (el.sec) out.push("secure");
   if (el.ro) out.push("readonly");
   if (el.lv !== undefined) out.push(`lv=${el.lv}`);
-  if (el.min !== undefined && el.max !== undefined) out.push(`range=${el.min}..${el.max}`);
+  if (el.min !== undefined && el.max !== undefined && !noise) {
+    out.push(`range=${el.min}..${el.max}`);
+  }
   const d = el.d?.trim();
-  if (d && fold(d) !== fold(el.t)) out.push(`desc=${quote(d, max)}`);
+  if (d && fold(d) !== fold(el.t)) out.push(`desc=${quote(d, Math.min(max, MAX_DESC))}`);
   const ph = el.ph?.trim();
   if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, max)}`);
   const acts = informativeActions(el);
@@ -302,6 +351,7 @@ export function shownChildren(el: Element, ownerLabel: string): Element[] {
       continue;
     }
     if (isEcho(kid, ownerLabel)) continue;
+    if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     out.push(kid);
   }
   return out;

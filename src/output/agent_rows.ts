@@ -34,7 +34,7 @@ import {
 const INLINE_TEXT_ROLES: ReadonlySet<string> = new Set(["cell", "txt", "colheader", "heading"]);
 
 /** Longest one-line row, in characters; longer rows are printed as a tree. */
-const MAX_ROW_LINE = 240;
+const MAX_ROW_LINE = 400;
 
 /** Fewest consecutive rows of one shape that get a shared header. */
 export const MIN_UNIFORM_RUN = 3;
@@ -55,8 +55,12 @@ function partOf(kid: Element): RowPart | null {
   const plain = INLINE_TEXT_ROLES.has(kid.r) && !hasState(kid) &&
     informativeActions(kid).length === 0 && !kid.d && (!kid.v || fold(kid.v) === fold(label));
   if (plain && inner.length === 0) return { text: label };
-  // An unlabeled cell that only wraps one simple element shows that element.
-  if (kid.r === "cell" && !label && !hasState(kid) && inner.length === 1) return partOf(inner[0]);
+  // A cell that only wraps one simple element shows that element (browsers name a cell by its
+  // content, so a cell holding a Refund button is called "Refund").
+  if (
+    kid.r === "cell" && !hasState(kid) && inner.length === 1 &&
+    (!label || fold(label) === fold(labelOf(inner[0])))
+  ) return partOf(inner[0]);
   if (inner.length === 0) return { el: kid };
   return null;
 }
@@ -183,9 +187,14 @@ export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
     return `[id|${ROW_PLACEHOLDER}/${suffix}]${role}${label}`;
   });
   const lines = [`${RUN_HEADER} ${header.join(" | ")}`];
+  const below = run[0].parts.flatMap((p) =>
+    "text" in p ? [] : [refSuffix(p.el.ref, run[0].row.ref!)!]
+  );
   for (const { row, parts } of run) {
     const label = labelOf(row);
-    const head = [`[${idText(row)}|${row.ref}]`];
+    // The row's ref as short as it can be while the cells' derived refs stay unique too.
+    const ref = opts.short ? opts.short.shortRow(row.ref!, below) : row.ref;
+    const head = [`[${idText(row)}|${ref}]`];
     if (label) head.push(quote(label, max));
     head.push(...elementTail(row, label, opts));
     const cells = parts.map((p, c) => {

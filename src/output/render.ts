@@ -18,6 +18,7 @@ import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
+import { refShortener } from "./short_refs.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from "./snapshot.ts";
 
 /** Output formats of `read` and `find`. */
@@ -45,6 +46,18 @@ export interface RenderOptions {
   maxText?: number;
   /** JSON: indent with two spaces (default: one compact line). */
   pretty?: boolean;
+  /**
+   * Agent format: the whole tree that was read, when `tree` is a filtered
+   * part of it. Printed refs are shortened to the shortest suffix that is
+   * unique among this tree's refs (what `--ref` resolves against); default:
+   * the printed tree itself.
+   */
+  refsFrom?: Element;
+  /**
+   * Agent format: print each ref as its shortest unique suffix (see
+   * ./short_refs.ts; what `read` and the MCP read do). Default: full refs.
+   */
+  shortRefs?: boolean;
 }
 
 /** Keys of the JSON document that `meta` cannot override. */
@@ -83,6 +96,7 @@ export function renderElements(tree: Element, opts: RenderOptions): string {
         maxText: opts.maxText,
         tree: !opts.flat,
         ...(opts.viewport ? { viewport: opts.viewport } : {}),
+        ...(opts.shortRefs ? { short: refShortener(refsOf(opts.refsFrom ?? root)) } : {}),
       });
     case "json": {
       const doc = {
@@ -154,6 +168,18 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     }
   });
   return lines.join("\n") + "\n";
+}
+
+/** Every ref of a tree, document order. */
+function refsOf(root: Element): string[] {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.ref !== undefined) out.push(el.ref);
+    for (const kid of el.c ?? []) stack.push(kid);
+  }
+  return out;
 }
 
 /** A copy of a tree with no `b` keys. */

@@ -51,6 +51,9 @@ export const MAX_SLUG_LENGTH = 40;
 /** Room kept for a `.N` duplicate index when a very deep ref is shortened. */
 const INDEX_ROOM = 8;
 
+/** A trailing keyboard-shortcut hint in a description: `Pi [Ctrl+P]`. */
+const SHORTCUT_HINT = /\s*\[[^\]]*\]$/;
+
 /** Labels made only of printable ASCII characters. */
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
@@ -372,7 +375,8 @@ function cachedSlug(): (el: Element) => string {
     const t = el.t?.trim();
     const s = t ? slugOnce(t) : "";
     if (s) return s;
-    const d = el.d?.trim();
+    // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name.
+    const d = el.d?.trim().replace(SHORTCUT_HINT, "");
     const ds = d ? slugOnce(d) : "";
     if (ds) return ds;
     const ph = el.ph?.trim();
@@ -408,11 +412,35 @@ function segmentOf(
   }
 }
 
-/** Slug of the first labeled cell, link, text or heading inside a row, depth-first. */
+/** Controls that never key a row: a cell holding only one of them (a row's checkbox) is skipped. */
+const NON_KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>([
+  "chk",
+  "radio",
+  "toggle",
+  "btn",
+  "combo",
+  "input",
+  "spin",
+  "slider",
+]);
+
+/** Whether a cell only wraps a control (a selection checkbox, a button): no key column. */
+function controlCell(el: Element): boolean {
+  let inner: Element = el;
+  while (inner.c?.length === 1) inner = inner.c[0];
+  return inner !== el && NON_KEY_CONTROLS.has(inner.r);
+}
+
+/**
+ * Slug of the first labeled cell, link, text or heading inside a row,
+ * depth-first, skipping cells that only hold a control (a row's selection
+ * checkbox is named after the row, it is not its key).
+ */
 function rowKey(row: Element, slugOf: (el: Element) => string): string {
   const stack = [...(row.c ?? [])].reverse();
   while (stack.length) {
     const el = stack.pop()!;
+    if (el.r === "cell" && controlCell(el)) continue;
     if (ROW_KEY_ROLES.has(el.r)) {
       const s = slugOf(el);
       if (s) return s;

@@ -206,7 +206,7 @@ Deno.test("cli: --app that is not the snapshot's app is APP_NOT_FOUND with the a
 
 Deno.test("cli: --id means the element of the last read; a different app run is STALE_REF", async () => {
   await withState(async (dir) => {
-    const read = await run(["read", "--from", FORM, "--flat"], dir);
+    const read = await run(["read", "--full-refs", "--from", FORM, "--flat"], dir);
     assert.equal(read.code, 0, read.stderr);
     const id = Number(read.stdout.match(/\[(\d+)\|form\/email\]/)![1]);
     const ok = await run(["find", "--from", FORM, "--id", String(id)], dir);

@@ -45,7 +45,7 @@ function roleKeys(agent: string): string[] {
 
 Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs", async () => {
   await withState(async (dir) => {
-    const r = await run(["read", "--from", FORM], dir);
+    const r = await run(["read", "--full-refs", "--from", FORM], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[\d+\|form\/email\] input "Email"/);
     assert.match(r.stdout, /\[\d+\|toolbar\/back\] btn "Back"/);
@@ -73,8 +73,8 @@ Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs",
 
 Deno.test("cli read: reading the same snapshot twice gives identical refs", async () => {
   await withState(async (dir) => {
-    const a = await run(["read", "--from", FORM], dir);
-    const b = await run(["read", "--from", FORM], dir);
+    const a = await run(["read", "--full-refs", "--from", FORM], dir);
+    const b = await run(["read", "--full-refs", "--from", FORM], dir);
     assert.equal(a.code, 0, a.stderr);
     assert.ok(refKeys(a.stdout).length > 50);
     assert.deepEqual(refKeys(a.stdout), refKeys(b.stdout));
@@ -84,8 +84,10 @@ Deno.test("cli read: reading the same snapshot twice gives identical refs", asyn
 
 Deno.test("cli read: inserting a row and closing a dialog leaves every other ref unchanged", async () => {
   await withState(async (dir) => {
-    const before = refKeys((await run(["read", "--from", FORM], dir)).stdout);
-    const after = new Set(refKeys((await run(["read", "--from", AFTER], dir)).stdout));
+    const before = refKeys((await run(["read", "--full-refs", "--from", FORM], dir)).stdout);
+    const after = new Set(
+      refKeys((await run(["read", "--full-refs", "--from", AFTER], dir)).stdout),
+    );
     const untouched = before.filter((k) => !k.startsWith("confirm"));
     const lost = untouched.filter((k) => !after.has(k));
     assert.deepEqual(lost, []);
@@ -100,7 +102,7 @@ Deno.test("cli read: duplicate labels get .1/.2 and the bare ref becomes ambiguo
     dialog.c.push({ i: 0, r: "btn", t: "OK", b: [740, 400, 80, 32] });
     const path = `${dir}/dup.json`;
     await Deno.writeTextFile(path, JSON.stringify(snap));
-    const r = await run(["read", "--from", path, "--scope-ref", "confirm"], dir);
+    const r = await run(["read", "--full-refs", "--from", path, "--scope-ref", "confirm"], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\|confirm\/ok\.1\] btn "OK"/);
     assert.match(r.stdout, /\|confirm\/ok\.2\] btn "OK"/);
@@ -112,10 +114,10 @@ Deno.test("cli read: duplicate labels get .1/.2 and the bare ref becomes ambiguo
 
 Deno.test("cli read: yaml and json carry the ref of every element", async () => {
   await withState(async (dir) => {
-    const yaml = await run(["read", "--from", FORM, "--format", "yaml"], dir);
+    const yaml = await run(["read", "--full-refs", "--from", FORM, "--format", "yaml"], dir);
     assert.equal(yaml.code, 0, yaml.stderr);
     assert.match(yaml.stdout, /ref: "?form\/email"?/);
-    const json = await run(["read", "--from", FORM, "--format", "json"], dir);
+    const json = await run(["read", "--full-refs", "--from", FORM, "--format", "json"], dir);
     assert.equal(json.code, 0, json.stderr);
     const doc = JSON.parse(json.stdout);
     const refs: string[] = [];
@@ -131,23 +133,32 @@ Deno.test("cli read: yaml and json carry the ref of every element", async () => 
 
 Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --depth, --max-elements", async () => {
   await withState(async (dir) => {
-    const inter = await run(["read", "--from", FORM, "--interactive", "--flat"], dir);
+    const inter = await run(
+      ["read", "--full-refs", "--from", FORM, "--interactive", "--flat"],
+      dir,
+    );
     assert.equal(inter.code, 0, inter.stderr);
     assert.match(inter.stdout, /form\/submit/);
     assert.doesNotMatch(inter.stdout, /\] heading /);
 
-    const roles = await run(["read", "--from", FORM, "--roles", "input", "--flat"], dir);
+    const roles = await run(
+      ["read", "--full-refs", "--from", FORM, "--roles", "input", "--flat"],
+      dir,
+    );
     const kinds = roleKeys(roles.stdout).map((k) => k.split(" ")[1]);
     assert.equal(kinds.filter((k) => k === "input").length, 4);
     for (const other of ["btn", "lnk", "chk", "txt", "heading"]) {
       assert.ok(!kinds.includes(other), `--roles input keeps no ${other}`);
     }
 
-    const text = await run(["read", "--from", FORM, "--text", "2024-05", "--flat"], dir);
+    const text = await run(
+      ["read", "--full-refs", "--from", FORM, "--text", "2024-05", "--flat"],
+      dir,
+    );
     assert.match(text.stdout, /invoice-2024-05/);
     assert.doesNotMatch(text.stdout, /invoice-2024-06/);
 
-    const scoped = await run(["read", "--from", FORM, "--scope-ref", "form"], dir);
+    const scoped = await run(["read", "--full-refs", "--from", FORM, "--scope-ref", "form"], dir);
     assert.deepEqual(
       refKeys(scoped.stdout).map((k) => k.split(" ")[0]),
       [
@@ -160,17 +171,36 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
       ],
     );
 
-    const max = await run(["read", "--from", FORM, "--max-elements", "5", "--flat"], dir);
+    const max = await run(
+      ["read", "--full-refs", "--from", FORM, "--max-elements", "5", "--flat"],
+      dir,
+    );
     assert.equal(refKeys(max.stdout).length, 5);
 
-    const depth = await run(["read", "--from", FORM, "--depth", "1"], dir);
+    const depth = await run(["read", "--full-refs", "--from", FORM, "--depth", "1"], dir);
     assert.deepEqual(roleKeys(depth.stdout).map((k) => k.split(" ")[1]), ["app", "window"]);
 
-    const nothing = await run(["read", "--from", FORM, "--text", "no such text anywhere"], dir);
+    const nothing = await run([
+      "read",
+      "--full-refs",
+      "--from",
+      FORM,
+      "--text",
+      "no such text anywhere",
+    ], dir);
     assert.equal(nothing.code, 0, nothing.stderr);
     assert.match(nothing.stdout, /no element matched the filters; 134 elements read/);
     const nothingJson = await run(
-      ["read", "--from", FORM, "--text", "no such text anywhere", "--format", "json"],
+      [
+        "read",
+        "--full-refs",
+        "--from",
+        FORM,
+        "--text",
+        "no such text anywhere",
+        "--format",
+        "json",
+      ],
       dir,
     );
     assert.deepEqual(
@@ -178,7 +208,7 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
       [0, null],
     );
 
-    const bad = await run(["read", "--from", FORM, "--roles", "buttonz"], dir);
+    const bad = await run(["read", "--full-refs", "--from", FORM, "--roles", "buttonz"], dir);
     assert.equal(bad.code, 2);
     assert.equal(JSON.parse(bad.stderr).code, "INVALID_ARGS");
   });
@@ -186,11 +216,14 @@ Deno.test("cli read: filters --interactive, --roles, --text, --scope-ref, --dept
 
 Deno.test("cli read: json output (tree or flat) saved to a file loads back with --from", async () => {
   await withState(async (dir) => {
-    const orig = await run(["read", "--from", FORM], dir);
+    const orig = await run(["read", "--full-refs", "--from", FORM], dir);
     for (const flat of [[], ["--flat"]]) {
-      const json = await run(["read", "--from", FORM, "--format", "json", ...flat], dir);
+      const json = await run(
+        ["read", "--full-refs", "--from", FORM, "--format", "json", ...flat],
+        dir,
+      );
       await Deno.writeTextFile(`${dir}/out.json`, json.stdout);
-      const again = await run(["read", "--from", `${dir}/out.json`], dir);
+      const again = await run(["read", "--full-refs", "--from", `${dir}/out.json`], dir);
       assert.equal(again.code, 0, again.stderr);
       assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout), flat.join(" "));
     }
@@ -200,12 +233,12 @@ Deno.test("cli read: json output (tree or flat) saved to a file loads back with 
 Deno.test("cli read: --save writes a snapshot that --from reads back", async () => {
   await withState(async (dir) => {
     const saved = await run(
-      ["read", "--from", FORM, "--interactive", "--save", `${dir}/s.json`],
+      ["read", "--full-refs", "--from", FORM, "--interactive", "--save", `${dir}/s.json`],
       dir,
     );
     assert.equal(saved.code, 0, saved.stderr);
-    const again = await run(["read", "--from", `${dir}/s.json`], dir);
-    const orig = await run(["read", "--from", FORM], dir);
+    const again = await run(["read", "--full-refs", "--from", `${dir}/s.json`], dir);
+    const orig = await run(["read", "--full-refs", "--from", FORM], dir);
     assert.equal(again.code, 0, again.stderr);
     // --save keeps the whole tree, not just what the filters printed.
     assert.deepEqual(refKeys(again.stdout), refKeys(orig.stdout));
@@ -223,12 +256,12 @@ Deno.test("cli read: a secure field's value is never printed, saved or diffed", 
     pw.v = `${secret}-changed`;
     await Deno.writeTextFile(`${dir}/leak2.json`, JSON.stringify(snap));
     const runs = [
-      ["read", "--from", `${dir}/leak.json`],
-      ["read", "--from", `${dir}/leak.json`, "--flat"],
-      ["read", "--from", `${dir}/leak.json`, "--format", "yaml"],
-      ["read", "--from", `${dir}/leak.json`, "--format", "json"],
-      ["read", "--from", `${dir}/leak.json`, "--format", "json", "--flat"],
-      ["read", "--from", `${dir}/leak.json`, "--save", `${dir}/saved.json`],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`, "--flat"],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`, "--format", "yaml"],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`, "--format", "json"],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`, "--format", "json", "--flat"],
+      ["read", "--full-refs", "--from", `${dir}/leak.json`, "--save", `${dir}/saved.json`],
       ["find", "--from", `${dir}/leak.json`, "--ref", "form/password"],
       ["find", "--from", `${dir}/leak.json`, "--ref", "form/password", "--format", "json"],
       ["diff", `${dir}/leak.json`, `${dir}/leak2.json`],
@@ -268,8 +301,8 @@ Deno.test("cli list: apps and windows of a snapshot", async () => {
 
 Deno.test("cli read: --no-bounds drops bounds from every format but keeps ids, refs and --save", async () => {
   await withState(async (dir) => {
-    const full = await run(["read", "--from", FORM], dir);
-    const lean = await run(["read", "--from", FORM, "--no-bounds"], dir);
+    const full = await run(["read", "--full-refs", "--from", FORM], dir);
+    const lean = await run(["read", "--full-refs", "--from", FORM, "--no-bounds"], dir);
     assert.equal(lean.code, 0, lean.stderr);
     assert.doesNotMatch(lean.stdout, /\(\d+,\d+,\d+,\d+\)/);
     assert.match(lean.stdout, /^\s*\[12\|form\/email\] input "Email" required/m);
@@ -279,12 +312,20 @@ Deno.test("cli read: --no-bounds drops bounds from every format but keeps ids, r
     assert.ok(lean.stdout.length < full.stdout.length * 0.8);
     const save = `${dir}/saved.json`;
     const json = await run(
-      ["read", "--from", FORM, "--no-bounds", "--format", "json", "--save", save],
+      ["read", "--full-refs", "--from", FORM, "--no-bounds", "--format", "json", "--save", save],
       dir,
     );
     assert.doesNotMatch(json.stdout, /"b":/);
     assert.match(await Deno.readTextFile(save), /"b": \[\s*160,\s*210,\s*320,\s*28\s*\]/);
-    const yaml = await run(["read", "--from", FORM, "--no-bounds", "--format", "yaml"], dir);
+    const yaml = await run([
+      "read",
+      "--full-refs",
+      "--from",
+      FORM,
+      "--no-bounds",
+      "--format",
+      "yaml",
+    ], dir);
     assert.doesNotMatch(yaml.stdout, /^\s*b:/m);
   });
 });

@@ -34,7 +34,7 @@ Deno.test("install: the README's `deno task install` gives a working `desktop` c
     assert.ok(version.success, new TextDecoder().decode(version.stderr));
     assert.equal(new TextDecoder().decode(version.stdout).trim(), config.version);
     const read = await run("read", "--from", FORM, "--scope-ref", "form");
-    assert.match(new TextDecoder().decode(read.stdout), /\[12\|form\/email\] input "Email"/);
+    assert.match(new TextDecoder().decode(read.stdout), /\[12\|email\] input "Email"/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -138,3 +138,48 @@ Deno.test("semantics: a related label saying something else than the control's n
     "input sign-up/email",
   ]);
 });
+
+Deno.test("semantics: a label repeating its text child twice says it once (GTK 4 '7 7')", () => {
+  const seven = el("btn", "7 7", [el("txt", "7")]);
+  const times = el("btn", "× ×", [el("txt", "×")], { d: "Multiply [*]" });
+  const pi = el("btn", undefined, [el("txt", "π")], { d: "Pi [Ctrl+P]" });
+  const says = el("btn", "bye bye"); // no child says it: a real label
+  const out = refs(el("window", "Calculator", [seven, times, pi, says]));
+  assert.equal(seven.t, "7");
+  assert.equal(times.t, "×");
+  assert.equal(says.t, "bye bye");
+  assert.deepEqual(out.slice(1).filter((r) => r.startsWith("btn")), [
+    "btn 7",
+    "btn multiply",
+    "btn pi",
+    "btn bye-bye",
+  ]);
+});
+
+Deno.test("semantics: boxes pair labels with fields when the toolkit lists them in reverse", () => {
+  // zenity --forms: a GTK 3 grid lists its children last first.
+  const name = el("input", undefined, undefined, { b: [576, 347, 204, 34] });
+  const mail = el("input", undefined, undefined, { b: [576, 387, 204, 34] });
+  const pass = el("input", undefined, undefined, { b: [576, 427, 204, 34], sec: true });
+  const root = el("window", "Form", [
+    el("group", "Contact", [
+      pass,
+      el("txt", "Password", undefined, { b: [505, 427, 60, 34] }),
+      mail,
+      el("txt", "E-mail", undefined, { b: [505, 387, 45, 34] }),
+      name,
+      el("txt", "Name", undefined, { b: [505, 347, 39, 34] }),
+      el("txt", "Fill in the form", undefined, { b: [505, 300, 200, 20] }),
+    ]),
+  ]);
+  foldLabels(root);
+  assert.equal(name.t, "Name");
+  assert.equal(mail.t, "E-mail");
+  assert.equal(pass.t, "Password");
+  assert.deepEqual(root.c![0].c!.map((k) => k.t), [
+    "Password",
+    "E-mail",
+    "Name",
+    "Fill in the form",
+  ]);
+});

@@ -413,3 +413,17 @@ Deno.test("refs: very deep labeled paths are shortened from the outside to stay 
   assert.ok(ref.endsWith("/section-number-0-with-a-long-label-text/go"), ref);
   validateRef(ref);
 });
+
+Deno.test("refs: a cell holding only a selection checkbox does not key its row", () => {
+  const chk = el("chk", "Select SO-1001");
+  const row = el("row", undefined, [
+    el("cell", "Select SO-1001", [chk]),
+    el("cell", "SO-1001", [el("lnk", "SO-1001")]),
+    el("cell", "Paid"),
+  ]);
+  const root = el("window", "Shop", [el("table", "Orders", [row])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(row), "orders/so-1001");
+  assert.equal(refs.get(chk), "orders/so-1001/select-so-1001");
+  assert.equal(refs.get(row.c![1].c![0]), "orders/so-1001/lnk");
+});
