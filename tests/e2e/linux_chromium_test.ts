@@ -3,6 +3,7 @@ import type { Snapshot } from "../../src/model/element.ts";
 import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
 import { actOn, agentRefs, assertNotSaved, cli, cliCode, readApp } from "../harness/gtk_suite.ts";
 import { allElements, byRef, eventually } from "../harness/tree.ts";
+import { resolveRef } from "../../src/refs/resolve.ts";
 
 const FORM = `${REPO_ROOT}tests/fixtures/web/form.html`;
 
@@ -28,9 +29,13 @@ Deno.test({
       assert.equal(byRef(first.root, "form/password")?.sec, true);
       const rows = allElements(first.root).filter((e) => e.ref?.match(/^list\/item-\d+$/));
       assert.equal(rows.length, 300);
+      // The agent format prints each ref as its shortest unique suffix: each resolves to the
+      // element whose full ref JSON gives.
       const agent = agentRefs(await cli(d, ["read", "--app", d.appName, "--format", "agent"]));
       for (const ref of ["form/email", "form/submit", "list/item-5/delete"]) {
-        assert.ok(agent.includes(ref), `agent output lists ${ref}`);
+        const short = agent.find((a) => a === ref || ref.endsWith(`/${a}`));
+        assert.ok(short, `agent output lists ${ref}`);
+        assert.equal(resolveRef(first.root, short), byRef(first.root, ref), short);
       }
     });
 
