@@ -9,6 +9,7 @@ import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import { windowBoundsOf } from "../model/tree.ts";
+import { fitBudget, o200kCounter } from "../output/budget.ts";
 import { type Format, renderElements } from "../output/render.ts";
 import { toYaml } from "../output/yaml.ts";
 import { snapshotToText } from "../platform/replay/snapshot_file.ts";
@@ -79,6 +80,12 @@ export function readCommand(): CommandUnknownOpts {
     )
     .option("--save <file>", "also write the full snapshot (JSON) to this file for --from and diff")
     .option(
+      "--budget <n>",
+      "agent format: at most about N o200k tokens; the largest repeated regions collapse into " +
+        "summary lines that say how to see them",
+      intOption("--budget", 1),
+    )
+    .option(
       "--full-refs",
       "agent format: print full refs (default: each ref's shortest unique suffix, which --ref takes)",
     )
@@ -133,7 +140,10 @@ Examples:
           refsFrom: snapshot.root,
           shortRefs: !opts.fullRefs,
         });
-        console.log(text.replace(/\n$/, ""));
+        const fitted = opts.budget !== undefined && opts.format === "agent"
+          ? fitBudget(text, opts.budget, await o200kCounter())
+          : text;
+        console.log(fitted.replace(/\n$/, ""));
         if (view.truncated && opts.format === "agent") {
           // yaml/json carry `truncated`; agent text says it in words.
           console.log(

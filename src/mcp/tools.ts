@@ -15,6 +15,7 @@ import type { Element } from "../model/element.ts";
 import { assignIds, windowBoundsOf } from "../model/tree.ts";
 import { foldLabels } from "../model/semantics.ts";
 import { observe } from "../observe/observe.ts";
+import { DEFAULT_MCP_BUDGET, fitBudget, o200kCounter } from "../output/budget.ts";
 import { renderChanges, renderElements } from "../output/render.ts";
 import type { Action, Scope } from "../platform/provider.ts";
 import { assignRefs } from "../refs/generate.ts";
@@ -158,13 +159,18 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       bounds: z.boolean().optional().describe(
         "Include the boxes of on-screen elements (default true); false saves tokens",
       ),
+      budget: z.number().int().min(0).optional().describe(
+        `Agent format: at most about this many tokens (default ${DEFAULT_MCP_BUDGET}; 0: no ` +
+          "limit). Over it, the largest repeated regions collapse into summary lines saying " +
+          "how to see them (scope_ref)",
+      ),
     },
     async (args) => {
       const { snapshot, view } = await desktop.read(toScope(args), toReadRequest(args));
       if (!view.root) {
         return ok(`no element matched the filters (${view.total} elements read)`);
       }
-      return ok(renderElements(view.root, {
+      const text = renderElements(view.root, {
         format: args.format ?? "agent",
         flat: args.flat,
         bounds: args.bounds,
@@ -176,7 +182,10 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
           ...(snapshot.window ? { window: snapshot.window.title } : {}),
           ...(view.truncated ? { truncated: view.truncated } : {}),
         },
-      }));
+      });
+      const budget = args.budget ?? DEFAULT_MCP_BUDGET;
+      const agent = (args.format ?? "agent") === "agent";
+      return ok(agent && budget > 0 ? fitBudget(text, budget, await o200kCounter()) : text);
     },
   );
 

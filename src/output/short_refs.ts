@@ -11,10 +11,7 @@
  * @module
  */
 
-/** Removes a trailing `.N` duplicate index. */
-function stripIndex(ref: string): string {
-  return ref.replace(/\.\d+$/, "");
-}
+import { stripIndex } from "../identity/syntax.ts";
 
 /** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
 function suffixes(ref: string): string[] {

@@ -329,3 +329,23 @@ Deno.test("cli read: --no-bounds drops bounds from every format but keeps ids, r
     assert.doesNotMatch(yaml.stdout, /^\s*b:/m);
   });
 });
+
+Deno.test("cli read: --budget collapses the largest region into a summary saying how to see it", async () => {
+  await withState(async (dir) => {
+    const full = await run(["read", "--from", FORM], dir);
+    const lean = await run(["read", "--from", FORM, "--budget", "400"], dir);
+    assert.equal(lean.code, 0, lean.stderr);
+    assert.ok(lean.stdout.length < full.stdout.length);
+    assert.match(
+      lean.stdout,
+      /… \d+ more of these \d+ lines left out \(over the 400-token budget\): read --scope-ref \S+ to see them/,
+    );
+    // Every line kept is a line of the full read: nothing is changed, only left out.
+    const lines = new Set(full.stdout.split("\n"));
+    for (const line of lean.stdout.split("\n")) {
+      if (!line.includes("more of these")) assert.ok(lines.has(line), line);
+    }
+    const bad = await run(["read", "--from", FORM, "--budget", "0"], dir);
+    assert.equal(bad.code, 2);
+  });
+});

@@ -42,9 +42,11 @@ async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** The id `read` printed for a ref. */
+/** The id `read` printed for a ref (printed whole, or as its shortest unique suffix). */
 function idIn(out: string, ref: string): number {
-  const m = out.match(new RegExp(`\\[(\\d+)\\|${ref.replace("/", "\\/")}\\]`));
+  const m = [...out.matchAll(/\[(\d+)\|([^\]]+)\]/g)].find((m) =>
+    m[2] === ref || ref.endsWith(`/${m[2]}`)
+  );
   assert.ok(m, `${ref} in ${out.slice(0, 400)}`);
   return Number(m[1]);
 }

@@ -1,0 +1,152 @@
+/**
+ * A token budget for agent-format text. Over budget, the largest repeated
+ * regions (many sibling lines under one parent: table rows, list items, menu
+ * items) collapse: their first lines stay, and one summary line says how many
+ * were left out and how to see them (`read --scope-ref <parent>`). Nothing is
+ * dropped silently, and every line kept is unchanged, so every ref still
+ * printed stays valid.
+ *
+ * Pure: the caller supplies the token counter (o200k in the CLI and MCP).
+ *
+ * @module
+ */
+
+/** Counts the tokens of a text. */
+export type TokenCounter = (text: string) => number;
+
+/** Fewest lines a collapsed region keeps, so the agent sees what it holds. */
+const KEEP = 3;
+
+/** Fewest sibling blocks that make a region worth collapsing. */
+const MIN_REGION = KEEP + 2;
+
+/** The width of one level of indentation in the agent format. */
+const INDENT = 2;
+
+/** One parent's children: each child is a block (its line and its descendants' lines). */
+interface Region {
+  /** Index of the parent line (-1: the top level). */
+  parent: number;
+  /** Start index of each child block, in order, and the end of the last one. */
+  blocks: number[];
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** The ref of a line's first `[id|ref]` token, if any. */
+function refOfLine(line: string): string | undefined {
+  return /^\s*\[(?:\d+|-)\|([^\]]+)\]/.exec(line)?.[1];
+}
+
+/** Every parent with at least {@link MIN_REGION} children, from the lines' indentation. */
+function regions(lines: readonly string[]): Region[] {
+  const out: Region[] = [];
+  const open: Array<{ parent: number; indent: number; blocks: number[] }> = [
+    { parent: -1, indent: 0, blocks: [] },
+  ];
+  const close = (upTo: number, at: number) => {
+    while (open.length > upTo) {
+      const r = open.pop()!;
+      if (r.blocks.length >= MIN_REGION) out.push({ parent: r.parent, blocks: [...r.blocks, at] });
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] === "") continue;
+    const ind = indentOf(lines[i]);
+    // Close the parents this line is not inside.
+    let depth = open.length;
+    while (depth > 1 && open[depth - 1].indent > ind) depth--;
+    close(depth, i);
+    const top = open[open.length - 1];
+    if (top.indent === ind) top.blocks.push(i);
+    open.push({ parent: i, indent: ind + INDENT, blocks: [] });
+  }
+  close(0, lines.length);
+  return out;
+}
+
+/**
+ * Fits agent text into a token budget by collapsing its largest repeated
+ * regions (see the module doc).
+ *
+ * @param text agent-format text
+ * @param budget most tokens wanted
+ * @param count the token counter
+ * @returns the text, collapsed where needed (unchanged when within budget)
+ * @example
+ * ```ts
+ * import { fitBudget } from "./budget.ts";
+ * const rows = Array.from({ length: 50 }, (_, k) => `  [${k + 2}|r${k}] row "Row ${k}"`);
+ * const text = ["[1|list] list", ...rows].join("\n") + "\n";
+ * const out = fitBudget(text, 60, (s) => s.length / 4);
+ * console.log(out.split("\n").length < 10); // true: a summary line stands for the rest
+ * ```
+ */
+export function fitBudget(text: string, budget: number, count: TokenCounter): string {
+  const lines = text.replace(/\n$/, "").split("\n");
+  const cost = lines.map((l) => count(l) + 1);
+  let total = cost.reduce((a, b) => a + b, 0);
+  if (total <= budget) return text;
+  const dropped = new Uint8Array(lines.length);
+  /** Summary lines, by the index of the first line they stand for. */
+  const notes = new Map<number, string[]>();
+  const live = (from: number, to: number) => {
+    let sum = 0;
+    for (let i = from; i < to; i++) if (!dropped[i]) sum += cost[i];
+    return sum;
+  };
+  // Largest regions first: collapse each just enough, until the text fits.
+  const all = regions(lines).map((r) => ({ r, size: live(r.blocks[0], r.blocks.at(-1)!) }))
+    .sort((a, b) => b.size - a.size);
+  for (const { r } of all) {
+    if (total <= budget) break;
+    const n = r.blocks.length - 1;
+    if (dropped[r.blocks[0]]) continue; // inside a region already collapsed
+    // Drop blocks from the end until within budget, keeping the first few.
+    let keep = n;
+    let freed = 0;
+    const note = 40; // room for the summary line
+    while (keep > KEEP && total - freed + note > budget) {
+      keep--;
+      freed += live(r.blocks[keep], r.blocks[keep + 1]);
+    }
+    if (keep === n) continue;
+    for (let i = r.blocks[keep]; i < r.blocks[n]; i++) dropped[i] = 1;
+    const parentRef = r.parent >= 0 ? refOfLine(lines[r.parent]) : undefined;
+    const indent = " ".repeat(indentOf(lines[r.blocks[0]]));
+    const how = parentRef
+      ? `read --scope-ref ${parentRef} to see them`
+      : "narrow the read with --scope-ref, --roles or --text to see them";
+    const summary = `${indent}… ${n - keep} more of these ${n} lines left out ` +
+      `(over the ${budget}-token budget): ${how}, or raise --budget`;
+    notes.set(r.blocks[keep], [...notes.get(r.blocks[keep]) ?? [], summary]);
+    total = total - freed + count(summary) + 1;
+  }
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    out.push(...notes.get(i) ?? []);
+    if (!dropped[i]) out.push(lines[i]);
+  }
+  return out.join("\n") + "\n";
+}
+
+/** The o200k counter, loaded once (its tables are large). */
+let o200k: Promise<TokenCounter> | undefined;
+
+/**
+ * The o200k_base token counter (npm js-tiktoken), loaded on first use.
+ *
+ * @returns a function counting the o200k tokens of a text
+ */
+export function o200kCounter(): Promise<TokenCounter> {
+  o200k ??= import("js-tiktoken").then(({ getEncoding }) => {
+    const enc = getEncoding("o200k_base");
+    return (text: string) => enc.encode(text).length;
+  });
+  return o200k;
+}
+
+/** The budget of an MCP read when the client gives none: under one tool result's 25,000. */
+export const DEFAULT_MCP_BUDGET = 20_000;
