@@ -36,6 +36,7 @@ import { mcpCommand } from "./src/commands/mcp.ts";
 import { screenshotCommand } from "./src/commands/screenshot.ts";
 import { launchCommand, quitCommand, windowCommand } from "./src/commands/apps.ts";
 import { clipboardCommand } from "./src/commands/clipboard.ts";
+import { fillCommand, runStepsCommand } from "./src/commands/fill_run.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
@@ -85,6 +86,8 @@ Errors are one JSON object on stderr: {"error":true,"code":"...","message":"..."
       quitCommand(),
       windowCommand(),
       clipboardCommand(),
+      fillCommand(),
+      runStepsCommand(),
       mcpCommand(),
     ]
   ) program.addCommand(cmd);

@@ -8,7 +8,7 @@
 import type { AppInfo, Element, Role, Snapshot, WindowInfo } from "./model/element.ts";
 import type { FilterOptions, FilterResult } from "./model/filter.ts";
 import type { Action, ActionResult, Provider, Scope } from "./platform/provider.ts";
-import { DesktopError } from "./errors.ts";
+import { DesktopError, toDesktopError } from "./errors.ts";
 import { assignIds } from "./model/tree.ts";
 import { foldLabels } from "./model/semantics.ts";
 import { filterTree } from "./model/filter.ts";
@@ -46,6 +46,8 @@ import {
 } from "./apps/apps.ts";
 import type { WindowOp } from "./platform/provider.ts";
 import { clipboard } from "./apps/clipboard.ts";
+import { type FilledField, type FillField, fillFields } from "./fill/fill.ts";
+import { type RunOptions, type RunReport, runSteps } from "./run/run.ts";
 import {
   type Screenshot,
   type ScreenshotRequest,
@@ -146,6 +148,14 @@ export interface Desktop {
   /** Resolve a target to one element of a fresh read (errors: see refs.md). */
   resolve(scope: Scope, target: Target): Promise<Element>;
   /**
+   * Resolve several targets against one fresh read (fill, run --dry-run):
+   * each result is the element, or the DesktopError its target got.
+   */
+  resolveMany(
+    scope: Scope,
+    targets: readonly Target[],
+  ): Promise<{ snapshot: Snapshot; results: Array<Element | DesktopError> }>;
+  /**
    * Resolve the target, carry out the action, then (unless `verify: false`)
    * read the app again until it settles and report what changed. Typing or
    * setting a value that changed nothing fails with ACTION_FAILED; any other
@@ -172,6 +182,16 @@ export interface Desktop {
   clipboardGet(): Promise<string>;
   /** Put text on the system clipboard (it stays after the process exits). */
   clipboardSet(text: string): Promise<void>;
+  /**
+   * Set many fields from one read, then report what each became (read back
+   * from the app). Nothing is set when a field's target does not resolve.
+   */
+  fill(scope: Scope, fields: readonly FillField[]): Promise<FilledField[]>;
+  /**
+   * Run a list of steps (a parsed run file), stopping at the first failing
+   * step; `dryRun` resolves every target without acting.
+   */
+  run(doc: unknown, opts?: RunOptions): Promise<RunReport>;
   /** Release the provider. */
   close(): void;
 }
@@ -277,6 +297,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       return await resolveIn(await readFull(scope), target);
     },
 
+    async resolveMany(scope, targets) {
+      const snapshot = await readFull(scope);
+      const results: Array<Element | DesktopError> = [];
+      for (const t of targets) {
+        results.push(await resolveIn(snapshot, t).catch((e) => toDesktopError(e)));
+      }
+      return { snapshot, results };
+    },
+
     async act(scope, target, action, opts = {}) {
       if (action.kind === "drag") validatePoint(action.to, "the drag destination");
       const verify = opts.verify ?? true;
@@ -339,6 +368,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     window: (scope, ops) => windowCommand(desktop, scope, ops, timeoutMs),
     clipboardGet: () => clipboard(provider).get(),
     clipboardSet: (text) => clipboard(provider).set(text),
+    fill: (scope, fields) => fillFields(desktop, scope, fields),
+    run: (doc, o) => runSteps(desktop, doc, o),
 
     close: () => provider.close(),
   };

@@ -20,6 +20,8 @@ export type ErrorCode =
   | "APP_UNRESPONSIVE"
   | "TIMEOUT"
   | "SNAPSHOT_INVALID"
+  /** A `run` file's expect step found the UI otherwise. */
+  | "EXPECT_FAILED"
   | "INTERNAL";
 
 /** A candidate element offered when a target is missing or ambiguous. */

@@ -12,6 +12,7 @@ import { scopeShape, toScope, toTarget } from "./params.ts";
 import { guard, ok, type ToolResult } from "./result.ts";
 import type { WindowOp } from "../platform/provider.ts";
 import { DesktopError } from "../errors.ts";
+import { loadRunFile } from "../run/run.ts";
 import type { ToolContext } from "./tools.ts";
 
 /** Registers one tool with its zod shape, every throw turned into an error result. */
@@ -171,6 +172,58 @@ export function registerSystemTools(server: McpServer, ctx: ToolContext): void {
     async (args) => {
       await desktop.clipboardSet(args.text);
       return ok({ ok: true });
+    },
+  );
+
+  addTool(
+    server,
+    "fill",
+    "Fill many form fields in one call: fields maps each field's ref (from read) to its new " +
+      "value (text, number, true/false for check boxes, an option's label). All refs are " +
+      "resolved from one read before anything is set; returns what each field holds afterwards.",
+    {
+      ...scopeShape,
+      fields: z.record(z.string(), z.string()).describe(
+        'Ref to value, e.g. {"form/email": "ada@example.com", "form/agree": "true"}',
+      ),
+    },
+    async (args) => {
+      const fields = Object.entries(args.fields).map(([ref, value]) => ({
+        target: /^#\d+$/.test(ref) ? { id: Number(ref.slice(1)) } : { ref },
+        value,
+      }));
+      const res = await desktop.fill(toScope(args), fields);
+      return ok({ ok: res.every((f) => f.ok), fields: res });
+    },
+  );
+
+  addTool(
+    server,
+    "run",
+    "Run a list of steps by refs, stopping at the first failing step (its number and error " +
+      "code are reported). Steps are one-verb objects: click, type, key, action, set-value, " +
+      "scroll, focus, drag, fill, wait, expect, screenshot, launch, quit, window, clipboard-set; " +
+      'e.g. [{"fill": {"fields": {"form/email": "a@b.c"}}}, {"click": "form/submit"}, ' +
+      '{"wait": {"text": "Saved"}}, {"expect": {"ref": "form/email", "value": "a@b.c"}}]. ' +
+      "dry_run resolves every target without acting.",
+    {
+      ...scopeShape,
+      steps: z.array(z.record(z.string(), z.unknown())).optional().describe("The steps"),
+      file: z.string().optional().describe("Or a JSON/YAML file of steps"),
+      dry_run: z.boolean().optional().describe("Resolve every target, act on nothing"),
+    },
+    async (args) => {
+      if ((args.steps === undefined) === (args.file === undefined)) {
+        throw new DesktopError("INVALID_ARGS", "run takes steps or file", {
+          suggestion: "Pass the steps inline, or the path of a steps file",
+        });
+      }
+      const doc = args.steps ?? await loadRunFile(args.file!);
+      const report = await desktop.run(doc, {
+        scope: toScope(args),
+        ...(args.dry_run ? { dryRun: true } : {}),
+      });
+      return { ...ok(report), ...(report.ok ? {} : { isError: true }) };
     },
   );
 }
