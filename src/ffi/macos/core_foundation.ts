@@ -19,6 +19,8 @@ export const CF_SYMBOLS = {
   CFRetain: { parameters: ["pointer"], result: "pointer" },
   CFGetRetainCount: { parameters: ["pointer"], result: "isize" },
   CFGetTypeID: { parameters: ["pointer"], result: "usize" },
+  CFDataGetLength: { parameters: ["pointer"], result: "isize", optional: true },
+  CFDataGetBytePtr: { parameters: ["pointer"], result: "pointer", optional: true },
   CFEqual: { parameters: ["pointer", "pointer"], result: "u8" },
   CFHash: { parameters: ["pointer"], result: "usize" },
   CFStringCreateWithCString: { parameters: ["pointer", "buffer", "u32"], result: "pointer" },

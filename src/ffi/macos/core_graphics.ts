@@ -16,6 +16,30 @@ export const CORE_GRAPHICS_PATH = "/System/Library/Frameworks/CoreGraphics.frame
 /** `CGPoint` passed by value: two doubles. */
 export const CG_POINT = { struct: ["f64", "f64"] } as const satisfies Deno.NativeStructType;
 
+/** `CGRect` passed or returned by value: origin x, y, then width, height (doubles). */
+export const CG_RECT = {
+  struct: ["f64", "f64", "f64", "f64"],
+} as const satisfies Deno.NativeStructType;
+
+/** CGWindowListOption / CGWindowImageOption values for screenshots. */
+export const CG_WINDOW_IMAGE = {
+  /** Everything on screen in the rectangle. */
+  OnScreenOnly: 1,
+  /** `kCGNullWindowID`. */
+  NullWindow: 0,
+  /** `kCGWindowImageDefault`. */
+  Default: 0,
+} as const;
+
+/** CGBitmapInfo fields: the alpha kind (low 5 bits) and the 32-bit byte order. */
+export const CG_BITMAP = {
+  AlphaInfoMask: 0x1f,
+  ByteOrderMask: 0x7000,
+  ByteOrder32Little: 2 << 12,
+  /** Alpha kinds whose alpha (or padding) byte comes first: PremultipliedFirst, First, NoneSkipFirst. */
+  AlphaFirst: [2, 4, 6] as readonly number[],
+} as const;
+
 /** CoreGraphics functions and statics. */
 export const CG_SYMBOLS = {
   CGWindowListCopyWindowInfo: { parameters: ["u32", "u32"], result: "pointer" },
@@ -33,6 +57,22 @@ export const CG_SYMBOLS = {
     result: "pointer",
   },
   CGEventPost: { parameters: ["u32", "pointer"], result: "void" },
+  // Screenshots. Optional: CGWindowListCreateImage is gone from the newest SDKs; a missing
+  // symbol must not stop the rest of the backend from loading.
+  CGWindowListCreateImage: {
+    parameters: [CG_RECT, "u32", "u32", "u32"],
+    result: "pointer",
+    optional: true,
+  },
+  CGMainDisplayID: { parameters: [], result: "u32", optional: true },
+  CGDisplayBounds: { parameters: ["u32"], result: CG_RECT, optional: true },
+  CGImageGetWidth: { parameters: ["pointer"], result: "usize", optional: true },
+  CGImageGetHeight: { parameters: ["pointer"], result: "usize", optional: true },
+  CGImageGetBytesPerRow: { parameters: ["pointer"], result: "usize", optional: true },
+  CGImageGetBitsPerPixel: { parameters: ["pointer"], result: "usize", optional: true },
+  CGImageGetBitmapInfo: { parameters: ["pointer"], result: "u32", optional: true },
+  CGImageGetDataProvider: { parameters: ["pointer"], result: "pointer", optional: true },
+  CGDataProviderCopyData: { parameters: ["pointer"], result: "pointer", optional: true },
   /** `CFStringRef` dictionary keys of the window list: read the pointer at each address. */
   kCGWindowOwnerPID: { type: "pointer" },
   kCGWindowOwnerName: { type: "pointer" },

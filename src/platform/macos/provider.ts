@@ -6,7 +6,7 @@
  */
 
 import { DesktopError } from "../../errors.ts";
-import type { AppInfo, Snapshot, WindowInfo } from "../../model/element.ts";
+import type { AppInfo, Bounds, Snapshot, WindowInfo } from "../../model/element.ts";
 import type {
   Action,
   ActionResult,
@@ -14,7 +14,9 @@ import type {
   Provider,
   ReadOptions,
   Scope,
+  ScreenCapture,
 } from "../provider.ts";
+import { captureScreen } from "./screen.ts";
 import { matchApp, matchWindow } from "../linux/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
@@ -233,6 +235,11 @@ export class MacosProvider implements Provider {
   }
 
   /** Stops watchers, restores AXEnhancedUserInterface, releases every reference. */
+  /** The pixels of a screen rectangle (CGWindowListCreateImage). */
+  capture(rect?: Bounds): Promise<ScreenCapture> {
+    return attempt(() => captureScreen(this.#open().libs, rect));
+  }
+
   close(): void {
     if (this.#s.closed) return;
     for (const stop of [...this.#watchers]) stop();

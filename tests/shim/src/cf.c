@@ -103,6 +103,9 @@ static void cf_destroy(CFObj *o) {
     case TID_AXOBSERVER:
       ax_observer_destroy(o);
       break;
+    case TID_CGIMAGE:
+      cf_release(o->u.img.provider);
+      break;
     default:
       break;
   }
@@ -241,6 +244,16 @@ EXPORT CFObj *CFRetain(CFObj *o) {
 
 EXPORT CFIndex CFGetRetainCount(CFObj *o) { return cf_check(o) ? o->retain : 0; }
 EXPORT CFTypeID CFGetTypeID(CFObj *o) { return cf_check(o) ? o->type : 0; }
+
+EXPORT CFIndex CFDataGetLength(CFObj *o) {
+  if (!cf_check(o) || o->type != TID_DATA) return 0;
+  return o->u.data.len;
+}
+
+EXPORT const unsigned char *CFDataGetBytePtr(CFObj *o) {
+  if (!cf_check(o) || o->type != TID_DATA) return NULL;
+  return o->u.data.bytes;
+}
 EXPORT Boolean CFEqual(CFObj *a, CFObj *b) { return cf_equal(a, b); }
 
 EXPORT CFHashCode CFHash(CFObj *o) {

@@ -215,3 +215,106 @@ EXPORT void CGEventPost(uint32_t tap, CFObj *ev) {
       break;
   }
 }
+
+/* Screenshots. -------------------------------------------------------------
+ * CGWindowListCreateImage draws the screen as the shim knows it: a dark desktop,
+ * each on-screen window a light rectangle (back to front, the frontmost app last),
+ * each element with a frame outlined darker inside its window, at a backing
+ * scale of 2 pixels per point (Retina) unless shim_set_backing_scale says
+ * otherwise. Pixels are BGRA with premultiplied alpha first, little-endian, and
+ * rows padded to 64 bytes, as CoreGraphics hands them out.
+ */
+
+static int g_backing_scale = 2;
+
+EXPORT void shim_set_backing_scale(int scale) { g_backing_scale = scale > 0 ? scale : 1; }
+
+static void paint(CFObj *img, double ox, double oy, const double *f, unsigned char r,
+                  unsigned char g, unsigned char b, bool outline) {
+  int s = g_backing_scale;
+  long x0 = (long)((f[0] - ox) * s), y0 = (long)((f[1] - oy) * s);
+  long x1 = (long)((f[0] + f[2] - ox) * s), y1 = (long)((f[1] + f[3] - oy) * s);
+  for (long y = y0 < 0 ? 0 : y0; y < y1 && y < (long)img->u.img.h; y++)
+    for (long x = x0 < 0 ? 0 : x0; x < x1 && x < (long)img->u.img.w; x++) {
+      if (outline && x > x0 && x < x1 - 1 && y > y0 && y < y1 - 1) continue;
+      unsigned char *p = img->u.img.provider->u.data.bytes + y * img->u.img.bpr + x * 4;
+      p[0] = b, p[1] = g, p[2] = r, p[3] = 255;
+    }
+}
+
+static void paint_elements(CFObj *img, double ox, double oy, Node *n) {
+  for (int k = 0; k < n->nkids; k++) {
+    Node *c = n->kids[k];
+    if (c->dead) continue;
+    if (c->has_frame) paint(img, ox, oy, c->frame, 90, 90, 160, true);
+    paint_elements(img, ox, oy, c);
+  }
+}
+
+EXPORT CFObj *CGWindowListCreateImage(CGRect rect, uint32_t option, uint32_t windowID,
+                                      uint32_t imageOption) {
+  (void)option, (void)windowID, (void)imageOption;
+  tree_ensure();
+  if (rect.size.w <= 0 || rect.size.h <= 0) return NULL;
+  int s = g_backing_scale;
+  CFObj *img = cf_alloc(TID_CGIMAGE);
+  img->u.img.w = (size_t)(rect.size.w * s);
+  img->u.img.h = (size_t)(rect.size.h * s);
+  img->u.img.bpr = (img->u.img.w * 4 + 63) / 64 * 64;
+  img->u.img.info = 2 | (2 << 12); /* kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little */
+  CFObj *prov = cf_alloc(TID_CGDATAPROVIDER);
+  prov->u.data.len = (CFIndex)(img->u.img.bpr * img->u.img.h);
+  prov->u.data.bytes = malloc((size_t)prov->u.data.len);
+  img->u.img.provider = prov;
+  double screen[4] = {rect.origin.x, rect.origin.y, rect.size.w, rect.size.h};
+  paint(img, rect.origin.x, rect.origin.y, screen, 40, 40, 40, false);
+  App *front = app_frontmost();
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < g_napps; i++) {
+      App *a = g_apps[i];
+      if (a->removed || (pass == 1) != (a == front)) continue;
+      for (int k = 0; k < a->root->nkids; k++) {
+        Node *w = a->root->kids[k];
+        if (w->dead || !w->winnum || !w->onscreen || !w->has_frame) continue;
+        paint(img, rect.origin.x, rect.origin.y, w->frame, 236, 236, 236, false);
+        paint_elements(img, rect.origin.x, rect.origin.y, w);
+      }
+    }
+  return img;
+}
+
+EXPORT uint32_t CGMainDisplayID(void) { return 1; }
+
+EXPORT CGRect CGDisplayBounds(uint32_t display) {
+  (void)display;
+  CGRect r = {{0, 0}, {1440, 900}};
+  return r;
+}
+
+static bool is_image(CFObj *o) {
+  if (cf_is(o, TID_CGIMAGE)) return true;
+  shim_note_bad_use();
+  return false;
+}
+
+EXPORT size_t CGImageGetWidth(CFObj *o) { return is_image(o) ? o->u.img.w : 0; }
+EXPORT size_t CGImageGetHeight(CFObj *o) { return is_image(o) ? o->u.img.h : 0; }
+EXPORT size_t CGImageGetBytesPerRow(CFObj *o) { return is_image(o) ? o->u.img.bpr : 0; }
+EXPORT size_t CGImageGetBitsPerPixel(CFObj *o) { return is_image(o) ? 32 : 0; }
+EXPORT uint32_t CGImageGetBitmapInfo(CFObj *o) { return is_image(o) ? o->u.img.info : 0; }
+
+/* Get rule: the provider belongs to the image. */
+EXPORT CFObj *CGImageGetDataProvider(CFObj *o) { return is_image(o) ? o->u.img.provider : NULL; }
+
+/* Copy rule: the CFData is the caller's. */
+EXPORT CFObj *CGDataProviderCopyData(CFObj *p) {
+  if (!cf_is(p, TID_CGDATAPROVIDER)) {
+    shim_note_bad_use();
+    return NULL;
+  }
+  CFObj *d = cf_alloc(TID_DATA);
+  d->u.data.len = p->u.data.len;
+  d->u.data.bytes = malloc((size_t)d->u.data.len);
+  memcpy(d->u.data.bytes, p->u.data.bytes, (size_t)d->u.data.len);
+  return d;
+}

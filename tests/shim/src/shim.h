@@ -69,6 +69,9 @@ enum {
   TID_AXELEM = 400,
   TID_AXVALUE = 401,
   TID_AXOBSERVER = 402,
+  TID_DATA = 20,
+  TID_CGIMAGE = 500,
+  TID_CGDATAPROVIDER = 501,
 };
 
 struct Node;
@@ -157,6 +160,15 @@ struct CFObj {
       int count;
     } runloop;
     EventData ev;
+    struct {
+      unsigned char *bytes;
+      CFIndex len;
+    } data; /* CFData and CGDataProvider */
+    struct {
+      size_t w, h, bpr;
+      uint32_t info;
+      CFObj *provider; /* owned: released with the image */
+    } img;
   } u;
 };
 

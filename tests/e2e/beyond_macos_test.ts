@@ -1,0 +1,70 @@
+/**
+ * The macOS side of screenshots, through its FFI against the AX/CF/CG shim:
+ * CGWindowListCreateImage of a window at Retina scale, the pixels read out of
+ * the image's data provider, marks placed at the right pixels, and every CF
+ * object released exactly once.
+ */
+
+import assert from "node:assert/strict";
+import { createDesktop } from "../../src/desktop.ts";
+import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { scenario } from "./macos_shim_helpers.ts";
+
+async function magick(args: string[]): Promise<string> {
+  const out = await new Deno.Command(args[0], { args: args.slice(1), stdout: "piped" }).output();
+  assert.ok(out.success, args.join(" "));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function pixel(path: string, x: number, y: number): Promise<number[]> {
+  const out = await new Deno.Command("convert", {
+    args: [path, "-crop", `1x1+${x}+${y}`, "+repage", "-depth", "8", "rgb:-"],
+    stdout: "piped",
+  }).output();
+  return [...out.stdout];
+}
+
+Deno.test("macos screenshot: a window at Retina scale, with marks, all CF objects released", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "desktop-macos-shot-" });
+  try {
+    await scenario("browser", async (p) => {
+      const desktop = createDesktop(p, { store: createMemoryRefStore() });
+      const [win] = await desktop.listWindows({ app: "Safari" });
+      assert.ok(win.b);
+      const shot = await desktop.screenshot({ app: "Safari" }, { marks: true });
+      assert.equal(shot.of, "window");
+      assert.deepEqual(shot.region, win.b);
+      assert.equal(shot.scale, 2);
+      assert.deepEqual([shot.width, shot.height], [win.b[2] * 2, win.b[3] * 2]);
+      const path = `${dir}/window.png`;
+      await Deno.writeFile(path, shot.png);
+      assert.equal(
+        await magick(["identify", "-format", "%m %w %h", path]),
+        `PNG ${shot.width} ${shot.height}`,
+      );
+
+      // The window is drawn light on a dark desktop; a mark's box edge is coloured.
+      const submit = shot.marks.find((m) => m.t === "Submit");
+      assert.ok(submit, JSON.stringify(shot.marks.map((m) => m.t)));
+      const ex = (submit.b[0] - shot.region[0]) * 2;
+      const ey = (submit.b[1] - shot.region[1]) * 2 + submit.b[3];
+      const edge = await pixel(path, ex, ey);
+      assert.notDeepEqual(edge, [236, 236, 236], "no mark drawn on the Submit button's edge");
+      const plain = await desktop.screenshot({ app: "Safari" });
+      await Deno.writeFile(`${dir}/plain.png`, plain.png);
+      assert.deepEqual(await pixel(`${dir}/plain.png`, ex + 6, ey), [236, 236, 236]);
+
+      // One element: its box, twice the points.
+      const el = await desktop.screenshot({ app: "Safari" }, { target: { ref: submit.ref } });
+      assert.equal(el.of, "element");
+      assert.deepEqual([el.width, el.height], [submit.b[2] * 2, submit.b[3] * 2]);
+
+      // The whole main display, scaled down to a quarter.
+      const screen = await desktop.screenshot({}, { scale: 0.25 });
+      assert.deepEqual(screen.region, [0, 0, 1440, 900]);
+      assert.deepEqual([screen.width, screen.height], [720, 450]);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
