@@ -57,7 +57,8 @@ for app in pyatspi.Registry.getDesktop(0):
 }
 
 Deno.test({
-  name: "gnome-calculator: 12×3= by refs shows 36 (pyatspi agrees), and = reports the change",
+  name: "gnome-calculator: 12×3= by refs shows 36 (pyatspi agrees), = reports the change, " +
+    "a right click opens the display's context menu",
   ignore: !hasDesktopTools(),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -95,7 +96,49 @@ Deno.test({
     // The action's own report shows the display going from the expression to the result.
     assert.match(equals.stdout, /v: "12×3" -> "36"/);
     const display = (await flat(d)).find((e) => e.r === "input" && e.f);
+    assert.ok(display, "the focused display");
     assert.equal(display?.v, "36");
     assert.equal(await witnessDisplay(d), "36");
+
+    // A right click uses the element's context-menu action, as on macOS (AXShowMenu).
+    const right = await ok(d, [
+      "click",
+      "--app",
+      d.appName,
+      "--ref",
+      display.ref,
+      "--button",
+      "right",
+      "--diff",
+    ]);
+    assert.match(right.stdout, /via accessible \(menu\.popup\)/);
+    assert.match(right.stdout, /\+ \[\d+\|[^\]]*\] menuitem "Copy"/);
+    assert.match(await witnessShowing(d), /^Copy$/m);
   },
 });
+
+/** Names of the menus and menu items pyatspi sees (the popover is new: it was not in the tree). */
+async function witnessShowing(d: TestDesktop): Promise<string> {
+  const script = `
+import pyatspi
+def walk(a):
+    for c in a:
+        if c is None: continue
+        yield c
+        yield from walk(c)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is None or app.name != ${JSON.stringify(d.appName)}: continue
+    for c in walk(app):
+        if "menu" in c.getRoleName() and c.name:
+            print(c.name)
+`;
+  const out = await new Deno.Command("timeout", {
+    args: ["60", "/usr/bin/python3", "-c", script],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}

@@ -8,6 +8,13 @@
 import { ATSPI_ROLE, ATSPI_SCROLL_ANYWHERE, ATSPI_STATE } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
+import {
+  clickRoutes,
+  parseNumber,
+  pickAction,
+  PRESS_ACTIONS,
+  requireToggle,
+} from "../../act/policy.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
@@ -16,19 +23,6 @@ import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.t
 import { parseCombo } from "./keys.ts";
 import { type Native, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
-
-/** Action names that mean "press this", in order of preference. */
-export const CLICK_ACTIONS: readonly string[] = [
-  "click",
-  "press",
-  "activate",
-  "toggle",
-  "jump",
-  "check",
-  "uncheck",
-  "open",
-  "dodefault",
-];
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -55,49 +49,14 @@ const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
 
 /**
- * Parses a boolean-ish set-value argument for toggles.
- *
- * @param value `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`, `checked`/`unchecked`
- * @returns the boolean, or undefined when it is not one
- */
-export function parseToggle(value: string): boolean | undefined {
-  const v = value.trim().toLowerCase();
-  if (["true", "on", "yes", "1", "checked", "check"].includes(v)) return true;
-  if (["false", "off", "no", "0", "unchecked", "uncheck"].includes(v)) return false;
-  return undefined;
-}
-
-/**
- * Parses a number for Value.set_current_value; throws INVALID_ARGS otherwise.
- *
- * @param value the text
- * @returns the number
- */
-export function parseNumber(value: string): number {
-  const t = value.trim();
-  const num = t === "" ? Number.NaN : Number(t);
-  if (!Number.isFinite(num)) {
-    throw new DesktopError("INVALID_ARGS", `"${value}" is not a number`, {
-      suggestion: "Sliders and spin buttons take a number, e.g. set-value 42",
-    });
-  }
-  return num;
-}
-
-/**
- * Picks the action index for a click: the first of {@link CLICK_ACTIONS}
- * the element has (case-insensitive), else -1.
+ * Picks the action index for a left click: the first press-like action the
+ * element has (src/act/policy.ts), else -1.
  *
  * @param names the element's action names
  * @returns index into `names`, or -1
  */
 export function pickClickAction(names: readonly string[]): number {
-  const lower = names.map((n) => n.toLowerCase());
-  for (const want of CLICK_ACTIONS) {
-    const i = lower.indexOf(want);
-    if (i >= 0) return i;
-  }
-  return -1;
+  return pickAction(names, PRESS_ACTIONS);
 }
 
 /** Acts on a live accessible. */
@@ -228,22 +187,31 @@ export class ElementActor {
   }
 
   /**
-   * Own click-like action first, else a synthesized click at the centre.
-   * Menu items are the exception: they are clicked with the pointer, their
-   * menus opened first (see {@link ElementActor.clickMenuItem}).
+   * Clicks as the shared policy says (src/act/policy.ts): the element's own
+   * press (or, for a right click, context-menu) action, else a synthesized
+   * click at its visible centre; menu items with the pointer, their menus
+   * opened first (see {@link ElementActor.clickMenuItem}).
    */
   click(button: "left" | "right" | "middle", count: number): ActionResult {
-    if (button === "left" && count === 1 && MENU_ITEM_ROLES.has(this.#role())) {
-      const done = this.clickMenuItem();
-      if (done) return done;
-    }
-    if (button === "left" && count === 1) {
-      const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
-      const i = pickClickAction(names);
-      if (i >= 0) {
-        this.#doAction(i, names[i]);
-        return { via: "accessible", detail: names[i] };
-      }
+    const routes = clickRoutes({
+      button,
+      count,
+      menuItem: MENU_ITEM_ROLES.has(this.#role()),
+      // AT-SPI bridges run an action's handler inside the app's handling of the request.
+      actionBlocksOnModal: true,
+    });
+    for (const route of routes) {
+      if (route.via === "menu-pointer") {
+        const done = this.clickMenuItem();
+        if (done) return done;
+      } else if (route.via === "action") {
+        const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
+        const i = pickAction(names, route.names);
+        if (i >= 0) {
+          this.#doAction(i, names[i]);
+          return { via: "accessible", detail: names[i] };
+        }
+      } else break;
     }
     clickAt(this.#n, this.centre(), button, count);
     return { via: "input", detail: `${button} x${count}` };
@@ -373,8 +341,22 @@ export class ElementActor {
     return { via: "accessible", detail: names[i] };
   }
 
-  /** Gives keyboard focus; moves the pointer over the element so X routes keys there. */
+  /** Gives keyboard focus: the accessible request first; an element that refuses it is clicked. */
   focus(): ActionResult {
+    try {
+      return this.#grabFocus();
+    } catch (e) {
+      const refused = e instanceof DesktopError &&
+        (e.code === "ACTION_FAILED" || e.code === "ACTION_NOT_SUPPORTED");
+      if (!refused) throw e;
+      // The shared fallback (as on macOS): an element that refuses focus is clicked.
+      clickAt(this.#n, this.centre());
+      return { via: "input", detail: "click to focus" };
+    }
+  }
+
+  /** Asks the app to focus the element; ACTION_FAILED when it refuses. */
+  #grabFocus(): ActionResult {
     const n = this.#n;
     using comp = n.own(n.sym.atspi_accessible_get_component_iface(this.#acc));
     if (!comp) {
@@ -401,12 +383,12 @@ export class ElementActor {
   /**
    * Makes sure keys will reach the element: grab_focus, wait for FOCUSED,
    * else click its centre (some apps ignore grab_focus) and wait again.
+   * Returns false when it already had focus.
    */
-  /** Focuses the element for key input; returns false when it already had focus. */
   #focusForKeys(): boolean {
     if (this.#isFocused()) return false;
     try {
-      this.focus();
+      this.#grabFocus();
     } catch (e) {
       if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
     }
@@ -462,12 +444,7 @@ export class ElementActor {
     const role = this.#role();
     const states = this.#states();
     if (TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE)) {
-      const want = parseToggle(value);
-      if (want === undefined) {
-        throw new DesktopError("INVALID_ARGS", `"${value}" is not a toggle state`, {
-          suggestion: "Check boxes and toggles take true or false",
-        });
-      }
+      const want = requireToggle(value);
       const checked = hasState(states, ATSPI_STATE.CHECKED) ||
         hasState(states, ATSPI_STATE.PRESSED);
       if (checked === want) return { via: "accessible", detail: "unchanged" };

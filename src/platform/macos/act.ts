@@ -7,6 +7,7 @@
  */
 
 import { DesktopError } from "../../errors.ts";
+import { clickRoutes, requireToggle } from "../../act/policy.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { intersect } from "../geometry.ts";
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
@@ -28,9 +29,6 @@ export interface ElementTarget {
   /** App name, for messages. */
   app: string;
 }
-
-/** Actions tried for a plain left click, in order. */
-const CLICK_ACTIONS = ["AXPress", "AXConfirm", "AXPick", "AXOpen"];
 
 /** Check-like roles: set-value presses them to reach the wanted state. */
 const CHECK_ROLES = new Set(["AXCheckBox", "AXRadioButton", "AXSwitch", "AXToggle"]);
@@ -167,19 +165,10 @@ function focus(t: ElementTarget, role: string): ActionResult {
   return { via: "input", detail: "click to focus" };
 }
 
-function parseToggle(value: string): boolean {
-  const v = value.trim().toLowerCase();
-  if (["true", "1", "on", "yes", "checked"].includes(v)) return true;
-  if (["false", "0", "off", "no", "unchecked"].includes(v)) return false;
-  throw new DesktopError("INVALID_ARGS", `"${value}" is not a checked state`, {
-    suggestion: "Pass true or false (also on/off, 1/0) for check boxes, switches and radios",
-  });
-}
-
 function setValue(t: ElementTarget, role: string, value: string): ActionResult {
   const s = t.s;
   if (CHECK_ROLES.has(role)) {
-    const want = parseToggle(value);
+    const want = requireToggle(value);
     const cur = s.read(t.ref, "AXValue").value;
     const checked = typeof cur === "number" ? cur === 1 : cur === true;
     if (checked === want) return { via: "accessible", detail: "already in that state" };
@@ -204,7 +193,7 @@ function setValue(t: ElementTarget, role: string, value: string): ActionResult {
     // Rows, tabs and cells: the "value" is their selected state.
     const sel = s.settable(t.ref, "AXSelected");
     if (sel.settable) {
-      const err = s.set(t.ref, "AXSelected", s.cf.boolean(parseToggle(value)));
+      const err = s.set(t.ref, "AXSelected", s.cf.boolean(requireToggle(value)));
       if (err !== 0) throw fail(t, err, "set AXSelected");
       return { via: "accessible", detail: "AXSelected" };
     }
@@ -253,16 +242,18 @@ export function actOnElement(t: ElementTarget, action: Action): ActionResult {
         throw new DesktopError("INVALID_ARGS", `click count must be 1, 2 or 3, not ${count}`);
       }
       const names = actions(t);
-      const candidates = button === "left" && count === 1
-        ? CLICK_ACTIONS
-        : button === "right" && count === 1
-        ? ["AXShowMenu"]
-        : [];
-      for (const name of candidates) {
-        if (!names.includes(name)) continue;
-        const err = t.s.perform(t.ref, name);
-        if (err === 0) return { via: "accessible", detail: name };
-        if (err !== AX_ERROR.ActionUnsupported) throw fail(t, err, `perform ${name}`);
+      // The shared policy (src/act/policy.ts): the element's own action, else the pointer.
+      // Menu items keep AXPress here: the modal-loop detour is for AT-SPI bridges.
+      const routes = clickRoutes({ button, count, menuItem: false, actionBlocksOnModal: false });
+      for (const route of routes) {
+        if (route.via !== "action") break;
+        for (const wanted of route.names) {
+          const name = names.find((n) => n.toLowerCase() === wanted);
+          if (name === undefined) continue;
+          const err = t.s.perform(t.ref, name);
+          if (err === 0) return { via: "accessible", detail: name };
+          if (err !== AX_ERROR.ActionUnsupported) throw fail(t, err, `perform ${name}`);
+        }
       }
       const p = centre(t, "click");
       raise(t, role);

@@ -1,0 +1,172 @@
+/**
+ * How each action is carried out, decided once for every backend: which of
+ * an element's own accessible actions stand for a click or a right click,
+ * how set-value arguments are read, and the order of the fallbacks. Backends
+ * supply the primitives (do an action, set a value, focus, synthesize input)
+ * and follow these decisions. Pure.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../errors.ts";
+
+/**
+ * Action names that mean "press this", in order of preference, lowercased:
+ * AT-SPI's (GTK, Qt, Chromium, Firefox, LibreOffice) and AX's.
+ */
+export const PRESS_ACTIONS: readonly string[] = [
+  "click",
+  "press",
+  "activate",
+  "toggle",
+  "jump",
+  "check",
+  "uncheck",
+  "open",
+  "dodefault",
+  "axpress",
+  "axconfirm",
+  "axpick",
+  "axopen",
+];
+
+/** Action names that open the element's context menu (a right click), lowercased. */
+export const MENU_ACTIONS: readonly string[] = [
+  "axshowmenu",
+  "showmenu",
+  "show menu",
+  "menu.popup",
+  "popup",
+  "menu",
+  "contextmenu",
+  "context menu",
+];
+
+/**
+ * The index of the first of `wanted` that the element offers
+ * (case-insensitive), or -1.
+ *
+ * @param names the element's action names, in its own order
+ * @param wanted names in order of preference, lowercased
+ * @returns index into `names`, or -1
+ * @example
+ * ```ts
+ * import { pickAction, PRESS_ACTIONS } from "./policy.ts";
+ * console.log(pickAction(["activate", "click"], PRESS_ACTIONS)); // 1
+ * ```
+ */
+export function pickAction(names: readonly string[], wanted: readonly string[]): number {
+  const lower = names.map((n) => n.trim().toLowerCase());
+  for (const want of wanted) {
+    const i = lower.indexOf(want);
+    if (i >= 0) return i;
+  }
+  return -1;
+}
+
+/** How a click is carried out, in order: each route is tried until one applies. */
+export type ClickRoute =
+  /** The element's own accessible action from this list. */
+  | { via: "action"; names: readonly string[] }
+  /** Open the menus that hold the element, then click it with the pointer. */
+  | { via: "menu-pointer" }
+  /** A synthesized click at the visible centre (scrolled into view first). */
+  | { via: "pointer" };
+
+/** What the click policy needs to know about the element and the backend. */
+export interface ClickFacts {
+  /** The mouse button. */
+  button: "left" | "right" | "middle";
+  /** 1 for a click, 2 for a double click... */
+  count: number;
+  /** The element is a menu item. */
+  menuItem: boolean;
+  /**
+   * The backend runs an accessible action inside the app's handling of the
+   * request (AT-SPI with GTK 3): a handler that opens a modal dialog then
+   * keeps the request on the app's stack until the dialog closes.
+   */
+  actionBlocksOnModal: boolean;
+}
+
+/**
+ * The routes for a click, in order. A left click prefers the element's press
+ * action; a right click its context-menu action; both fall back to the
+ * pointer. Where an action would run a menu item's handler inside the app's
+ * accessibility request (a modal dialog opened there freezes the app on the
+ * next key event), menu items are clicked with the pointer, their menus
+ * opened first.
+ *
+ * @param f the facts
+ * @returns the routes to try, in order
+ * @example
+ * ```ts
+ * import { clickRoutes } from "./policy.ts";
+ * const r = clickRoutes({ button: "right", count: 1, menuItem: false, actionBlocksOnModal: true });
+ * console.log(r.map((x) => x.via)); // ["action", "pointer"]
+ * ```
+ */
+export function clickRoutes(f: ClickFacts): ClickRoute[] {
+  if (f.count !== 1 || f.button === "middle") return [{ via: "pointer" }];
+  if (f.button === "right") return [{ via: "action", names: MENU_ACTIONS }, { via: "pointer" }];
+  if (f.menuItem && f.actionBlocksOnModal) {
+    return [{ via: "menu-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
+  }
+  return [{ via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
+}
+
+/**
+ * Reads a set-value argument for a toggle (check box, switch, radio,
+ * check menu item).
+ *
+ * @param value `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`, `checked`/`unchecked`
+ * @returns the state, or undefined when it is not one
+ * @example
+ * ```ts
+ * import { parseToggle } from "./policy.ts";
+ * console.log(parseToggle(" On "), parseToggle("maybe")); // true undefined
+ * ```
+ */
+export function parseToggle(value: string): boolean | undefined {
+  const v = value.trim().toLowerCase();
+  if (["true", "on", "yes", "1", "checked", "check"].includes(v)) return true;
+  if (["false", "off", "no", "0", "unchecked", "uncheck"].includes(v)) return false;
+  return undefined;
+}
+
+/**
+ * Reads a set-value argument for a toggle; INVALID_ARGS when it is not a state.
+ *
+ * @param value the argument
+ * @returns the state
+ */
+export function requireToggle(value: string): boolean {
+  const want = parseToggle(value);
+  if (want !== undefined) return want;
+  throw new DesktopError("INVALID_ARGS", `"${value}" is not a checked state`, {
+    suggestion: "Check boxes, switches and radios take true or false (also on/off, 1/0)",
+  });
+}
+
+/**
+ * Reads a set-value argument for a slider, spin button or other range.
+ *
+ * @param value the argument
+ * @returns the number
+ * @throws DesktopError INVALID_ARGS when it is not a finite number
+ * @example
+ * ```ts
+ * import { parseNumber } from "./policy.ts";
+ * console.log(parseNumber(" 42.5 ")); // 42.5
+ * ```
+ */
+export function parseNumber(value: string): number {
+  const t = value.trim();
+  const num = t === "" ? Number.NaN : Number(t);
+  if (!Number.isFinite(num)) {
+    throw new DesktopError("INVALID_ARGS", `"${value}" is not a number`, {
+      suggestion: "Sliders and spin buttons take a number within their range, e.g. set-value 42",
+    });
+  }
+  return num;
+}

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import {
+  clickRoutes,
+  MENU_ACTIONS,
+  parseNumber,
+  parseToggle,
+  pickAction,
+  PRESS_ACTIONS,
+  requireToggle,
+} from "../../src/act/policy.ts";
+import { DesktopError } from "../../src/errors.ts";
+
+const invalid = (e: unknown) => e instanceof DesktopError && e.code === "INVALID_ARGS";
+const vias = (f: Parameters<typeof clickRoutes>[0]) => clickRoutes(f).map((r) => r.via);
+
+Deno.test("policy: click routes are one decision for every backend", () => {
+  const base = { button: "left" as const, count: 1, menuItem: false, actionBlocksOnModal: true };
+  assert.deepEqual(vias(base), ["action", "pointer"]);
+  // A menu item whose action would run its handler inside the app's request: pointer first.
+  assert.deepEqual(vias({ ...base, menuItem: true }), ["menu-pointer", "action", "pointer"]);
+  assert.deepEqual(vias({ ...base, menuItem: true, actionBlocksOnModal: false }), [
+    "action",
+    "pointer",
+  ]);
+  // Right click: the context-menu action on both platforms, else the pointer.
+  const right = clickRoutes({ ...base, button: "right" });
+  assert.deepEqual(right.map((r) => r.via), ["action", "pointer"]);
+  assert.equal(right[0].via === "action" && right[0].names, MENU_ACTIONS);
+  assert.deepEqual(vias({ ...base, count: 2 }), ["pointer"]);
+  assert.deepEqual(vias({ ...base, button: "middle" }), ["pointer"]);
+});
+
+Deno.test("policy: action names are picked case-insensitively in order of preference", () => {
+  assert.equal(pickAction(["activate", "Click"], PRESS_ACTIONS), 1);
+  assert.equal(pickAction(["AXShowMenu", "AXPress"], PRESS_ACTIONS), 1);
+  assert.equal(pickAction(["AXShowMenu", "AXPress"], MENU_ACTIONS), 0);
+  assert.equal(pickAction(["clipboard.copy", "menu.popup"], MENU_ACTIONS), 1);
+  assert.equal(pickAction(["scroll"], PRESS_ACTIONS), -1);
+});
+
+Deno.test("policy: set-value arguments are read the same way everywhere", () => {
+  assert.equal(parseToggle("On"), true);
+  assert.equal(parseToggle("unchecked"), false);
+  assert.equal(parseToggle("maybe"), undefined);
+  assert.throws(() => requireToggle("maybe"), invalid);
+  assert.equal(parseNumber(" -3.5 "), -3.5);
+  for (const bad of ["", "abc", "Infinity", "1e999"]) {
+    assert.throws(() => parseNumber(bad), invalid);
+  }
+});
