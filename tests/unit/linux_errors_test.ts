@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { classifyNativeError, nativeError, noBusError } from "../../src/platform/linux/errors.ts";
 import { callTimeoutFor } from "../../src/platform/linux/provider.ts";
-import { parseNumber, parseToggle, pickClickAction } from "../../src/platform/linux/act.ts";
+import { pickClickAction } from "../../src/platform/linux/act.ts";
+import { parseNumber, parseToggle } from "../../src/act/policy.ts";
 import { DesktopError } from "../../src/errors.ts";
 
 Deno.test("linux errors: D-Bus failures map to codes", () => {
