@@ -23,7 +23,7 @@ import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
 import type { StoredElement, StoredRead } from "../state/ref_store.ts";
-import { compareSeen, describe, locateAll, type Located, twinCounts } from "./same.ts";
+import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
 import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
 
 /** How an action names its element. At most one of ref, id, text; or a point. */
@@ -229,45 +229,48 @@ export function refind(fresh: Located[], was: StoredElement, what: string): Elem
   if (was.nid !== undefined) {
     const byNid = fresh.find((x) => x.el.nid === was.nid);
     if (byNid) {
+      // The node the agent saw: it is the element, or (reused elsewhere) no element at all.
       const change = compareSeen(was, byNid);
       if (!change) return byNid.el;
       throw changed(what, was, byNid, change.change, change.says, fresh);
     }
   }
-  const byRef = was.ref === undefined ? undefined : fresh.find((x) => x.el.ref === was.ref);
-  if (byRef) {
-    const change = compareSeen(was, byRef);
-    if (change) throw changed(what, was, byRef, change.change, change.says, fresh);
-    if (indexedBase(was.ref) !== undefined && !samePlace(byRef, was, fresh)) {
-      throw moved(what, was, fresh);
-    }
-    return byRef.el;
-  }
-  // Same element under another index: a twin came (or went).
+  // The node is gone (or the platform has no native id): the element with the same
+  // ref (any twin index), role, label, row and landmark path is it, if only one is.
   const base = was.ref === undefined ? undefined : stripIndex(was.ref);
-  const twins = base === undefined
+  const same = base === undefined
     ? []
     : fresh.filter((x) =>
       x.el.ref !== undefined && stripIndex(x.el.ref) === base && !compareSeen(was, x)
     );
-  if (twins.length > 1) {
+  const byRef = was.ref === undefined ? undefined : fresh.find((x) => x.el.ref === was.ref);
+  if (was.row === undefined && byRef && !compareSeen(was, byRef)) {
+    // Nothing but the index tells twins apart: it must also keep its place.
+    if (indexedBase(was.ref) === undefined || samePlace(byRef, was, fresh)) return byRef.el;
+    throw moved(what, was, fresh);
+  }
+  // A row tells twins apart, whatever index they have now.
+  if (was.row !== undefined && same.length === 1) return same[0].el;
+  if (same.length > 1) {
     throw new DesktopError(
       "AMBIGUOUS_TARGET",
-      `${what} (${describe(was)}) now has ${twins.length} twins: ${
-        twins.map((x) => x.el.ref).join(", ")
+      `${what} (${describe(was)}) now has ${same.length} twins: ${
+        same.map((x) => x.el.ref).join(", ")
       }`,
       {
         suggestion: "Retry with the indexed ref of the one you mean (one of the candidates)",
-        candidates: twins.slice(0, 10).map((x) => toCandidate(x.el)),
+        candidates: same.slice(0, 10).map((x) => toCandidate(x.el)),
       },
     );
   }
+  const change = byRef && compareSeen(was, byRef);
+  if (byRef && change) throw changed(what, was, byRef, change.change, change.says, fresh);
   throw new DesktopError(
     "STALE_REF",
     `${what} (${describe(was)}) is gone since the last read`,
     {
-      suggestion: twins.length
-        ? `Its twin left; one element is now ${twins[0].el.ref}: check it is the one you meant`
+      suggestion: same.length
+        ? `Its twin left; one element is now ${same[0].el.ref}: check it is the one you meant`
         : "Run read again, or use one of the candidates' refs",
       candidates: goneCandidates(fresh, was),
       details: { change: "removed", was: describe(was) },
@@ -327,7 +330,7 @@ function changed(
         change,
         was: describe(was),
         now: describe(now.el),
-        ...(now.row !== undefined ? { row: now.row } : {}),
+        ...(rowOf(now) !== undefined ? { row: rowOf(now) } : {}),
       },
     },
   );

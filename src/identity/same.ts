@@ -20,8 +20,13 @@ export interface Located {
   el: Element;
   /** Child-index path from the root (`0.2.5`; the root is `0`). */
   path: string;
-  /** The key of the row (or tree item) it sits in or is, when it is in one. */
+  /**
+   * The key of the row (or tree item) it sits in or is, when it is in one;
+   * see {@link rowOf} for elements in row-like containers without a row role.
+   */
   row?: string;
+  /** The parent, located (absent for the root). */
+  parent?: Located;
 }
 
 /** Rows: what "the row it sat in" means. */
@@ -59,12 +64,13 @@ export function rowKey(row: Element): string {
   return keyTexts(row.c ?? []);
 }
 
-/** The labels of key roles in these subtrees, depth-first, joined. */
-function keyTexts(els: readonly Element[]): string {
+/** The labels of key roles in these subtrees (but `skip`'s), depth-first, joined. */
+function keyTexts(els: readonly Element[], skip?: Element): string {
   const texts: string[] = [];
   const stack = [...els].reverse();
   while (stack.length && texts.length < ROW_KEY_TEXTS) {
     const el = stack.pop()!;
+    if (el === skip) continue;
     if (ROW_KEY_ROLES.has(el.r)) {
       const t = (el.t ?? el.d ?? "").trim(); // never the value: values change
       if (t) texts.push(t);
@@ -113,11 +119,19 @@ function bandRows(kids: readonly Element[]): Map<Element, string> | undefined {
  */
 export function locateAll(root: Element): Located[] {
   const out: Located[] = [];
-  const stack: Array<{ el: Element; path: string; row?: string }> = [{ el: root, path: "0" }];
+  const stack: Array<{ el: Element; path: string; row?: string; parent?: Located }> = [
+    { el: root, path: "0" },
+  ];
   while (stack.length) {
-    const { el, path, row: outer } = stack.pop()!;
+    const { el, path, row: outer, parent } = stack.pop()!;
     const row = ROW_ROLES.has(el.r) ? rowKey(el) : outer;
-    out.push({ el, path, ...(row !== undefined ? { row } : {}) });
+    const x: Located = {
+      el,
+      path,
+      ...(row !== undefined ? { row } : {}),
+      ...(parent ? { parent } : {}),
+    };
+    out.push(x);
     const kids = el.c ?? [];
     const bands = row === undefined ? bandRows(kids) : undefined;
     for (let k = kids.length - 1; k >= 0; k--) {
@@ -126,10 +140,70 @@ export function locateAll(root: Element): Located[] {
         el: kids[k],
         path: `${path}.${k}`,
         ...(kidRow !== undefined ? { row: kidRow } : {}),
+        parent: x,
       });
     }
   }
   return out;
+}
+
+/** Containers a row context never reaches past: landmarks and the implied roots. */
+const CONTEXT_STOP: ReadonlySet<Role> = new Set<Role>([
+  "app",
+  "window",
+  "web",
+  "scroll",
+  "toolbar",
+  "menubar",
+  "menu",
+  "dialog",
+  "tablist",
+  "tab",
+  "list",
+  "table",
+  "tree",
+  "form",
+  "landmark",
+]);
+
+/** How many ancestors up a row context is looked for. */
+const CONTEXT_LEVELS = 3;
+
+const contexts = new WeakMap<Located, string | undefined>();
+
+/**
+ * The row an element sits in: its row's (or tree item's, or screen band's)
+ * key, else — for rows a toolkit exposes as plain groups (a layout table in
+ * Chromium) — the texts next to it: those of the nearest of its three
+ * closest ancestors that has texts besides the element's own, without
+ * crossing a landmark. Undefined when it sits in no row.
+ *
+ * @param x a located element
+ * @returns the row key, or undefined
+ * @example
+ * ```ts
+ * import { locateAll, rowOf } from "./same.ts";
+ * const all = locateAll({ i: 1, r: "group", c: [
+ *   { i: 2, r: "group", c: [{ i: 3, r: "btn", t: "Open" }] }, { i: 4, r: "txt", t: "Row 2" },
+ * ] });
+ * if (rowOf(all[2]) !== "Row 2") throw new Error();
+ * ```
+ */
+export function rowOf(x: Located): string | undefined {
+  if (x.row !== undefined) return x.row;
+  if (contexts.has(x)) return contexts.get(x);
+  let found: string | undefined;
+  let a = x.parent;
+  for (let level = 0; a && level < CONTEXT_LEVELS && !CONTEXT_STOP.has(a.el.r); level++) {
+    const texts = keyTexts(a.el.c ?? [], x.el);
+    if (texts) {
+      found = texts;
+      break;
+    }
+    a = a.parent;
+  }
+  contexts.set(x, found);
+  return found;
 }
 
 /**
@@ -149,7 +223,7 @@ export function toStored(x: Located, twins?: number): StoredElement {
     ...(el.nid !== undefined ? { nid: el.nid } : {}),
     ...(el.b !== undefined ? { b: el.b } : {}),
     path: x.path,
-    ...(x.row !== undefined ? { row: x.row } : {}),
+    ...(rowOf(x) !== undefined ? { row: rowOf(x) } : {}),
     ...(twins !== undefined ? { n: twins } : {}),
   };
 }
@@ -203,12 +277,13 @@ export function compareSeen(was: StoredElement, now: Located): Change | undefine
   if ((el.t ?? "") !== (was.t ?? "")) {
     return { change: "renamed", says: `it is now labelled "${el.t ?? ""}", was "${was.t ?? ""}"` };
   }
-  if ((was.row ?? "") !== (now.row ?? "")) {
+  const row = rowOf(now);
+  if ((was.row ?? "") !== (row ?? "")) {
     return {
       change: "moved to another row",
-      says: now.row === undefined
+      says: row === undefined
         ? `it is no longer in a row (was in row "${was.row}")`
-        : `the element now belongs to row "${now.row}"` +
+        : `the element now belongs to row "${row}"` +
           (was.row !== undefined ? ` (was in row "${was.row}")` : ""),
     };
   }
