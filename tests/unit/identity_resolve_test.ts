@@ -15,6 +15,7 @@ import {
   parseRef,
   refParent,
   rowKey,
+  rowOf,
   stripIndex,
   validatePoint,
 } from "../../src/identity/mod.ts";
@@ -278,4 +279,42 @@ Deno.test("defect 1: a table without row elements (GTK TreeView) keys its rows b
   );
   await rejectsWith(desktop.act({}, { id: status2.el.i }, { kind: "click" }), "STALE_REF");
   assert.deepEqual(clickedNids(p), []);
+});
+
+Deno.test("defect 1: rows exposed as plain groups (a layout table) are told by the texts next to the button", async () => {
+  // Chromium's shape for a header-less table: groups, the button in a cell named "Open".
+  const grid = (names: string[]) =>
+    el("group", "Grid", {
+      c: names.map((name, k) =>
+        el("group", undefined, {
+          nid: `tr${k}`,
+          c: [
+            el("group", "Open", { c: [el("btn", "Open", { nid: `open${k}` })] }),
+            el("group", name, { c: [el("txt", name, { nid: `txt${k}` })] }),
+          ],
+        })
+      ),
+    });
+  const { desktop, p } = session(app([grid(["Row 1", "Row 2", "Row 3"])]));
+  const { snapshot } = await desktop.read({});
+  const open2 = locateAll(snapshot.root).find((x) => x.el.nid === "open1")!.el;
+  assert.ok(indexedBase(open2.ref) !== undefined, `a twin: ${open2.ref}`);
+  p.snapshot = app([grid(["New inplace 1", "Row 1", "Row 2", "Row 3"])]);
+  await rejectsWith(
+    desktop.act({}, { ref: open2.ref! }, { kind: "click" }),
+    "STALE_REF",
+    /row "Row 1"/,
+  );
+  // Rows moved as nodes recreated (no native id left): the twin in the row seen is found.
+  const moved = app([grid(["Row 2", "Row 3", "Row 1"])]);
+  for (const x of locateAll(moved.root)) delete x.el.nid;
+  p.snapshot = moved;
+  await desktop.act({}, { id: open2.i }, { kind: "click" });
+  const acted = p.acted.at(-1)!.target;
+  assert.ok("element" in acted);
+  // What a new read shows: the Open in row "Row 2" is the first twin now.
+  const now = locateAll((await desktop.read({})).snapshot.root);
+  const inRow2 = now.find((x) => x.el.r === "btn" && x.parent?.parent && rowOf(x) === "Row 2")!;
+  assert.equal(acted.element.ref, inRow2.el.ref);
+  assert.notEqual(acted.element.ref, open2.ref);
 });
