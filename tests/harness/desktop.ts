@@ -27,7 +27,8 @@ export type DesktopApp =
   | "libreoffice-calc"
   | "featherpad"
   | "qt6-notes"
-  | "zenity";
+  | "zenity"
+  | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
 export interface DesktopOptions {
@@ -37,7 +38,7 @@ export interface DesktopOptions {
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
    * evince, LibreOffice, featherpad), a folder (thunar), or zenity's arguments
    * joined by NUL characters (after `--forms` unless the first one is
-   * `--file-selection`).
+   * `--file-selection`), or the Python GTK 3 script to run (`gtk3-script`).
    */
   url?: string;
   /** Extra environment for the app. */
@@ -104,6 +105,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   featherpad: "featherpad",
   "qt6-notes": "python3",
   zenity: "zenity",
+  "gtk3-script": "python3",
 };
 
 /** The repository root (for running cli.ts and the probe). */
@@ -392,6 +394,8 @@ function appCommand(
         args: [`${REPO_ROOT}tests/fixtures/qt6/notes.py`],
         env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1" },
       };
+    case "gtk3-script":
+      return { cmd: "/usr/bin/python3", args: [opts.url ?? ""], env: {} };
     case "zenity": {
       // `--file-selection` first picks the file chooser; else a form.
       const args = (opts.url ?? "").split("\0").filter(Boolean);
