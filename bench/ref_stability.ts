@@ -19,6 +19,12 @@
  * Run: deno run -A bench/ref_stability.ts [--section]
  * (`--section` also replaces this benchmark's section of BENCHMARKS.md)
  *
+ * With `--identity` it runs the identity mutation suite instead
+ * (tests/e2e/mutation_suites.ts: a Chromium page and a GTK TreeView, through
+ * the CLI and MCP, with the apps' own logs as witnesses) and writes its
+ * scenario table: hits, refusals and wrong-element actions per scenario, and
+ * the peer schemes scored on the same trees.
+ *
  * @module
  */
 
@@ -30,6 +36,18 @@ import { resolveRef } from "../src/refs/resolve.ts";
 import { locateAll, resolveTarget, toStored } from "../src/identity/mod.ts";
 import type { StoredRead } from "../src/state/ref_store.ts";
 import { machineFacts, publishResults } from "./report.ts";
+import {
+  type Attempt,
+  type PeerScore,
+  runSuite as runIdentitySuite,
+  tableRows,
+} from "../tests/e2e/mutation_scenarios.ts";
+import {
+  GTK_SUITE,
+  PAGE as IDENTITY_PAGE,
+  TREEVIEW,
+  WEB_SUITE,
+} from "../tests/e2e/mutation_suites.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/mutations.html`;
 const TITLE = "Ref stability mutations";
@@ -530,7 +548,101 @@ async function report(results: MutationResult[]): Promise<string> {
   ].join("\n");
 }
 
-if (import.meta.main) {
+// ---------------------------------------------------------------------------
+// The identity suite (--identity).
+
+const IDENTITY_SECTION = "Identity: never the wrong element (mutation suite)";
+
+/** `hit/refused/wrong` of one channel. */
+function hrw(c: Record<"hit" | "refused" | "wrong" | "missed", number>): string {
+  return `${c.hit} / ${c.refused} / ${c.wrong + c.missed}`;
+}
+
+/** The identity section's body. */
+async function identityReport(
+  runs: Array<
+    {
+      app: string;
+      attempts: Attempt[];
+      peers: Array<{ scenario: string; sequential: PeerScore; positional: PeerScore }>;
+    }
+  >,
+): Promise<string> {
+  const facts = await machineFacts();
+  const lines: string[] = [];
+  let wrong = 0, total = 0, peerWrong = { seq: 0, pos: 0, n: 0 };
+  for (const run of runs) {
+    for (const row of tableRows(run.attempts)) {
+      const p = run.peers.find((x) => x.scenario === row.scenario);
+      const peer = (s?: PeerScore) => s ? `${s.wrong}/${s.hit + s.none + s.wrong}` : "n/a";
+      if (p) {
+        peerWrong = {
+          seq: peerWrong.seq + p.sequential.wrong,
+          pos: peerWrong.pos + p.positional.wrong,
+          n: peerWrong.n + p.sequential.hit + p.sequential.none + p.sequential.wrong,
+        };
+      }
+      lines.push(
+        `| ${run.app} | ${row.scenario} | ${row.kinds.join(", ")} | ${hrw(row.cli)} | ${
+          hrw(row.mcp)
+        } | ${row.codes.join(", ") || "-"} | ${peer(p?.sequential)} | ${peer(p?.positional)} |`,
+      );
+    }
+    wrong += run.attempts.filter((a) => a.outcome === "wrong" || a.outcome === "missed").length;
+    total += run.attempts.length;
+  }
+  const details = runs.flatMap((r) => r.attempts)
+    .filter((a) => a.outcome === "wrong" || a.outcome === "missed")
+    .map((a) =>
+      `- ${a.scenario}, ${a.kind} \`${a.given}\`, ${a.channel}: ${a.outcome} (${
+        a.witnessed ?? "nothing"
+      })`
+    );
+  return [
+    "Command: `deno run -A bench/ref_stability.ts --identity` (the same suite runs as the e2e tests " +
+    "tests/e2e/mutation_identity_test.ts and tests/e2e/mutation_gtk_test.ts)",
+    "",
+    `- date: ${facts.date}; ${facts.cpu}, ${facts.cores} cores; deno ${facts.deno}; ${facts.chromium}; at-spi2-core ${facts.atspi}`,
+    "- apps: tests/fixtures/web/mutation_identity.html in Chromium (a list re-rendered in place, " +
+    "a header-less table whose Open buttons are twins, a virtualised feed, a form), and " +
+    "tests/fixtures/mutation_treeview.py, a GTK 3 TreeView whose cell objects are reused",
+    "",
+    "Method: for each scenario the app is reset; two agents read it (the CLI in a session of " +
+    "its own, and an MCP connection); the app mutates; then each agent clicks the elements it " +
+    "saw by every kind of target it can give (full ref, shortest unique suffix, twin ref `.N`, " +
+    "id). The witness is the app's own log: each click writes the clicked item's uid (never " +
+    "shown in a label) into the window title, read through pyatspi. A hit reaches the item the " +
+    "agent saw; a refusal is an error code with no click; wrong counts clicks that reached " +
+    "another item plus successes that reached nothing. The peers are scored on the same trees " +
+    "(the agent's read and the read after the mutation): `@eN` numbers interactive elements " +
+    "in document order, positional refs chain `role.N`; wrong/tried counts refs that resolve " +
+    "to another item (Chromium only: the page gives each button its item's uid as description).",
+    "",
+    "| app | scenario | target kinds | CLI hit / refused / wrong | MCP hit / refused / wrong | refusal codes | `@eN` wrong | positional wrong |",
+    "|---|---|---|---:|---:|---|---:|---:|",
+    ...lines,
+    "",
+    `Result: ${wrong} wrong-element actions in ${total} clicks (CLI and MCP); the peers on the ` +
+    `same trees: \`@eN\` ${peerWrong.seq} and positional ${peerWrong.pos} wrong of ${peerWrong.n} refs.`,
+    ...(details.length ? ["", "Wrong or missed:", "", ...details] : []),
+    "",
+  ].join("\n");
+}
+
+if (import.meta.main && Deno.args.includes("--identity")) {
+  const started = performance.now();
+  const runs = [];
+  {
+    await using d = await startDesktop({ app: "chromium", url: IDENTITY_PAGE });
+    runs.push({ app: "Chromium", ...(await runIdentitySuite(d, WEB_SUITE)) });
+  }
+  {
+    await using d = await startDesktop({ app: "gtk3-script", url: TREEVIEW });
+    runs.push({ app: "GTK 3", ...(await runIdentitySuite(d, GTK_SUITE)) });
+  }
+  await publishResults("identity.md", IDENTITY_SECTION, await identityReport(runs));
+  console.log(`(run time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+} else if (import.meta.main) {
   const started = performance.now();
   let results: MutationResult[];
   {

@@ -5,12 +5,13 @@
  * @module
  */
 
-/** Benchmark scripts, in the order they run; each gets `--section`. */
+/** Benchmark scripts (with their arguments), in the order they run; each gets `--section`. */
 export const BENCHMARKS: readonly string[] = [
   "read_speed.ts",
   "corpus.ts",
   "tokens.ts",
   "ref_stability.ts",
+  "ref_stability.ts --identity",
   "observe.ts",
   "scaling.ts",
   "startup.ts",
@@ -18,16 +19,17 @@ export const BENCHMARKS: readonly string[] = [
 
 if (import.meta.main) {
   let failed = 0;
-  for (const file of BENCHMARKS) {
+  for (const entry of BENCHMARKS) {
+    const [file, ...args] = entry.split(" ");
     const path = new URL(`./${file}`, import.meta.url).pathname;
-    console.error(`bench: ${file}`);
+    console.error(`bench: ${entry}`);
     const status = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", path, "--section"],
+      args: ["run", "-A", path, ...args, "--section"],
       stdout: "inherit",
       stderr: "inherit",
     }).spawn().status;
     if (!status.success) {
-      console.error(`bench: ${file} failed`);
+      console.error(`bench: ${entry} failed`);
       failed++;
     }
   }
