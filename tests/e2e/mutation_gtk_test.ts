@@ -19,8 +19,7 @@ Deno.test({
   fn: async () => {
     await using d = await startDesktop({ app: "gtk3-script", url: TREEVIEW });
     const { attempts } = await runSuite(d, GTK_SUITE);
-    assert.ok(attempts.length >= 40, `${attempts.length} attempts`);
-    assert.ok(attempts.some((a) => a.kind === "twin ref"), "twin refs were tried");
     assertNoWrongElement(attempts);
+    assert.ok(attempts.length >= 40, `${attempts.length} attempts`);
   },
 });

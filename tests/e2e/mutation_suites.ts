@@ -159,7 +159,7 @@ const NAME_2: TargetSpec = {
   pick: (root) => gtkCell(root, "name", "Item 2"),
 };
 const STATUS_2: TargetSpec = {
-  name: 'Status cell of "Item 2" (a twin)',
+  name: 'Status cell of "Item 2" ("Open" in every row)',
   uid: "u2",
   pick: (root) => gtkCell(root, "status", "Item 2"),
 };
