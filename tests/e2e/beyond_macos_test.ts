@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createDesktop } from "../../src/desktop.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
-import { scenario } from "./macos_shim_helpers.ts";
+import { scenario, shim } from "./macos_shim_helpers.ts";
 
 async function magick(args: string[]): Promise<string> {
   const out = await new Deno.Command(args[0], { args: args.slice(1), stdout: "piped" }).output();
@@ -67,4 +67,41 @@ Deno.test("macos screenshot: a window at Retina scale, with marks, all CF object
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("macos window: move, resize, minimize, restore, raise through AX; a fixed-size window is ACTION_NOT_SUPPORTED", async () => {
+  await scenario("windows", async (p) => {
+    const desktop = createDesktop(p, { store: createMemoryRefStore() });
+    const scope = { app: "TextEdit", window: "Notes" };
+    const moved = await desktop.window(scope, [
+      { kind: "resize", w: 800, h: 500 },
+      { kind: "move", x: 20, y: 40 },
+    ]);
+    assert.deepEqual(moved.state.b, [20, 40, 800, 500]);
+    // The window list (CGWindowListCopyWindowInfo) sees the new frame too.
+    const [notes] = await desktop.listWindows(scope);
+    assert.deepEqual(notes.b, [20, 40, 800, 500]);
+
+    const min = await desktop.window(scope, [{ kind: "minimize" }]);
+    assert.equal(min.state.minimized, true);
+    assert.equal(
+      (await desktop.listWindows({ app: "TextEdit" })).some((w) => w.title === "Notes"),
+      false,
+      "a minimized window is still on screen",
+    );
+    const back = await desktop.window(scope, [{ kind: "restore" }, { kind: "raise" }]);
+    assert.equal(back.state.minimized, false);
+    assert.ok(shim.log().some((l) => l.includes("AXRaise")), shim.log().join("\n"));
+
+    await assert.rejects(
+      () =>
+        desktop.window({ app: "TextEdit", window: "About" }, [{ kind: "resize", w: 900, h: 900 }]),
+      (e: Error & { code?: string }) => e.code === "ACTION_NOT_SUPPORTED",
+    );
+    // It still moves.
+    const about = await desktop.window({ app: "TextEdit", window: "About" }, [
+      { kind: "move", x: 10, y: 10 },
+    ]);
+    assert.deepEqual(about.state.b, [10, 10, 300, 200]);
+  });
 });

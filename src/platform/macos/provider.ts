@@ -15,8 +15,11 @@ import type {
   ReadOptions,
   Scope,
   ScreenCapture,
+  WindowOp,
+  WindowState,
 } from "../provider.ts";
 import { captureScreen } from "./screen.ts";
+import { macWindowAction } from "./windows.ts";
 import { matchApp, matchWindow } from "../linux/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
@@ -238,6 +241,11 @@ export class MacosProvider implements Provider {
   /** The pixels of a screen rectangle (CGWindowListCreateImage). */
   capture(rect?: Bounds): Promise<ScreenCapture> {
     return attempt(() => captureScreen(this.#open().libs, rect));
+  }
+
+  /** Window management through the window's AX element. */
+  windowAction(win: WindowInfo, op: WindowOp, _timeoutMs: number): Promise<WindowState> {
+    return attempt(() => macWindowAction(this.#open(), win, op));
   }
 
   close(): void {

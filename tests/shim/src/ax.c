@@ -185,6 +185,10 @@ static AXError read_attr(Node *n, const char *name, CFObj **out) {
     *out = axvalue_new(name[2] == 'P' ? kAXValueCGPointType : kAXValueCGSizeType, p, sizeof p);
     return 0;
   }
+  if (n->winnum && !strcmp(name, "AXMinimized")) {
+    *out = cf_retain(n->onscreen ? g_false : g_true);
+    return 0;
+  }
   if (!is_app && (!strcmp(name, "AXWindow") || !strcmp(name, "AXTopLevelUIElement"))) {
     Node *w = window_of(n);
     if (!w) return kAXErrorNoValue;
@@ -352,6 +356,14 @@ static bool is_settable(Node *n, const char *name, AXError *err) {
   }
   for (int i = 0; i < n->nattrs; i++)
     if (!strcmp(n->attrs[i].name, name)) return n->attrs[i].settable;
+  /* Windows move, minimize and (unless the tree says "fixedSize": true) resize. */
+  if (n->winnum && n->has_frame) {
+    if (!strcmp(name, "AXPosition") || !strcmp(name, "AXMinimized")) return true;
+    if (!strcmp(name, "AXSize")) {
+      Val *fixed = node_attr(n, "fixedSize");
+      return !(fixed && fixed->kind == V_BOOL && fixed->b);
+    }
+  }
   if (!strcmp(name, "AXChildren") || !strcmp(name, "AXParent") || !strcmp(name, "AXRole") ||
       (n->has_frame && (!strcmp(name, "AXPosition") || !strcmp(name, "AXSize"))))
     return false;
@@ -409,6 +421,20 @@ EXPORT AXError AXUIElementSetAttributeValue(CFObj *el, CFObj *attr, CFObj *value
         Val *m = node_attr(n->parent->kids[i], "AXMain");
         if (m) m->b = n->parent->kids[i] == n;
       }
+    return 0;
+  }
+  if (n->winnum && value->type == TID_AXVALUE &&
+      (!strcmp(name, "AXPosition") || !strcmp(name, "AXSize"))) {
+    double d[2];
+    memcpy(d, value->u.axvalue.bytes, sizeof d);
+    int at = name[2] == 'P' ? 0 : 2;
+    n->frame[at] = d[0];
+    n->frame[at + 1] = d[1];
+    return 0;
+  }
+  if (n->winnum && !strcmp(name, "AXMinimized")) {
+    if (!is_bool) return kAXErrorIllegalArgument;
+    n->onscreen = !value->u.boolean.value;
     return 0;
   }
   Val *cur = node_attr(n, name);
