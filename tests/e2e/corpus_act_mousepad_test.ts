@@ -130,6 +130,23 @@ Deno.test({
       );
       assert.ok(win);
       assert.ok((await witnessTitles(d)).some((t) => t.includes("saved.txt")));
+
+      // The named action is the same press: Save As again through `action`, then a key
+      // into the dialog (Escape closes it), and the app still answers.
+      const again = await waitFor(
+        d,
+        "File > Save As",
+        (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
+      );
+      await ok(d, ["action", "--app", d.appName, "--ref", again.ref, "--name", "click"]);
+      await waitFor(d, "the dialog", (els) => els.find((e) => e.r === "input" && e.t === "Name:"));
+      await ok(d, ["key", "--app", d.appName, "Escape"]);
+      await waitFor(
+        d,
+        "the dialog to close",
+        (els) => els.some((e) => e.t === "Name:") ? undefined : els[0],
+      );
+      assert.ok((await witnessTitles(d)).some((t) => t.includes("saved.txt")));
     } finally {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
