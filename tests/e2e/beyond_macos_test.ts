@@ -105,3 +105,21 @@ Deno.test("macos window: move, resize, minimize, restore, raise through AX; a fi
     assert.deepEqual(about.state.b, [10, 10, 300, 200]);
   });
 });
+
+Deno.test("macos clipboard: set through the Pasteboard Manager, read back by another session", async () => {
+  await scenario("browser", async (p) => {
+    const desktop = createDesktop(p, { store: createMemoryRefStore() });
+    const text = "héllo ✓ pasteboard\nline 2";
+    await desktop.clipboardSet(text);
+    assert.ok(shim.log().some((l) => l.startsWith("pasteboard put")));
+    assert.equal(await desktop.clipboardGet(), text);
+    await desktop.clipboardSet("");
+    assert.equal(await desktop.clipboardGet(), "");
+    await desktop.clipboardSet("kept");
+  });
+  // A new provider, as a later command would open: the pasteboard still holds the text.
+  await scenario("browser", async (p) => {
+    const desktop = createDesktop(p, { store: createMemoryRefStore() });
+    assert.equal(await desktop.clipboardGet(), "kept");
+  });
+});

@@ -49,6 +49,27 @@ export const AX_SYMBOLS = {
   AXObserverGetRunLoopSource: { parameters: ["pointer"], result: "pointer" },
   /** `CFStringRef` variable: read the pointer stored at this address. */
   kAXTrustedCheckOptionPrompt: { type: "pointer" },
+  // Pasteboard Manager (HIServices): the general clipboard. Optional, so that a system
+  // without it only loses the clipboard. PasteboardItemID is a pointer-sized id.
+  PasteboardCreate: { parameters: ["pointer", "buffer"], result: "i32", optional: true },
+  PasteboardClear: { parameters: ["pointer"], result: "i32", optional: true },
+  PasteboardSynchronize: { parameters: ["pointer"], result: "u32", optional: true },
+  PasteboardPutItemFlavor: {
+    parameters: ["pointer", "usize", "pointer", "pointer", "u32"],
+    result: "i32",
+    optional: true,
+  },
+  PasteboardGetItemCount: { parameters: ["pointer", "buffer"], result: "i32", optional: true },
+  PasteboardGetItemIdentifier: {
+    parameters: ["pointer", "isize", "buffer"],
+    result: "i32",
+    optional: true,
+  },
+  PasteboardCopyItemFlavorData: {
+    parameters: ["pointer", "usize", "pointer", "buffer"],
+    result: "i32",
+    optional: true,
+  },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** The AXObserverCallback signature: (observer, element, notification, refcon). */

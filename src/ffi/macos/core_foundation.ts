@@ -19,6 +19,7 @@ export const CF_SYMBOLS = {
   CFRetain: { parameters: ["pointer"], result: "pointer" },
   CFGetRetainCount: { parameters: ["pointer"], result: "isize" },
   CFGetTypeID: { parameters: ["pointer"], result: "usize" },
+  CFDataCreate: { parameters: ["pointer", "buffer", "isize"], result: "pointer", optional: true },
   CFDataGetLength: { parameters: ["pointer"], result: "isize", optional: true },
   CFDataGetBytePtr: { parameters: ["pointer"], result: "pointer", optional: true },
   CFEqual: { parameters: ["pointer", "pointer"], result: "u8" },

@@ -20,6 +20,7 @@ import type {
 } from "../provider.ts";
 import { captureScreen } from "./screen.ts";
 import { macWindowAction } from "./windows.ts";
+import { macClipboardGet, macClipboardSet } from "./clipboard.ts";
 import { matchApp, matchWindow } from "../linux/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
@@ -246,6 +247,16 @@ export class MacosProvider implements Provider {
   /** Window management through the window's AX element. */
   windowAction(win: WindowInfo, op: WindowOp, _timeoutMs: number): Promise<WindowState> {
     return attempt(() => macWindowAction(this.#open(), win, op));
+  }
+
+  /** The general pasteboard's text. */
+  clipboardGet(): Promise<string> {
+    return attempt(() => macClipboardGet(this.#open()));
+  }
+
+  /** Puts text on the general pasteboard. */
+  clipboardSet(text: string): Promise<void> {
+    return attempt(() => macClipboardSet(this.#open(), text));
   }
 
   close(): void {

@@ -318,3 +318,91 @@ EXPORT CFObj *CGDataProviderCopyData(CFObj *p) {
   memcpy(d->u.data.bytes, p->u.data.bytes, (size_t)d->u.data.len);
   return d;
 }
+
+/* Pasteboard Manager (HIServices): one general pasteboard holding at most one
+ * item, kept across PasteboardRefs as the pasteboard server keeps it across
+ * processes. Only the UTF-8 plain text flavor is stored.
+ */
+
+static unsigned char *g_pb_bytes = NULL;
+static CFIndex g_pb_len = -1; /* -1: empty */
+static uintptr_t g_pb_item = 0;
+
+#define UTF8_FLAVOR "public.utf8-plain-text"
+
+static bool is_pasteboard(CFObj *o) {
+  if (cf_is(o, TID_PASTEBOARD)) return true;
+  shim_note_bad_use();
+  return false;
+}
+
+EXPORT int32_t PasteboardCreate(CFObj *name, CFObj **out) {
+  if (!out || (name && !cf_is(name, TID_STRING))) return -50; /* paramErr */
+  *out = cf_alloc(TID_PASTEBOARD);
+  return 0;
+}
+
+EXPORT int32_t PasteboardClear(CFObj *pb) {
+  if (!is_pasteboard(pb)) return -50;
+  free(g_pb_bytes);
+  g_pb_bytes = NULL;
+  g_pb_len = -1;
+  g_pb_item = 0;
+  return 0;
+}
+
+EXPORT uint32_t PasteboardSynchronize(CFObj *pb) {
+  (void)is_pasteboard(pb);
+  return 0;
+}
+
+EXPORT int32_t PasteboardPutItemFlavor(CFObj *pb, uintptr_t item, CFObj *flavor, CFObj *data,
+                                       uint32_t flags) {
+  (void)flags;
+  if (!is_pasteboard(pb) || !cf_is(flavor, TID_STRING) || !cf_is(data, TID_DATA) || !item)
+    return -50;
+  if (strcmp(cf_str_utf8(flavor), UTF8_FLAVOR)) return 0;
+  free(g_pb_bytes);
+  g_pb_len = data->u.data.len;
+  g_pb_bytes = malloc((size_t)g_pb_len + 1);
+  memcpy(g_pb_bytes, data->u.data.bytes, (size_t)g_pb_len);
+  g_pb_item = item;
+  shim_log("pasteboard put %ld bytes", (long)g_pb_len);
+  return 0;
+}
+
+EXPORT int32_t PasteboardGetItemCount(CFObj *pb, unsigned long *out) {
+  if (!is_pasteboard(pb) || !out) return -50;
+  *out = g_pb_len >= 0 ? 1 : 0;
+  return 0;
+}
+
+EXPORT int32_t PasteboardGetItemIdentifier(CFObj *pb, CFIndex index, uintptr_t *out) {
+  if (!is_pasteboard(pb) || !out) return -50;
+  if (index != 1 || g_pb_len < 0) return -25163; /* badPasteboardIndexErr */
+  *out = g_pb_item;
+  return 0;
+}
+
+EXPORT int32_t PasteboardCopyItemFlavorData(CFObj *pb, uintptr_t item, CFObj *flavor,
+                                            CFObj **out) {
+  if (!is_pasteboard(pb) || !cf_is(flavor, TID_STRING) || !out) return -50;
+  if (g_pb_len < 0 || item != g_pb_item) return -25134; /* badPasteboardItemErr */
+  if (strcmp(cf_str_utf8(flavor), UTF8_FLAVOR)) return -25133; /* badPasteboardFlavorErr */
+  CFObj *d = cf_alloc(TID_DATA);
+  d->u.data.len = g_pb_len;
+  d->u.data.bytes = malloc((size_t)g_pb_len + 1);
+  memcpy(d->u.data.bytes, g_pb_bytes, (size_t)g_pb_len);
+  *out = d;
+  return 0;
+}
+
+EXPORT CFObj *CFDataCreate(void *alloc, const unsigned char *bytes, CFIndex len) {
+  (void)alloc;
+  if (len < 0 || (len > 0 && !bytes)) return NULL;
+  CFObj *d = cf_alloc(TID_DATA);
+  d->u.data.len = len;
+  d->u.data.bytes = malloc((size_t)len + 1);
+  if (len) memcpy(d->u.data.bytes, bytes, (size_t)len);
+  return d;
+}

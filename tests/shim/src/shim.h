@@ -72,6 +72,7 @@ enum {
   TID_DATA = 20,
   TID_CGIMAGE = 500,
   TID_CGDATAPROVIDER = 501,
+  TID_PASTEBOARD = 502,
 };
 
 struct Node;
