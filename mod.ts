@@ -81,7 +81,7 @@ export async function connect(opts: ConnectOptions = {}): Promise<Desktop> {
   // Loaded here, not at the top: importing mod.ts must not load FFI code.
   const { openProvider } = await import("./src/platform/load.ts");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const provider = await openProvider({ from: opts.from, timeoutMs });
+  const provider = await openProvider({ from: opts.from, timeoutMs, deadline: opts.deadline });
   return createDesktop(provider, { ...opts, timeoutMs });
 }
 

@@ -115,8 +115,17 @@ export interface WaitCondition {
 
 /** Options of {@link Desktop}. */
 export interface DesktopOptions {
-  /** Per-operation deadline in ms. */
+  /**
+   * Deadline of each call (read, act, wait...) in ms, from its start to its
+   * answer: an action's resolving read, the action and the check of its
+   * effect all fit in it.
+   */
   timeoutMs?: number;
+  /**
+   * A deadline for the whole session (ms since the epoch), e.g. a CLI
+   * command's, set when the command starts: every call also ends by it.
+   */
+  deadline?: number;
   /** Persist each read's ids and refs to the ref store (CLI: yes). */
   persistRefs?: boolean;
   /**
@@ -209,7 +218,7 @@ export interface CreateDesktopOptions extends DesktopOptions {
   store?: RefStore;
 }
 
-/** Default per-operation deadline. */
+/** Default deadline of one call (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
@@ -234,9 +243,14 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     defaultStore(opts.persistRefs ?? false, opts.session, provider.platform === "replay");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  /** A fresh read with ids and refs, not persisted. */
-  async function readFull(scope: Scope, bounds = true): Promise<Snapshot> {
-    const snapshot = await provider.read(scope, { bounds });
+  /** The deadline of a call starting now: its own timeout, within the session's deadline. */
+  function callDeadline(ms = timeoutMs): number {
+    return Math.min(Date.now() + ms, opts.deadline ?? Infinity);
+  }
+
+  /** A fresh read with ids and refs, not persisted, ending by `deadline`. */
+  async function readFull(scope: Scope, deadline: number, bounds = true): Promise<Snapshot> {
+    const snapshot = await provider.read(scope, { bounds, deadline });
     foldLabels(snapshot.root);
     assignIds(snapshot.root);
     assignRefs(snapshot.root);
@@ -264,7 +278,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     listWindows: (scope) => provider.listWindows(scope),
 
     async read(scope, req = {}) {
-      const snapshot = await readFull(scope, req.bounds ?? true);
+      const snapshot = await readFull(scope, callDeadline(), req.bounds ?? true);
       const view = filterTree(snapshot.root, req);
       const all = locateAll(snapshot.root);
       const located = new Map(all.map((x) => [x.el.i, x]));
@@ -288,17 +302,17 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     },
 
     async find(scope, query) {
-      const snapshot = await readFull(scope);
+      const snapshot = await readFull(scope, callDeadline());
       const run = await lastReadOfRun(snapshot.app);
       return findElements(snapshot.root, query).map((el) => numberedAsLastRead(el, run));
     },
 
     async resolve(scope, target) {
-      return await resolveIn(await readFull(scope), target);
+      return await resolveIn(await readFull(scope, callDeadline()), target);
     },
 
     async resolveMany(scope, targets) {
-      const snapshot = await readFull(scope);
+      const snapshot = await readFull(scope, callDeadline());
       const results: Array<Element | DesktopError> = [];
       for (const t of targets) {
         results.push(await resolveIn(snapshot, t).catch((e) => toDesktopError(e)));
@@ -308,30 +322,32 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 
     async act(scope, target, action, opts = {}) {
       if (action.kind === "drag") validatePoint(action.to, "the drag destination");
+      // One deadline for the whole action: resolving read, action, and effect check.
+      const deadline = callDeadline();
       const verify = opts.verify ?? true;
       const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
-      const reread = async () => (await readFull(scope)).root;
+      const reread = async () => (await readFull(scope, deadline)).root;
       if (target.point && !hasElementTarget(target)) {
         validatePoint(target.point);
         // The point must fall inside a window of the scoped app: APP_NOT_FOUND
         // and WINDOW_NOT_FOUND come from this read, as for element targets.
-        const windows = await provider.read(scope, { depth: 1, bounds: true });
+        const windows = await provider.read(scope, { depth: 1, bounds: true, deadline });
         checkPointInScope(windows, target.point);
         // Best effort: the effect is checked when the app can be read whole.
-        const before = verify ? await readFull(scope).catch(() => null) : null;
-        const result = await provider.act(scope, { point: target.point }, action);
+        const before = verify ? await readFull(scope, deadline).catch(() => null) : null;
+        const result = await provider.act(scope, { point: target.point }, action, { deadline });
         if (!before) return result;
-        const effect = await effectOf(action, undefined, before.root, reread, settleMs);
+        const effect = await effectOf(action, undefined, before.root, reread, settleMs, deadline);
         return { ...result, changes: effect.changes, ...unverifiedOf(effect) };
       }
-      const snapshot = await readFull(scope);
+      const snapshot = await readFull(scope, deadline);
       const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
         focusedOrRoot(snapshot.root, action),
         await lastReadOfRun(snapshot.app),
       );
-      const result = await provider.act(scope, { element }, action);
+      const result = await provider.act(scope, { element }, action, { deadline });
       if (!verify) return { ...result, element };
-      const effect = await effectOf(action, element, snapshot.root, reread, settleMs);
+      const effect = await effectOf(action, element, snapshot.root, reread, settleMs, deadline);
       const run = await lastReadOfRun(snapshot.app);
       return {
         ...result,
@@ -351,10 +367,12 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       }
       if (cond.ref !== undefined) validateRef(cond.ref);
       let app: Snapshot["app"] | undefined;
-      const found = await waitUntil(provider, scope, timeoutMs, async () => {
+      // The wait's own time, within the session's deadline; each read ends by it too.
+      const deadline = callDeadline(timeoutMs);
+      const found = await waitUntil(provider, scope, deadline - Date.now(), async () => {
         // With bounds, as read sees it: a backend tells hidden pages (GTK 4
         // stacks) from shown ones by their boxes, and hidden text must not count.
-        const snapshot = await readFull(scope);
+        const snapshot = await readFull(scope, deadline);
         app = snapshot.app;
         return checkCondition(snapshot.root, cond, findElements, refOrUndefined);
       });

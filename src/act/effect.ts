@@ -24,6 +24,8 @@ const MAX_POLL_MS = 400;
 export interface SettleOptions {
   /** Longest wait for a change to show (ms). */
   settleMs?: number;
+  /** The caller's deadline (ms since the epoch): settling ends by it, whatever `settleMs` says. */
+  deadline?: number;
   /** Report bounds changes (scroll and drag move things; other actions only add noise). */
   bounds?: boolean;
   /** Sleeps `ms` (tests pass a fake clock). */
@@ -67,7 +69,7 @@ export async function settleChanges(
 ): Promise<Settled> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = opts.now ?? Date.now;
-  const until = now() + (opts.settleMs ?? DEFAULT_SETTLE_MS);
+  const until = Math.min(now() + (opts.settleMs ?? DEFAULT_SETTLE_MS), opts.deadline ?? Infinity);
   const diffOpts = { ignoreBounds: !opts.bounds };
   let root = before;
   let changes: Change[] = [];
@@ -212,6 +214,7 @@ function alreadySet(action: Action, el: Element): boolean {
  * @param before the tree read before the action
  * @param read reads the tree again
  * @param settleMs longest wait for the effect to show
+ * @param deadline the caller's deadline (ms since the epoch), which settling never passes
  * @returns the effect
  * @throws DesktopError ACTION_FAILED when typing or setting a value had no effect
  */
@@ -221,8 +224,9 @@ export async function effectOf(
   before: Element,
   read: () => Promise<Element>,
   settleMs: number = DEFAULT_SETTLE_MS,
+  deadline?: number,
 ): Promise<Effect> {
   const bounds = action.kind === "scroll" || action.kind === "drag";
-  const settled = await settleChanges(before, read, { settleMs, bounds });
+  const settled = await settleChanges(before, read, { settleMs, bounds, deadline });
   return judgeEffect(action, target, settled, settleMs);
 }

@@ -136,7 +136,7 @@ export function addScopeOptions<
     .option("--window-id <id>", "window id from `list --windows`", intOption("--window-id"))
     .option(
       "--timeout <ms>",
-      "deadline per operation in ms",
+      "deadline of the whole command in ms",
       intOption("--timeout", 1),
       DEFAULT_TIMEOUT_MS,
     )
@@ -257,6 +257,7 @@ export function hasTarget(t: Target): boolean {
 export async function openDesktopFromOptions(
   opts: Partial<ScopeOptionValues>,
   store?: RefStore,
+  deadline?: number,
 ): Promise<Desktop> {
   // Dynamic: the library entry stays free of platform code until a command runs.
   const { connect } = await import("../../mod.ts");
@@ -264,6 +265,7 @@ export async function openDesktopFromOptions(
   return await connect({
     from: opts.from,
     timeoutMs: opts.timeout ?? DEFAULT_TIMEOUT_MS,
+    ...(deadline !== undefined ? { deadline } : {}),
     persistRefs: true,
     ...(session !== undefined ? { session } : {}),
     ...(store ? { store } : {}),
@@ -271,17 +273,25 @@ export async function openDesktopFromOptions(
 }
 
 /**
- * Runs a command session: opens it, calls `fn`, always closes it.
+ * Runs a command session: opens it, calls `fn`, always closes it. `--timeout`
+ * is the whole command's deadline, counted from the process's start (start-up,
+ * discovery, reads, the action and its check all fit in it), unless
+ * `perCall` makes it each call's own (a run file's steps).
  *
  * @param opts parsed scope options
  * @param fn the work
+ * @param perCall true: `--timeout` bounds each call, not the whole command
  * @returns what `fn` returns
  */
 export async function withDesktop<T>(
   opts: Partial<ScopeOptionValues>,
   fn: (desktop: Desktop, scope: Scope) => Promise<T>,
+  perCall = false,
 ): Promise<T> {
-  const desktop = await openDesktopFromOptions(opts);
+  const deadline = perCall
+    ? undefined
+    : performance.timeOrigin + (opts.timeout ?? DEFAULT_TIMEOUT_MS);
+  const desktop = await openDesktopFromOptions(opts, undefined, deadline);
   try {
     return await fn(desktop, scopeFromOptions(opts));
   } finally {

@@ -100,7 +100,7 @@ Examples:
             { suggestion: bad[0].error?.suggestion ?? "See the report on stdout" },
           );
         }
-      });
+      }, true);
     }));
 }
 

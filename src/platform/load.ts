@@ -15,6 +15,8 @@ export interface OpenProviderOptions {
   from?: string;
   /** Per-operation deadline in milliseconds. */
   timeoutMs: number;
+  /** The caller's deadline (ms since the epoch) for opening the backend. */
+  deadline?: number;
   /** Operating system to pick the backend for (default `Deno.build.os`). */
   os?: string;
 }
@@ -44,11 +46,11 @@ export async function openProvider(opts: OpenProviderOptions): Promise<Provider>
   switch (os) {
     case "linux": {
       const { createLinuxProvider } = await import("./linux/mod.ts");
-      return await createLinuxProvider({ timeoutMs: opts.timeoutMs });
+      return await createLinuxProvider({ timeoutMs: opts.timeoutMs, deadline: opts.deadline });
     }
     case "darwin": {
       const { createMacosProvider } = await import("./macos/mod.ts");
-      return await createMacosProvider({ timeoutMs: opts.timeoutMs });
+      return await createMacosProvider({ timeoutMs: opts.timeoutMs, deadline: opts.deadline });
     }
     default:
       throw new DesktopError(

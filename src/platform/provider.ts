@@ -27,6 +27,17 @@ export interface ReadOptions {
   depth?: number;
   /** Skip bounds when the caller does not need them (faster on some platforms). */
   bounds?: boolean;
+  /**
+   * The caller's deadline (ms since the epoch), e.g. the whole command's:
+   * the operation ends by the earlier of it and its own `timeoutMs`.
+   */
+  deadline?: number;
+}
+
+/** Options for {@link Provider.act}. */
+export interface ProviderActOptions {
+  /** The caller's deadline (ms since the epoch), as in {@link ReadOptions.deadline}. */
+  deadline?: number;
 }
 
 /** Mouse buttons for click. */
@@ -72,6 +83,11 @@ export interface ProviderOptions {
    * APP_UNRESPONSIVE within it, never a hang.
    */
   timeoutMs: number;
+  /**
+   * The caller's deadline (ms since the epoch) for opening the provider: a
+   * command's start-up counts against the command's deadline.
+   */
+  deadline?: number;
 }
 
 /** What a change notification says about its source. */
@@ -153,7 +169,12 @@ export interface Provider {
    * Carry out an action. Throws ACTION_NOT_SUPPORTED, ACTION_FAILED,
    * STALE_REF (the element is gone), APP_UNRESPONSIVE.
    */
-  act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult>;
+  act(
+    scope: Scope,
+    target: ActionTarget,
+    action: Action,
+    opts?: ProviderActOptions,
+  ): Promise<ActionResult>;
   /**
    * Optional: call `onChange` whenever the app's UI may have changed (events
    * from the platform), so observe and wait need not poll. A hint, when

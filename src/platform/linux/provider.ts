@@ -18,6 +18,7 @@ import type {
   ActionTarget,
   ChangeHint,
   Provider,
+  ProviderActOptions,
   ProviderOptions,
   ReadOptions,
   Scope,
@@ -99,7 +100,7 @@ export class LinuxProvider implements Provider {
    *   PLATFORM_NOT_SUPPORTED without libatspi
    */
   static async open(opts: ProviderOptions): Promise<LinuxProvider> {
-    const deadline = Date.now() + opts.timeoutMs;
+    const deadline = Math.min(Date.now() + opts.timeoutMs, opts.deadline ?? Infinity);
     const session = sessionBusAddress((k) => Deno.env.get(k), exists);
     const a11y = Deno.env.get("AT_SPI_BUS_ADDRESS") || await a11yBusAddress(session, deadline);
     Deno.env.set("DBUS_SESSION_BUS_ADDRESS", session);
@@ -107,12 +108,19 @@ export class LinuxProvider implements Provider {
     return new LinuxProvider(opts, await AppDirectory.open(a11y, deadline));
   }
 
-  /** Starts an operation: sets libatspi's call timeout and returns the deadline. */
-  #begin(): number {
+  /**
+   * Starts an operation: returns its deadline (the earlier of its own timeout
+   * and the caller's), and sets libatspi's call timeout inside it, so that no
+   * synchronous call outlives it. TIMEOUT when the caller's has passed.
+   */
+  #begin(callerDeadline?: number): number {
     if (this.#closed) throw new DesktopError("INTERNAL", "the provider is closed");
-    this.#n.setTimeout(callTimeoutFor(this.#timeoutMs));
+    const deadline = Math.min(Date.now() + this.#timeoutMs, callerDeadline ?? Infinity);
+    const left = deadline - Date.now();
+    if (left <= 0) throw pastDeadline();
+    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), left));
     this.#n.pump();
-    return Date.now() + this.#timeoutMs;
+    return deadline;
   }
 
   /** Runs `fn` with native references released at the end and errors made DesktopErrors. */
@@ -181,7 +189,7 @@ export class LinuxProvider implements Provider {
   /** Reads one app (or one of its windows) as an element tree, all under one deadline. */
   async read(scope: Scope, opts: ReadOptions = {}): Promise<Snapshot> {
     const bounds = opts.bounds ?? true;
-    const deadline = this.#begin();
+    const deadline = this.#begin(opts.deadline);
     const app = await this.#app(scope, deadline);
     let wins;
     try {
@@ -227,7 +235,9 @@ export class LinuxProvider implements Provider {
         if (e instanceof DesktopError && isAppVerdict(e)) throw e;
       }
     }
-    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), deadline - Date.now()));
+    const left = deadline - Date.now();
+    if (left <= 0) throw pastDeadline();
+    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), left));
     return this.#op((stack) => {
       const acc = stack.use(lookupOrStale(this.#n, `${bus}${path}`));
       return walkTree(this.#n, acc.ptr, { depth, bounds, deadline });
@@ -238,8 +248,13 @@ export class LinuxProvider implements Provider {
    * Carries out an action on an element (by its nid, which already names its
    * app, so the scope is not consulted) or at a screen point.
    */
-  act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
-    this.#begin();
+  act(
+    _scope: Scope,
+    target: ActionTarget,
+    action: Action,
+    opts: ProviderActOptions = {},
+  ): Promise<ActionResult> {
+    this.#begin(opts.deadline);
     return Promise.resolve(this.#op((stack) => {
       if ("point" in target) return actAtPoint(this.#n, target.point, action);
       const nid = target.element.nid;
@@ -336,6 +351,13 @@ export class LinuxProvider implements Provider {
 function isAppVerdict(e: DesktopError): boolean {
   return e.code === "APP_UNRESPONSIVE" || e.code === "APP_NOT_FOUND" || e.code === "TIMEOUT" ||
     e.code === "STALE_REF";
+}
+
+/** The caller's deadline passed before (or while) the operation ran. */
+function pastDeadline(): DesktopError {
+  return new DesktopError("TIMEOUT", "the command's deadline passed", {
+    suggestion: suggestionFor("TIMEOUT"),
+  });
 }
 
 function unresponsive(app: LiveApp): DesktopError {
