@@ -69,7 +69,8 @@ export async function settleChanges(
 ): Promise<Settled> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const now = opts.now ?? Date.now;
-  const until = Math.min(now() + (opts.settleMs ?? DEFAULT_SETTLE_MS), opts.deadline ?? Infinity);
+  const hard = opts.deadline ?? Infinity;
+  const until = Math.min(now() + (opts.settleMs ?? DEFAULT_SETTLE_MS), hard);
   const diffOpts = { ignoreBounds: !opts.bounds };
   let root = before;
   let changes: Change[] = [];
@@ -77,6 +78,10 @@ export async function settleChanges(
   let pause = POLL_MS;
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
+    if (now() >= hard) {
+      // No time left to read again: judge on what was read, if anything was.
+      return prev ? { root, changes } : { root, changes, readError: pastDeadline() };
+    }
     // Back off: a big app read many times over would slow the app it watches.
     pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.6));
     let cur: Element;
@@ -92,6 +97,12 @@ export async function settleChanges(
     prev = cur;
   } while (now() < until);
   return { root, changes };
+}
+
+function pastDeadline(): DesktopError {
+  return new DesktopError("TIMEOUT", "the command's deadline passed before the effect was read", {
+    suggestion: "Read the app to see the action's effect, or raise --timeout",
+  });
 }
 
 /** The verdict on an action's effect. */

@@ -119,6 +119,8 @@ export async function waitUntil(
         }
         wake = done;
       });
+      // A read started now could only fail: the deadline is the wait's whole time.
+      if (Date.now() >= deadline) break;
     }
   } finally {
     stop?.();
