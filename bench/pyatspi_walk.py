@@ -19,6 +19,7 @@ import pyatspi
 
 TEXT_VALUE_ROLES = {61, 79, 52, 11}
 NAMED_TEXT_ROLES = {29, 116, 83}
+PASSIVE_ROLES = {20, 23, 29, 39, 50, 73, 75, 85, 110, 116}
 DOCUMENT_ROLES = {82, 95, 94, 92, 93, 96}
 SHOWING = int(pyatspi.STATE_SHOWING)
 LABELLABLE_ROLES = {7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87}
@@ -60,7 +61,7 @@ def read_node(acc):
         if "Component" in ifaces:
             e = acc.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
             node["extents"] = [e.x, e.y, e.width, e.height]
-        if "Action" in ifaces:
+        if "Action" in ifaces and role not in PASSIVE_ROLES:
             a = acc.queryAction()
             node["actions"] = [a.getName(i) for i in range(a.nActions)]
         if "Value" in ifaces:

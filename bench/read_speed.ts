@@ -13,6 +13,7 @@
  * @module
  */
 
+import { runCli } from "../tests/harness/cli.ts";
 import { startDesktop } from "../tests/harness/desktop.ts";
 import { AtspiBus } from "../src/platform/linux/dbus/atspi_bus.ts";
 import { BENCHMARKS_MD, machineFacts, percentile, writeSection } from "./report.ts";
@@ -22,15 +23,20 @@ const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 15);
 const WARMUP = 2;
 const FORM = new URL("../tests/fixtures/web/form.html", import.meta.url).pathname;
 
-type AppKey = "gtk3-widget-factory" | "chromium" | "chromium-dense" | "chromium-cached";
+type AppKey =
+  | "gtk3-widget-factory"
+  | "chromium"
+  | "chromium-dense"
+  | "chromium-3000"
+  | "chromium-cached";
 
 /**
  * A denser page than form.html (about 1,800 accessible nodes with the browser
  * window): 300 rows of link, button and checkbox under a small form.
  */
-function densePage(): string {
+function densePage(count = 300): string {
   const rows = Array.from(
-    { length: 300 },
+    { length: count },
     (_, i) =>
       `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
       `<input type="checkbox" aria-label="Select ${i}"></li>`,
@@ -47,6 +53,7 @@ const LABELS: Record<AppKey, string> = {
   "gtk3-widget-factory": "gtk3-widget-factory",
   chromium: "Chromium, tests/fixtures/web/form.html (form + 300-row list)",
   "chromium-dense": "Chromium, generated page (300 rows of link, button, checkbox)",
+  "chromium-3000": "Chromium, generated page (470 rows: about 3,000 nodes)",
   "chromium-cached": "Chromium, form.html, page in the app's cache (first contact after load)",
 };
 
@@ -60,6 +67,8 @@ interface AppResult {
   nodes: { bus: number; full: number | null; pyatspi: number };
   bus: number[];
   full: number[] | null;
+  /** A whole `desktop read` process (Deno start-up included), timed from outside. */
+  process: number[];
   pyatspi: number[];
   /** CPU time the app itself spent per read (utime+stime of its process). */
   appCpu: { bus: number[]; pyatspi: number[] };
@@ -135,9 +144,9 @@ function countNodes(n: { children?: unknown[] }): number {
 async function measureOne(app: AppKey): Promise<AppResult> {
   let url: string | undefined;
   if (app === "chromium" || app === "chromium-cached") url = FORM;
-  if (app === "chromium-dense") {
+  if (app === "chromium-dense" || app === "chromium-3000") {
     url = await Deno.makeTempFile({ prefix: "desktop-bench-", suffix: ".html" });
-    await Deno.writeTextFile(url, densePage());
+    await Deno.writeTextFile(url, densePage(app === "chromium-3000" ? 470 : 300));
   }
   await using desk = await startDesktop(
     url
@@ -197,6 +206,7 @@ async function measureOne(app: AppKey): Promise<AppResult> {
       nodes: { bus: 0, full: null, pyatspi: 0 },
       bus: [],
       full: full ? [] : null,
+      process: [],
       pyatspi: [],
       appCpu: { bus: [], pyatspi: [] },
       profile: null,
@@ -227,8 +237,19 @@ async function measureOne(app: AppKey): Promise<AppResult> {
           fullMs = performance.now() - t0;
           res.nodes.full = n.nodes;
         }
+        const p0 = performance.now();
+        const proc = await runCli(desk, [
+          "read",
+          "--pid",
+          String(target.pid),
+          "--timeout",
+          "30000",
+        ]);
+        const processMs = performance.now() - p0;
+        if (proc.code !== 0) throw new Error(`desktop read failed: ${proc.stderr}`);
         if (Deno.env.get("BENCH_DEBUG")) console.error(JSON.stringify(bus.lastProfile));
         if (i < WARMUP) continue;
+        res.process.push(processMs);
         res.pyatspi.push(py.ms);
         res.appCpu.pyatspi.push(c1 - c0);
         res.appCpu.bus.push(c2 - c1);
@@ -316,6 +337,14 @@ function table(results: AppResult[]): string {
         } | | **${(py / f).toFixed(1)}x** |`,
       );
     }
+    if (r.process?.length) {
+      const w = percentile(r.process, 50);
+      rows.push(
+        `| ${r.label} | ours: whole \`desktop read\` process | ${r.nodes.full ?? r.nodes.bus} | ${
+          fmt(w)
+        } | ${fmt(percentile(r.process, 90))} | | **${(py / w).toFixed(1)}x** |`,
+      );
+    }
   }
   return rows.join("\n");
 }
@@ -328,7 +357,13 @@ async function main(): Promise<void> {
     return;
   }
   const results: AppResult[] = [];
-  const apps: AppKey[] = ["gtk3-widget-factory", "chromium", "chromium-dense", "chromium-cached"];
+  const apps: AppKey[] = [
+    "gtk3-widget-factory",
+    "chromium",
+    "chromium-dense",
+    "chromium-3000",
+    "chromium-cached",
+  ];
   for (const app of apps) {
     console.error(`read_speed: measuring ${app} (${ROUNDS} rounds)...`);
     const out = await new Deno.Command(Deno.execPath(), {
@@ -366,12 +401,13 @@ async function main(): Promise<void> {
     `Machine: ${facts.cpu}, ${facts.cores} cores; Deno ${facts.deno}; at-spi2-core ${facts.atspi};`,
     `${facts.chromium}; Python ${facts.python} with pyatspi ${facts.pyatspi}.`,
     "",
-    "Each round reads the same app three ways, one after another: the pyatspi walk,",
-    "our `AtspiBus.readTree` (the raw tree with every printed attribute incl. bounds), and",
+    "Each round reads the same app four ways, one after another: the pyatspi walk,",
+    "our `AtspiBus.readTree` (the raw tree with every printed attribute incl. bounds),",
     "the full `desktop read` path (library session, Linux provider, ids, refs, agent",
-    "render). The pyatspi walk runs in one long-lived `/usr/bin/python3` process and is",
-    "timed inside it (interpreter start-up excluded); ours are timed inside one Deno",
-    "process the same way. Both skip hidden subtrees by the same rule and collect",
+    "render), and a whole `desktop read --pid N` process (Deno start-up included, timed",
+    "from outside). The pyatspi walk runs in one long-lived `/usr/bin/python3` process and",
+    "is timed inside it (interpreter start-up excluded); the first two of ours are timed",
+    "inside one Deno process the same way. Both skip hidden subtrees by the same rule and collect",
     "role, name, description, states, interfaces, extents, action names, text, value,",
     "labelled-by and the same object attributes (bench/pyatspi_walk.py).",
     "",

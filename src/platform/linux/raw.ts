@@ -12,6 +12,24 @@ export const TEXT_CAP = 2000;
 export const TRUNCATION_MARK = "…";
 /** Roles whose Text content is their value (text, entry, spin button, combo box). */
 export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11]);
+/**
+ * Roles whose action names are not read: containers, text and windows, where
+ * toolkits list clipboard or "click the ancestor" actions (GTK4: eight per
+ * label; Chromium and Firefox: `clickAncestor` on static text and sections)
+ * that cost a round trip each and are not what an agent presses.
+ */
+export const PASSIVE_ROLES: ReadonlySet<number> = new Set([
+  20, /* filler */
+  23, /* frame */
+  29, /* label */
+  39, /* panel */
+  50, /* separator */
+  73, /* paragraph */
+  75, /* application */
+  85, /* section */
+  110, /* landmark */
+  116, /* static */
+]);
 /** Roles whose text is their name when they have one (label, static, heading). */
 const NAMED_TEXT_ROLES: ReadonlySet<number> = new Set([29, 116, 83]);
 const ROLE_PASSWORD_TEXT = 40;

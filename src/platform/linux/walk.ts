@@ -18,6 +18,7 @@ import { nativeError } from "./errors.ts";
 import { hasState, isHidden } from "./convert.ts";
 import {
   type AtspiRawNode,
+  PASSIVE_ROLES,
   readsText,
   TEXT_CAP,
   TEXT_VALUE_ROLES,
@@ -37,24 +38,6 @@ export interface WalkOptions {
 
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
-
-/**
- * Roles whose action names are not read: containers, text and windows, where
- * toolkits list clipboard/window actions (GTK4: eight per label) that cost a
- * round trip each and are not what an agent presses.
- */
-const PASSIVE_ROLES = new Set([
-  20, /* filler */
-  23, /* frame */
-  29, /* label */
-  39, /* panel */
-  50, /* separator */
-  73, /* paragraph */
-  75, /* application */
-  85, /* section */
-  110, /* landmark */
-  116, /* static */
-]);
 
 const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id"] as const;
 const ATTRIBUTE_KEY_BUFS = ATTRIBUTE_KEYS.map((k) => cstr(k));

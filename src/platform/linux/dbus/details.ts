@@ -8,7 +8,7 @@
  */
 
 import { DesktopError } from "../../../errors.ts";
-import { type AtspiRawNode, capText, readsText, TEXT_VALUE_ROLES } from "../raw.ts";
+import { type AtspiRawNode, capText, PASSIVE_ROLES, readsText, TEXT_VALUE_ROLES } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
 import { getProperties } from "./props.ts";
@@ -87,7 +87,7 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   const editable = has("EditableText");
   const textValue = TEXT_VALUE_ROLES.has(node.role);
   if (bounds && has("Component")) out.push("extents");
-  if (has("Action")) out.push("actions");
+  if (has("Action") && !PASSIVE_ROLES.has(node.role)) out.push("actions");
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
   if (readsText(node, leaf)) out.push("text");
