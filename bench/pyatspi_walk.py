@@ -70,7 +70,8 @@ def read_node(acc):
         leaf = acc.childCount == 0
         named = role in NAMED_TEXT_ROLES and node["name"] != ""
         if role != 40 and "Text" in ifaces and (editable or text_value or (leaf and not named)):
-            node["text"] = acc.queryText().getText(0, -1)[:2000]
+            q = acc.queryText()
+            node["text"] = q.getText(0, min(q.characterCount, 2001))[:2000]
         if role == 83 or editable or text_value or role == 40:
             attrs = acc.getAttributes()
             node["attributes"] = [a for a in attrs if a.split(":", 1)[0] in ATTRIBUTE_KEYS]

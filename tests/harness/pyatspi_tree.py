@@ -114,7 +114,9 @@ def read(acc, parent_path, bus, seen):
         (leaf and not (role in NAMED_TEXT_ROLES and name != "")))
     if wants:
         try:
-            t = acc.queryText().getText(0, -1)
+            q = acc.queryText()
+            # The length, not -1: GTK 4.8 answers "" for an end of -1.
+            t = q.getText(0, q.characterCount)
             rec["text"] = t[:TEXT_CAP] + ("\u2026" if len(t) > TEXT_CAP else "")
         except Exception:
             pass

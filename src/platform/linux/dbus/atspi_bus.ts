@@ -464,7 +464,9 @@ async function buildTree(
       });
       return;
     }
-    if (item.childCount === 0) return;
+    // GTK 4 lists its application with a child count of 0 in the cache: the
+    // root is always asked.
+    if (item.childCount === 0 && level > 0) return;
     checkDeadline(opts.deadline);
     const cached = idx ? cachedChildren(idx, item) : null;
     if (cached) {

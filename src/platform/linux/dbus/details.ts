@@ -8,7 +8,14 @@
  */
 
 import { DesktopError } from "../../../errors.ts";
-import { type AtspiRawNode, capText, PASSIVE_ROLES, readsText, TEXT_VALUE_ROLES } from "../raw.ts";
+import {
+  type AtspiRawNode,
+  capText,
+  PASSIVE_ROLES,
+  readsText,
+  TEXT_CAP,
+  TEXT_VALUE_ROLES,
+} from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
 import { getProperties } from "./props.ts";
@@ -239,8 +246,26 @@ async function fetchOne(
         return;
       }
       case "text": {
-        // The whole text (-1): some toolkits (LibreOffice) fail an end past the length.
-        node.text = capText(await call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText));
+        // The whole text (-1), as LibreOffice fails an end past the length;
+        // GTK 4.8 answers "" for -1, so the length decides when that is wrong.
+        const [whole, count] = await Promise.all([
+          call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText),
+          getProperties(call, p, ATSPI + "Text", ["CharacterCount"]).then((m) =>
+            Number(m.get("CharacterCount") ?? 0)
+          ),
+        ]);
+        node.text = capText(
+          whole === "" && count > 0
+            ? await call(
+              p,
+              ATSPI + "Text",
+              "GetText",
+              "ii",
+              [0, Math.min(count, TEXT_CAP + 1)],
+              readText,
+            )
+            : whole,
+        );
         return;
       }
       case "attributes": {
