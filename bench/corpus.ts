@@ -269,6 +269,10 @@ async function main(): Promise<void> {
     "(Calc's sheet: the visible cells). Tokens: o200k_base (npm js-tiktoken) of the",
     "default `desktop read --app X` output.",
     "",
+    `Load average (1 minute) when the run ended: ${
+      Deno.loadavg()[0].toFixed(1)
+    } on ${facts.cores} cores.`,
+    "",
     lines.join("\n"),
   ].join("\n");
   await publishResults("corpus.md", "Real-app corpus (Linux)", body);

@@ -366,9 +366,6 @@ const CASES: CorpusCase[] = [
     },
   },
   { app: "thunar", name: "thunar", setup: (dir) => Promise.resolve({ url: dir }) },
-  // GTK 4's cache lists the application with no children, and GTK 4.8 answers
-  // GetText(0, -1) with "": the bulk reader must still read it whole, texts included.
-  { app: "gtk4-widget-factory", name: "gtk4-widget-factory" },
   {
     app: "libreoffice-writer",
     name: "LibreOffice Writer",
