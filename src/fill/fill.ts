@@ -21,7 +21,7 @@ export interface FillField {
 }
 
 /** How long fields may take to show their new values before fill reports them as they are. */
-const SETTLE_MS = 3000;
+const SETTLE_MS = 8000;
 
 /** What one field became. */
 export interface FilledField {
@@ -70,14 +70,23 @@ export function holds(el: Element, value: string): boolean {
   return v.trim() !== "" && value.trim() !== "" && Number.isFinite(a) && a === b;
 }
 
+function errorOf(err: DesktopError, prefix = ""): NonNullable<FilledField["error"]> {
+  return {
+    code: err.code,
+    message: prefix + err.message,
+    ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+  };
+}
+
 function brief(el: Element): Element {
   const { c: _c, nid: _nid, ...rest } = el;
   return rest;
 }
 
 /**
- * Fills fields: resolves every target from one read, sets each value, then
- * reads the app once more and reports what each field holds.
+ * Fills fields: resolves every target from one read, then sets each value
+ * and reads the field back until it holds it (before the next field takes
+ * the focus), and reports what each field holds.
  *
  * @param desktop the session
  * @param scope the app
@@ -111,59 +120,51 @@ export async function fillFields(
   const out: FilledField[] = [];
   for (const [n, el] of (results as Element[]).entries()) {
     const field = fieldName(targets[n]);
+    const value = fields[n].value;
+    let via: string;
     try {
-      const res = await desktop.provider.act(scope, { element: el }, {
-        kind: "set-value",
-        value: fields[n].value,
-      });
-      out.push({ field, ok: true, via: res.via });
+      via = (await desktop.provider.act(scope, { element: el }, { kind: "set-value", value })).via;
     } catch (e) {
       const err = toDesktopError(e);
+      out.push({ field, ok: false, element: brief(el), error: errorOf(err) });
+      continue;
+    }
+    // Apps apply values asynchronously (typed text arrives after the call returns):
+    // read the field back until it holds the value, or the settle time is up, before
+    // the next field takes the focus.
+    const until = Date.now() + SETTLE_MS;
+    let now: Element | DesktopError;
+    for (;;) {
+      now = (await desktop.resolveMany(scope, [targets[n]])).results[0];
+      if (!(now instanceof DesktopError) && holds(now, value)) break;
+      if (Date.now() >= until) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (now instanceof DesktopError) {
       out.push({
         field,
         ok: false,
+        via,
         element: brief(el),
+        error: errorOf(now, "could not read the field back: "),
+      });
+    } else if (!holds(now, value)) {
+      out.push({
+        field,
+        ok: false,
+        via,
+        element: brief({ ...now, i: el.i }),
         error: {
-          code: err.code,
-          message: err.message,
-          ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+          code: "ACTION_FAILED",
+          message: `the field holds ${JSON.stringify(now.v ?? now.chk ?? "")}, not ${
+            JSON.stringify(value)
+          }`,
+          suggestion: "The app changed or refused the value; check the field's format or options",
         },
       });
+    } else {
+      out.push({ field, ok: true, via, element: brief({ ...now, i: el.i }) });
     }
   }
-  // Read back: refs do not depend on values, so the same targets find the fields.
-  // Apps apply values asynchronously (Chromium's tree trails the page): read
-  // until every field set holds its value, or the settle time is up.
-  const settleUntil = Date.now() + SETTLE_MS;
-  let after = await desktop.resolveMany(scope, targets);
-  while (Date.now() < settleUntil) {
-    const pending = after.results.some((r, n) =>
-      out[n].ok && (r instanceof DesktopError || !holds(r, fields[n].value))
-    );
-    if (!pending) break;
-    await new Promise((r) => setTimeout(r, 100));
-    after = await desktop.resolveMany(scope, targets);
-  }
-  after.results.forEach((r, n) => {
-    const entry = out[n];
-    if (r instanceof DesktopError) {
-      if (entry.ok) {
-        entry.ok = false;
-        entry.error = { code: r.code, message: `could not read the field back: ${r.message}` };
-      }
-      return;
-    }
-    entry.element = brief({ ...r, i: (results[n] as Element).i });
-    if (entry.ok && !holds(r, fields[n].value)) {
-      entry.ok = false;
-      entry.error = {
-        code: "ACTION_FAILED",
-        message: `the field holds ${JSON.stringify(r.v ?? r.chk ?? "")}, not ${
-          JSON.stringify(fields[n].value)
-        }`,
-        suggestion: "The app changed or refused the value; check the field's format or options",
-      };
-    }
-  });
   return out;
 }
