@@ -62,7 +62,7 @@ Deno.test("act: the result carries the element as it is after the action, and wh
   assert.equal(res.element?.v, "ada");
   assert.equal(res.unverified, undefined);
   assert.deepEqual(res.changes, [
-    { type: "changed", ref: "email", i: 3, changes: { v: ["", "ada"] } },
+    { type: "changed", ref: "email", i: 3, changes: { v: [null, "ada"] } }, // an empty value is no value
   ]);
 });
 
