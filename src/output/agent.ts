@@ -31,7 +31,16 @@
  */
 
 import type { Bounds, Element } from "../model/element.ts";
-import { type AgentOptions, elementLine, labelOf, refText, shownChildren } from "./agent_line.ts";
+import {
+  type AgentOptions,
+  elementLine,
+  fold,
+  hasState,
+  informativeActions,
+  labelOf,
+  refText,
+  shownChildren,
+} from "./agent_line.ts";
 import { foldRow, inlineRow, runLines, uniformRunAt } from "./agent_rows.ts";
 
 export {
@@ -70,7 +79,15 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       lines.push(entry.line);
       continue;
     }
-    const { el, depth } = entry;
+    const { depth } = entry;
+    // A heading or cell that only wraps one element of the same label (a heading's link) is that
+    // element: one line, the heading level kept as a flag.
+    let el = entry.el;
+    let wrapper: Element | null = null;
+    for (let inner = echoWrapped(el); inner; inner = echoWrapped(el)) {
+      if (el.r === "heading") wrapper = el;
+      el = inner;
+    }
     // A window's box is the viewport of everything inside it.
     const o = el.r === "window" && el.b ? withViewport(entry.opts, el.b) : entry.opts;
     const indent = tree ? "  ".repeat(depth) : "";
@@ -79,7 +96,8 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       lines.push(indent + row);
       continue;
     }
-    lines.push(indent + elementLine(el, o));
+    const level = wrapper ? ` heading${wrapper.lv !== undefined ? ` lv=${wrapper.lv}` : ""}` : "";
+    lines.push(indent + elementLine(el, o) + level);
     const kids = shownChildren(el, labelOf(el));
     const next: Entry[] = [];
     const kidIndent = tree ? "  ".repeat(depth + 1) : "";
@@ -104,6 +122,27 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     for (let k = next.length - 1; k >= 0; k--) stack.push(next[k]);
   }
   return lines.length ? lines.join("\n") + "\n" : "";
+}
+
+/** Roles that are only a wrapper when their one element says the same. */
+const ECHO_WRAPPERS: ReadonlySet<string> = new Set(["heading", "cell", "group", "other"]);
+
+/**
+ * The one element a heading, cell or group only wraps, when it has the same
+ * label and the wrapper says nothing else (no state, value or description).
+ *
+ * @param el the wrapper
+ * @returns the wrapped element, or null
+ */
+function echoWrapped(el: Element): Element | null {
+  if (!ECHO_WRAPPERS.has(el.r) || hasState(el) || informativeActions(el).length || el.d) {
+    return null;
+  }
+  const label = labelOf(el);
+  if (!label || (el.v && fold(el.v) !== fold(label))) return null;
+  const kids = shownChildren(el, label);
+  if (kids.length !== 1 || kids[0].r === "row") return null;
+  return fold(labelOf(kids[0])) === fold(label) ? kids[0] : null;
 }
 
 /**

@@ -424,3 +424,30 @@ Deno.test("agentTargets: brackets inside quoted labels are not targets", () => {
     { i: 9, ref: "notes/a/go" },
   ]);
 });
+
+Deno.test("agent: a heading that only wraps its link is one line, its level kept", () => {
+  const root: Element = {
+    i: 1,
+    ref: "results",
+    r: "list",
+    t: "Results",
+    c: [{
+      i: 2,
+      ref: "results/guide",
+      r: "heading",
+      t: "A complete guide",
+      lv: 3,
+      c: [{
+        i: 3,
+        ref: "results/guide/lnk",
+        r: "lnk",
+        t: "A complete guide",
+        c: [{ i: 4, ref: "results/guide/lnk/txt", r: "txt", t: "A complete guide" }],
+      }],
+    }],
+  };
+  assert.equal(
+    renderElements(root, { format: "agent" }),
+    '[1|results] list "Results"\n  [3|results/guide/lnk] lnk "A complete guide" heading lv=3\n',
+  );
+});
