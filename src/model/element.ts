@@ -133,6 +133,37 @@ export interface Element {
   lf?: string;
 }
 
+/**
+ * The one field table of what any output shows of an element, in the order
+ * it is written (children `c` last): agent, json, yaml, diff, observe, MCP
+ * and snapshot files all project through it (`elementData` in
+ * src/output/data.ts). Not in it, so never printed or saved: `nid` (native
+ * identity) and `lf` (label relation). A secure element's `v` is dropped by
+ * the projection whatever a backend set.
+ */
+export const PRINTED_KEYS: readonly string[] = [
+  "i",
+  "ref",
+  "r",
+  "t",
+  "v",
+  "d",
+  "ph",
+  "b",
+  "f",
+  "e",
+  "s",
+  "chk",
+  "exp",
+  "req",
+  "ro",
+  "sec",
+  "min",
+  "max",
+  "lv",
+  "a",
+];
+
 /** An element in a flat list: no children, plus its landmark path. */
 export interface FlatElement extends Omit<Element, "c"> {
   /** Landmark path of the element's ancestors, e.g. `window > form`. */

@@ -16,6 +16,7 @@ import type { Element, Role } from "../model/element.ts";
 import { filterTree } from "../model/filter.ts";
 import { assignIds, walk } from "../model/tree.ts";
 import { foldLabels } from "../model/semantics.ts";
+import { treeData } from "../output/data.ts";
 import type { Provider, Scope } from "../platform/provider.ts";
 import { assignRefs } from "../refs/generate.ts";
 import { Sleeper } from "./_sleeper.ts";
@@ -351,11 +352,9 @@ function underAny(ref: string, parent: Map<string, string>, set: Set<string>): b
   return false;
 }
 
-/** An element safe to print: no native id, no secure value, children likewise. */
+/** An element safe to print: the one projection every output uses (no native id, no secret). */
 function printable(el: Element): Element {
-  const { nid: _nid, c, ...rest } = el;
-  if (rest.sec) delete rest.v;
-  return c?.length ? { ...rest, c: c.map(printable) } : rest;
+  return treeData(el) as unknown as Element;
 }
 
 function toEvent(change: Change, ts: number, curr: View): ObserveEvent {

@@ -6,32 +6,11 @@
  * @module
  */
 
-import type { Element, FlatElement } from "../model/element.ts";
+import { type Element, type FlatElement, PRINTED_KEYS } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 
-/** Element keys in the order they are written (children `c` last). */
-export const ELEMENT_KEYS: readonly string[] = [
-  "i",
-  "ref",
-  "r",
-  "t",
-  "v",
-  "d",
-  "ph",
-  "b",
-  "f",
-  "e",
-  "s",
-  "chk",
-  "exp",
-  "req",
-  "ro",
-  "sec",
-  "min",
-  "max",
-  "lv",
-  "a",
-];
+/** Element keys in the order they are written: the one field table, {@link PRINTED_KEYS}. */
+export const ELEMENT_KEYS: readonly string[] = PRINTED_KEYS;
 
 /** An element as written: compact keys, optional children. */
 export type ElementData = Record<string, unknown>;

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import YAML from "yaml";
 import type { Change } from "../../src/diff/diff.ts";
-import type { Bounds, Element, Role } from "../../src/model/element.ts";
+import { type Bounds, type Element, PRINTED_KEYS, type Role } from "../../src/model/element.ts";
 import { assignIds } from "../../src/model/tree.ts";
 import {
   agentTargets,
+  elementData,
   elementLine,
   informativeActions,
   quote,
@@ -165,6 +166,8 @@ Deno.test("agent: every printed line carries an id and a ref", () => {
 
 Deno.test("secure: a secure value never appears in any format, nid never does", () => {
   const root = app();
+  // A label relation (`lf`) names a native id too: it never prints either.
+  root.c![0].lf = "native-1";
   for (const format of ["agent", "yaml", "json"] as const) {
     for (const flat of [false, true]) {
       const text = renderElements(root, { format, flat, meta: { app: "Books" } });
@@ -182,6 +185,11 @@ Deno.test("secure: a secure value never appears in any format, nid never does", 
   for (const format of ["agent", "jsonl"] as const) {
     assert.ok(!renderChanges(changes, format).includes(SECRET), format);
   }
+  // The one projection: only the printed keys of the field table.
+  assert.deepEqual(
+    Object.keys(elementData({ ...root.c![0], nid: "n", lf: "x" })).sort(),
+    Object.keys(root.c![0]).filter((k) => PRINTED_KEYS.includes(k)).sort(),
+  );
 });
 
 Deno.test("json: snapshot document with format, version, meta and the tree", () => {
