@@ -208,9 +208,25 @@ function isEcho(el: Element, ownerLabel: string): boolean {
   if (el.c?.length || !ownerLabel) return false;
   if (!["txt", "img", "other", "heading"].includes(el.r)) return false;
   if (hasState(el) || informativeActions(el).length) return false;
-  if (el.v && fold(el.v) !== fold(ownerLabel)) return false;
   const label = labelOf(el);
-  return label !== "" && fold(label) === fold(ownerLabel);
+  if (el.v && fold(el.v) !== fold(label)) return false;
+  // The whole label, or a part of it (a link whose text is split over several spans).
+  return label !== "" && fold(ownerLabel).includes(fold(label));
+}
+
+/** Text with no letter or digit: a list bullet, a `·` or `/` between items. */
+const NO_WORD = /^[^\p{L}\p{N}]*$/u;
+
+/**
+ * Whether a leaf is punctuation only (a list bullet, a separator dot): it says
+ * nothing an agent can use, so it gets no line.
+ *
+ * @param el the element
+ * @returns true for a stateless leaf text with no letter or digit
+ */
+export function isPunctuation(el: Element): boolean {
+  return el.r === "txt" && !el.c?.length && !hasState(el) && !informativeActions(el).length &&
+    NO_WORD.test(labelOf(el));
 }
 
 /**
@@ -350,7 +366,7 @@ export function shownChildren(el: Element, ownerLabel: string): Element[] {
       for (let k = grand.length - 1; k >= 0; k--) stack.push(grand[k]);
       continue;
     }
-    if (isEcho(kid, ownerLabel)) continue;
+    if (isEcho(kid, ownerLabel) || isPunctuation(kid)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     out.push(kid);
   }

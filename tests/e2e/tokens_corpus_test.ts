@@ -18,7 +18,8 @@ function pageTexts(web: Element): string[] {
   for (const el of elements(web)) {
     if (el.r !== "txt") continue;
     const text = (el.t ?? el.v ?? "").trim();
-    if (text === "" || text === "\uFFFC") continue;
+    // Punctuation alone (a list bullet, a separator dot) says nothing and gets no line.
+    if (!/[\p{L}\p{N}]/u.test(text)) continue;
     // Long texts are capped in the agent format: their start must be there.
     out.push(JSON.stringify(Array.from(text).slice(0, 60).join("")).slice(1, -1));
   }
