@@ -18,35 +18,19 @@ import { Command, CommanderError, type CommandUnknownOpts } from "commander";
 import config from "./deno.json" with { type: "json" };
 import { DesktopError } from "./src/errors.ts";
 import { printError } from "./src/commands/_shared.ts";
-import { listCommand } from "./src/commands/list.ts";
-import { readCommand } from "./src/commands/read.ts";
-import { findCommand } from "./src/commands/find.ts";
-import { clickCommand } from "./src/commands/click.ts";
-import { typeCommand } from "./src/commands/type.ts";
-import { keyCommand } from "./src/commands/key.ts";
-import { actionCommand } from "./src/commands/action.ts";
-import { setValueCommand } from "./src/commands/set_value.ts";
-import { scrollCommand } from "./src/commands/scroll.ts";
-import { dragCommand } from "./src/commands/drag.ts";
-import { focusCommand } from "./src/commands/focus.ts";
-import { waitCommand } from "./src/commands/wait.ts";
-import { observeCommand } from "./src/commands/observe.ts";
-import { diffCommand } from "./src/commands/diff.ts";
+import { allOps } from "./src/ops/mod.ts";
+import { addOpCommands } from "./src/commands/_generate.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
-import { screenshotCommand } from "./src/commands/screenshot.ts";
-import { launchCommand, quitCommand, windowCommand } from "./src/commands/apps.ts";
-import { clipboardCommand } from "./src/commands/clipboard.ts";
-import { fillCommand, runStepsCommand } from "./src/commands/fill_run.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
 
 /**
- * Builds the whole command tree.
+ * Builds the whole command tree: one command per operation of the table, and `mcp`.
  *
  * @returns the program
  */
-function buildProgram(): CommandUnknownOpts {
+export function buildProgram(): CommandUnknownOpts {
   const program = new Command("desktop")
     .description(
       "Eyes and hands on native app UIs through the accessibility tree: read elements with " +
@@ -65,32 +49,8 @@ Examples:
 
 Errors are one JSON object on stderr: {"error":true,"code":"...","message":"...","suggestion":"..."}`,
     );
-  for (
-    const cmd of [
-      listCommand(),
-      readCommand(),
-      findCommand(),
-      clickCommand(),
-      typeCommand(),
-      keyCommand(),
-      actionCommand(),
-      setValueCommand(),
-      scrollCommand(),
-      dragCommand(),
-      focusCommand(),
-      waitCommand(),
-      observeCommand(),
-      diffCommand(),
-      screenshotCommand(),
-      launchCommand(),
-      quitCommand(),
-      windowCommand(),
-      clipboardCommand(),
-      fillCommand(),
-      runStepsCommand(),
-      mcpCommand(),
-    ]
-  ) program.addCommand(cmd);
+  addOpCommands(program, allOps());
+  program.addCommand(mcpCommand());
   routeErrors(program);
   return program as unknown as CommandUnknownOpts;
 }

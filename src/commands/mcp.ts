@@ -4,10 +4,18 @@
  * @module
  */
 
-import { Command, type CommandUnknownOpts } from "commander";
-import { DEFAULT_TIMEOUT_MS } from "../desktop.ts";
-import { createMemoryRefStore, validateSession } from "../state/ref_store.ts";
-import { intOption, openDesktopFromOptions, runCommand } from "./_shared.ts";
+import { Command, type CommandUnknownOpts, Option } from "commander";
+import { validateSession } from "../state/ref_store.ts";
+import { intOption, runCommand } from "./_shared.ts";
+import config from "../../deno.json" with { type: "json" };
+
+/** The options of `mcp`. */
+interface McpOptions {
+  from?: string;
+  session?: string;
+  maxRequestBytes?: number;
+  worker?: boolean;
+}
 
 /**
  * The `mcp` command.
@@ -17,26 +25,29 @@ import { intOption, openDesktopFromOptions, runCommand } from "./_shared.ts";
 export function mcpCommand(): CommandUnknownOpts {
   return new Command("mcp")
     .description(
-      "Serve the desktop tools (list_apps, read, find, click, type, observe_changes...) " +
+      "Serve the desktop tools (list, read, find, click, type, observe_changes...) " +
         "as an MCP server on stdin/stdout",
     )
     .option("--from <file>", "serve a saved snapshot instead of the live desktop (read-only)")
     .option(
-      "--timeout <ms>",
-      "deadline per operation in ms",
-      intOption("--timeout"),
-      DEFAULT_TIMEOUT_MS,
-    )
-    .option(
       "--session <name>",
       "share the ids of this named session with the CLI (default: a private session " +
         "per connection)",
+      (v: string) => validateSession(v),
     )
+    .option(
+      "--max-request-bytes <n>",
+      "largest request line accepted (larger ones get a JSON-RPC error)",
+      intOption("--max-request-bytes", 1024),
+    )
+    // The server's own worker processes (see src/mcp/executor.ts).
+    .addOption(new Option("--worker").hideHelp())
     .addHelpText(
       "after",
       `
 Each connection has its own session: ids from its reads are its own, and no
 CLI command or other connection changes them (unless --session names a shared one).
+Each call has a timeout parameter (ms, default 10000) that holds even on a hung app.
 stdout carries the protocol; errors before the server starts go to stderr as JSON.
 
 Client configuration example:
@@ -46,15 +57,32 @@ Examples:
   $ desktop mcp
   $ desktop mcp --from tests/fixtures/browser_form.json`,
     )
-    .action(runCommand(async (opts: { from?: string; timeout?: number; session?: string }) => {
-      // Loaded here: the MCP SDK is most of the module graph, and no other command needs it.
-      const { serveStdio } = await import("../mcp/server.ts");
-      // stdio serves one connection: a store in memory is that connection's own session.
-      const session = opts.session === undefined ? undefined : validateSession(opts.session);
-      const desktop = await openDesktopFromOptions(
-        { from: opts.from, timeout: opts.timeout, session },
-        session === undefined ? createMemoryRefStore() : undefined,
-      );
-      await serveStdio(desktop);
-    }));
+    .action(
+      runCommand(async (opts: { from?: string; maxRequestBytes?: number; worker?: boolean }) => {
+        if (opts.worker) {
+          const { serveWorker } = await import("../mcp/worker.ts");
+          await serveWorker(Deno.stdin.readable, async (line) => {
+            const bytes = new TextEncoder().encode(line);
+            for (let off = 0; off < bytes.length;) {
+              off += await Deno.stdout.write(bytes.subarray(off));
+            }
+          });
+          Deno.exit(0);
+        }
+        // Loaded here: the MCP SDK is most of the module graph, and no other command needs it.
+        const { serveStdio } = await import("../mcp/server.ts");
+        if (opts.from !== undefined) {
+          // A bad file is an error before serving, like on every command.
+          const { readSnapshotFile } = await import("../platform/replay/snapshot_file.ts");
+          await readSnapshotFile(opts.from);
+        }
+        await serveStdio({
+          version: config.version,
+          from: opts.from,
+          maxLineBytes: opts.maxRequestBytes,
+        });
+        // A worker stuck in a native call on a hung app must not keep the process alive.
+        Deno.exit(0);
+      }),
+    );
 }

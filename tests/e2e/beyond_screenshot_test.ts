@@ -230,6 +230,7 @@ Deno.test({
             arguments: { app: d.appName, marks: true, scale: 0.5 },
           }) as {
             content: Array<{ type: string; data?: string; text?: string }>;
+            structuredContent?: { width: number; height: number; marks: Array<{ ref?: string }> };
             isError?: boolean;
           };
           assert.ok(!res.isError, JSON.stringify(res.content));
@@ -237,7 +238,7 @@ Deno.test({
           assert.ok(image?.data);
           const path = `${dir}/mcp.png`;
           await Deno.writeFile(path, Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0)));
-          const legend = JSON.parse(res.content.find((c) => c.type === "text")!.text!);
+          const legend = res.structuredContent!;
           assert.deepEqual(await identify(d, path), {
             format: "PNG",
             w: legend.width,

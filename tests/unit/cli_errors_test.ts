@@ -124,7 +124,7 @@ Deno.test("cli: bad arguments are INVALID_ARGS with exit 2", async () => {
       ["wait", "--from", FORM],
       ["wait", "--from", FORM, "--for-text", "a", "--gone", "b"],
       ["scroll", "--from", FORM, "--ref", "form", "--amount", "3"],
-      ["drag", "--from", FORM, "--from-ref", "a"],
+      ["drag", "--from", FORM, "--ref", "a"],
       ["key", "--from", FORM, "ctrl++"],
       ["find", "--from", FORM, "--ref", "form//email"],
       ["click", "--from", FORM, "--button", "left-ish", "--ref", "a"],
@@ -178,7 +178,7 @@ Deno.test("cli: actions on a snapshot are PLATFORM_NOT_SUPPORTED, after resolvin
       ["action", "--ref", "toolbar/back", "--name", "press"],
       ["set-value", "--ref", "form/email", "--value", "x"],
       ["scroll", "--ref", "invoices/invoice-2024-01/delete"],
-      ["drag", "--from-ref", "invoices/invoice-2024-01", "--to-ref", "form"],
+      ["drag", "--ref", "invoices/invoice-2024-01", "--to-ref", "form"],
       ["focus", "--ref", "form/email"],
     ];
     for (const args of actions) {

@@ -24,8 +24,7 @@ const TOOLS = [
   "focus",
   "key",
   "launch",
-  "list_apps",
-  "list_windows",
+  "list",
   "observe_changes",
   "quit",
   "read",
@@ -42,10 +41,13 @@ interface ToolInfo {
   name: string;
   description?: string;
   inputSchema: { properties?: Record<string, unknown> };
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, boolean>;
 }
 
 interface TextResult {
   content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -68,10 +70,10 @@ async function call(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<{ text: string; isError: boolean }> {
+): Promise<{ text: string; isError: boolean; data?: Record<string, unknown> }> {
   const res = await client.callTool({ name, arguments: args }) as TextResult;
   const text = res.content.map((c) => c.text ?? "").join("\n");
-  return { text, isError: res.isError === true };
+  return { text, isError: res.isError === true, data: res.structuredContent };
 }
 
 /** Calls a tool that must fail, and returns the DesktopError JSON it carries. */
@@ -101,25 +103,37 @@ Deno.test({
         assert.match(client.getInstructions() ?? "", /ref/);
       });
 
-      await t.step("lists every tool, each described, actions teaching refs", async () => {
+      await t.step("lists every tool, each described, with hints and output schemas", async () => {
         const { tools } = await client.listTools() as { tools: ToolInfo[] };
         assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
         for (const tool of tools) {
-          assert.ok((tool.description ?? "").length > 40, `${tool.name} has a description`);
+          assert.ok((tool.description ?? "").length > 30, `${tool.name} has a description`);
+          for (
+            const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]
+          ) {
+            assert.equal(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
+          }
+          // Only the rendered tree is text; every other result is data with a schema.
+          assert.equal(tool.outputSchema === undefined, tool.name === "read", tool.name);
         }
-        for (const name of ["read", "find", "click", "type", "set_value", "action"]) {
+        for (const name of ["read", "find"]) {
           const tool = tools.find((t) => t.name === name)!;
-          assert.match(tool.description!, /\bref\b/, `${name} teaches refs`);
+          assert.match(tool.description!, /\bref/, `${name} teaches refs`);
         }
+        const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
+        assert.equal(hints("read").readOnlyHint, true);
+        assert.equal(hints("click").destructiveHint, true);
+        assert.equal(hints("click").readOnlyHint, false);
         const click = tools.find((t) => t.name === "click")!;
         const props = Object.keys(click.inputSchema.properties ?? {});
         for (const p of ["app", "ref", "id", "text", "x", "y"]) assert.ok(props.includes(p), p);
       });
 
-      await t.step("list_apps shows the snapshot's app", async () => {
-        const { text, isError } = await call(client, "list_apps");
+      await t.step("list shows the snapshot's app, as text and as data", async () => {
+        const { text, isError, data } = await call(client, "list");
         assert.equal(isError, false);
-        const apps = JSON.parse(text);
+        assert.match(text, /^"Chromium" pid=4321/);
+        const apps = data!.apps as Array<{ name: string; pid: number }>;
         assert.equal(apps[0].name, "Chromium");
         assert.equal(apps[0].pid, 4321);
       });
@@ -160,9 +174,14 @@ Deno.test({
       });
 
       await t.step("find returns the matches with their refs", async () => {
-        const { text, isError } = await call(client, "find", { text: "Delete", roles: "btn" });
+        const { text, isError, data } = await call(client, "find", {
+          text: "Delete",
+          roles: "btn",
+          all: true,
+        });
         assert.equal(isError, false, text);
-        const found = JSON.parse(text) as Array<{ ref: string; r: string; t: string }>;
+        assert.match(text, /\[\d+\|invoices\/inv-2024-17\/delete\] btn "Delete"/);
+        const found = data!.elements as Array<{ ref: string; r: string; t: string }>;
         assert.deepEqual(found.map((f) => f.ref), [
           "invoices/inv-2024-17/delete",
           "invoices/inv-2024-18/delete",
@@ -198,8 +217,12 @@ Deno.test({
           ["read", { roles: "bogus" }, "INVALID_ARGS"],
           ["read", { app: "Gedit" }, "APP_NOT_FOUND"],
           ["find", {}, "INVALID_ARGS"],
+          ["find", { all: true }, "INVALID_ARGS"],
+          ["read", { depth: "deep" }, "INVALID_ARGS"],
+          ["read", { no_such_param: 1 }, "INVALID_ARGS"],
+          ["no_such_tool", {}, "INVALID_ARGS"],
           ["wait", {}, "INVALID_ARGS"],
-          ["wait", { text: "Never there", timeout_ms: 300 }, "TIMEOUT"],
+          ["wait", { for_text: "Never there", timeout: 300 }, "TIMEOUT"],
           ["diff", { before: "no/such.json", after: FIXTURE }, "SNAPSHOT_INVALID"],
         ];
         for (const [tool, args, code] of table) {
@@ -209,9 +232,13 @@ Deno.test({
       });
 
       await t.step("wait finds an element that is there", async () => {
-        const { text, isError } = await call(client, "wait", { text: "Submit", timeout_ms: 2000 });
+        const { text, isError, data } = await call(client, "wait", {
+          for_text: "Submit",
+          timeout: 2000,
+        });
         assert.equal(isError, false, text);
-        assert.equal(JSON.parse(text).element.ref, "billing/submit");
+        assert.match(text, /^ok wait \[.*\|billing\/submit\]/);
+        assert.equal((data!.element as { ref: string }).ref, "billing/submit");
       });
 
       await t.step("diff of two snapshot files lists the changed element by ref", async () => {
@@ -238,16 +265,26 @@ Deno.test({
         }
       });
 
-      await t.step("observe_changes on a still snapshot is a snapshot then done", async () => {
-        const { text, isError } = await call(client, "observe_changes", {
-          seconds: 0.3,
+      await t.step("observe_changes on a still snapshot: a snapshot, then a cursor", async () => {
+        const first = await call(client, "observe_changes", {
+          app: "Chromium",
+          duration: 0.3,
           interval: 50,
         });
-        assert.equal(isError, false, text);
-        const events = text.trim().split("\n").map((l) => JSON.parse(l));
-        assert.deepEqual(events.map((e) => e.type), ["snapshot", "done"]);
-        assert.ok(events[0].count > 10);
-        assert.equal(events[1].events, 0);
+        assert.equal(first.isError, false, first.text);
+        const events = first.data!.events as Array<{ type: string; count?: number }>;
+        assert.deepEqual(events.map((e) => e.type), ["snapshot"]);
+        assert.ok(events[0].count! > 10);
+        const cursor = first.data!.cursor as string;
+        assert.equal(typeof cursor, "string");
+        assert.match(first.text, new RegExp(`"cursor":"${cursor}"`));
+        // Nothing happened since: no events, the same cursor.
+        const next = await call(client, "observe_changes", { cursor, duration: 0 });
+        assert.equal(next.isError, false, next.text);
+        assert.deepEqual(next.data!.events, []);
+        assert.equal(next.data!.cursor, cursor);
+        const bad = await callError(client, "observe_changes", { cursor: "nope" });
+        assert.equal(bad.code, "INVALID_ARGS");
       });
     } finally {
       await client.close();
@@ -288,8 +325,8 @@ Deno.test({
         assert.ok(printed.some((p) => isShortOf(p, ref)), `read shows ${ref}`);
       }
 
-      const find = await call(client, "find", { text: "Delete", roles: "btn" });
-      const found = JSON.parse(find.text) as Array<{ ref: string }>;
+      const find = await call(client, "find", { text: "Delete", roles: "btn", all: true });
+      const found = find.data!.elements as Array<{ ref: string }>;
       assert.equal(found.length, 12);
       assert.ok(found.every((f) => /^invoices\/invoice-2024-\d\d\/delete$/.test(f.ref)));
 

@@ -1,14 +1,35 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { observeCommand, observeRequest, writeJsonl } from "../../src/commands/observe.ts";
+import { argsFromCommander, commandFor } from "../../src/commands/_generate.ts";
 import { DesktopError } from "../../src/errors.ts";
 import type { ObserveEvent } from "../../src/observe/events.ts";
+import { type Args, invoke, type OpContext, OPS, validateArgs } from "../../src/ops/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 function isCode(code: string): (e: unknown) => boolean {
   return (e: unknown) => e instanceof DesktopError && e.code === code;
 }
+
+const observeCommand = () => commandFor(OPS.observe);
+
+/** Parses CLI words into the operation's validated arguments, as the command does. */
+function observeArgs(words: string[]): Args {
+  let parsed: Args = {};
+  const cmd = observeCommand().exitOverride().action((...all: unknown[]) => {
+    parsed = argsFromCommander(OPS.observe, [], all[0] as Record<string, unknown>);
+  });
+  cmd.parse(words, { from: "user" });
+  return validateArgs(OPS.observe, parsed, "cli");
+}
+
+/** A context whose session must never be opened. */
+const closedCtx: OpContext = {
+  face: "cli",
+  signal: new AbortController().signal,
+  desktop: () => Promise.reject(new Error("the session must not open")),
+  emit: () => {},
+};
 
 Deno.test("observe command: --help describes every flag and says output is JSONL", () => {
   const help = observeCommand().helpInformation() +
@@ -45,100 +66,72 @@ Deno.test("observe command: --help describes every flag and says output is JSONL
   assert.match(help, /always JSONL/);
 });
 
-Deno.test("observe command: a scope is required (INVALID_ARGS otherwise)", () => {
-  assert.throws(() => observeRequest({}), isCode("INVALID_ARGS"));
-  const table = [
-    { opts: { app: "gedit" }, scope: { app: "gedit" } },
-    { opts: { pid: 42 }, scope: { pid: 42 } },
-    { opts: { window: "Untitled" }, scope: { window: "Untitled" } },
-    { opts: { windowId: 7 }, scope: { windowId: 7 } },
-  ];
-  for (const c of table) assert.deepEqual(observeRequest(c.opts).scope, c.scope);
+Deno.test("observe command: a scope is required (INVALID_ARGS otherwise)", async () => {
+  await assert.rejects(() => invoke(OPS.observe, {}, closedCtx), isCode("INVALID_ARGS"));
 });
 
-Deno.test("observe command: flags become engine options", () => {
-  const { options } = observeRequest({
+Deno.test("observe command: flags become the operation's arguments", () => {
+  const args = observeArgs([
+    "--app",
+    "gedit",
+    "--interval",
+    "250",
+    "--duration",
+    "2.5",
+    "--roles",
+    "btn,input",
+    "--depth",
+    "3",
+    "--scope-ref",
+    "dialog",
+    "--ignore-bounds",
+    "--ignore-focus",
+  ]);
+  assert.deepEqual(args, {
     app: "gedit",
+    timeout: 10_000,
     interval: 250,
     duration: 2.5,
     roles: "btn,input",
     depth: 3,
-    scopeRef: "dialog",
-    ignoreBounds: true,
-    ignoreFocus: true,
+    scope_ref: "dialog",
+    ignore_bounds: true,
+    ignore_focus: true,
   });
-  assert.equal(options.scopeRef, "dialog");
-  assert.equal(options.interval, 250);
-  assert.equal(options.duration, 2.5);
-  assert.deepEqual([...options.roles!].sort(), ["btn", "input"]);
-  assert.equal(options.depth, 3);
-  assert.equal(options.ignoreBounds, true);
-  assert.equal(options.ignoreFocus, true);
-  const defaults = observeRequest({ app: "gedit" }).options;
+  const defaults = observeArgs(["--app", "gedit"]);
   assert.equal(defaults.interval, 1000);
   assert.equal(defaults.duration, 0);
   assert.equal(defaults.roles, undefined);
 });
 
 Deno.test("observe command: bad values are INVALID_ARGS before anything opens", async () => {
-  const requests = [
-    { name: "unknown role", opts: { app: "x", roles: "buton" } },
-    { name: "zero interval", opts: { app: "x", interval: 0 } },
-    { name: "negative depth", opts: { app: "x", depth: -1 } },
-  ];
-  for (const r of requests) {
-    assert.throws(() => observeRequest(r.opts), isCode("INVALID_ARGS"), r.name);
-  }
+  await assert.rejects(
+    () => invoke(OPS.observe, { app: "x", roles: "buton" }, closedCtx),
+    isCode("INVALID_ARGS"),
+  );
   const argv = [
     ["--app", "x", "--interval", "fast"],
+    ["--app", "x", "--interval", "0"],
     ["--app", "x", "--duration", "-1"],
     ["--app", "x", "--duration", "soon"],
     ["--app", "x", "--depth", "1.5"],
+    ["--app", "x", "--depth", "-1"],
     ["--app", "x", "--pid", "abc"],
   ];
-  for (const args of argv) {
-    const cmd = observeCommand().exitOverride().action(() => {
-      throw new Error("the action must not run");
-    });
-    await assert.rejects(() => cmd.parseAsync(args, { from: "user" }), isCode("INVALID_ARGS"));
+  for (const words of argv) {
+    assert.throws(() => observeArgs(words), isCode("INVALID_ARGS"), words.join(" "));
   }
 });
 
-async function* fromArray(events: ObserveEvent[]): AsyncGenerator<ObserveEvent> {
-  for (const ev of events) yield ev;
-}
-
-Deno.test("observe command: each event is one JSON line", async () => {
+Deno.test("observe command: each event is one JSON line", () => {
   const events: ObserveEvent[] = [
     { type: "snapshot", ts: 1, count: 3 },
     { type: "changed", ts: 2, ref: "form/name", i: 3, changes: { v: ["a\nb", "c"] } },
     { type: "done", ts: 3, elapsed: "0.1s", events: 1 },
   ];
-  const lines: string[] = [];
-  await writeJsonl(fromArray(events), (line) => {
-    lines.push(line);
-    return Promise.resolve();
-  });
+  const lines = OPS.observe.render({ events }, {}).split("\n");
   assert.equal(lines.length, 3);
-  for (const line of lines) assert.ok(line.endsWith("\n") && !line.slice(0, -1).includes("\n"));
   assert.deepEqual(lines.map((l) => JSON.parse(l)), events);
-});
-
-Deno.test("observe command: a closed pipe ends the stream quietly", async () => {
-  let written = 0;
-  let pulled = 0;
-  async function* endless(): AsyncGenerator<ObserveEvent> {
-    for (;;) {
-      pulled++;
-      yield { type: "snapshot", ts: pulled, count: 1 };
-    }
-  }
-  await writeJsonl(endless(), () => {
-    if (++written === 2) return Promise.reject(new Deno.errors.BrokenPipe("closed"));
-    return Promise.resolve();
-  });
-  assert.equal(written, 2);
-  assert.equal(pulled, 2);
 });
 
 Deno.test({

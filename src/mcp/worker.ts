@@ -1,0 +1,85 @@
+/**
+ * A worker process of the MCP server's pool (see executor.ts), run as
+ * `desktop mcp --worker`: reads one call per line on stdin, runs it on
+ * sessions it opens on first use (one per timeout), and writes events, the
+ * result or the error as JSON lines on stdout.
+ *
+ * @module
+ */
+
+import type { Desktop } from "../desktop.ts";
+import { toDesktopError } from "../errors.ts";
+import { type AnyOp, invoke, OPS } from "../ops/mod.ts";
+import type { FromWorker, ToWorker } from "./executor.ts";
+
+/**
+ * Serves calls from `input` until it ends.
+ *
+ * @param input call lines (stdin)
+ * @param write writes one reply line (stdout)
+ * @param opts the session whose ids the calls use (the server's connection)
+ * @returns when the input ends
+ */
+export async function serveWorker(
+  input: ReadableStream<Uint8Array>,
+  write: (line: string) => Promise<void>,
+  opts: { session?: string } = {},
+): Promise<void> {
+  const sessions = new Map<number, Promise<Desktop>>();
+  const running = new Map<number, AbortController>();
+  let writing = Promise.resolve();
+  const post = (m: FromWorker) => {
+    writing = writing.then(() => write(JSON.stringify(m) + "\n")).catch(() => {});
+  };
+  const session = (timeoutMs: number) => {
+    let s = sessions.get(timeoutMs);
+    if (!s) {
+      s = import("../../mod.ts").then(({ connect }) =>
+        connect({
+          timeoutMs,
+          persistRefs: true,
+          ...(opts.session !== undefined ? { session: opts.session } : {}),
+        })
+      );
+      s.catch(() => sessions.delete(timeoutMs));
+      sessions.set(timeoutMs, s);
+    }
+    return s;
+  };
+  const handle = async (m: ToWorker) => {
+    if (m.type === "cancel") {
+      running.get(m.id)?.abort();
+      return;
+    }
+    const ctrl = new AbortController();
+    running.set(m.id, ctrl);
+    try {
+      const op = (OPS as unknown as Record<string, AnyOp>)[m.op];
+      if (!op) throw new Error(`no operation ${m.op}`);
+      const result = await invoke(op, m.args, {
+        face: "mcp",
+        signal: ctrl.signal,
+        desktop: () => session((m.args.timeout as number | undefined) ?? 10_000),
+        emit: (event) => post({ type: "event", id: m.id, event }),
+      });
+      post({ type: "result", id: m.id, result });
+    } catch (err) {
+      post({ type: "error", id: m.id, error: toDesktopError(err).toJSON() });
+    } finally {
+      running.delete(m.id);
+    }
+  };
+  let rest = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of input) {
+    rest += decoder.decode(chunk, { stream: true });
+    let nl;
+    while ((nl = rest.indexOf("\n")) !== -1) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      if (line.trim()) void handle(JSON.parse(line));
+    }
+  }
+  for (const s of sessions.values()) s.then((d) => d.close(), () => {});
+  await writing;
+}

@@ -1,0 +1,200 @@
+/**
+ * Text renderings of operation results: the one line an action prints, an
+ * element summary, apps and windows one per line. Pure.
+ *
+ * @module
+ */
+
+import type { ActResult } from "../desktop.ts";
+import type { Change } from "../diff/diff.ts";
+import { renderChanges } from "../output/render.ts";
+import type { AppInfo, Element, WindowInfo } from "../model/element.ts";
+import { withoutChildren } from "../model/tree.ts";
+import { elementLine as agentLine } from "../output/agent.ts";
+
+/** The identifying keys of an element in results: `{i, ref, r, t, v, b}`. */
+export interface ElementSummary {
+  /** Id of the last read (absent when that read did not show it). */
+  i?: number;
+  /** Stable ref. */
+  ref?: string;
+  /** Short role. */
+  r: string;
+  /** Label. */
+  t?: string;
+  /** Value (never for secure fields). */
+  v?: string;
+  /** A secure field: a value exists but is not shown. */
+  sec?: boolean;
+  /** Screen bounds. */
+  b?: [number, number, number, number];
+}
+
+/**
+ * The identifying keys of an element, without secrets.
+ *
+ * @param el the element
+ * @returns its summary
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { summary } from "./render.ts";
+ * assert.deepEqual(summary({ i: 3, ref: "f/pw", r: "input", t: "Password", v: "x", sec: true }), {
+ *   i: 3, ref: "f/pw", r: "input", t: "Password", sec: true,
+ * });
+ * ```
+ */
+export function summary(el: Element): ElementSummary {
+  return {
+    ...(el.i ? { i: el.i } : {}),
+    ...(el.ref !== undefined ? { ref: el.ref } : {}),
+    r: el.r,
+    ...(el.t !== undefined ? { t: el.t } : {}),
+    ...(el.v !== undefined && !el.sec ? { v: String(el.v) } : {}),
+    ...(el.sec ? { sec: true } : {}),
+    ...(el.b !== undefined ? { b: el.b } : {}),
+  };
+}
+
+/**
+ * An element as a short line: `[12|form/submit] btn "Submit"`.
+ *
+ * @param el the element (or its summary)
+ * @returns the line
+ */
+export function elementLine(el: { i?: number; ref?: string; r: string; t?: string }): string {
+  const label = el.t ? ` ${JSON.stringify(el.t)}` : "";
+  return `[${el.i || "-"}${el.ref ? `|${el.ref}` : ""}] ${el.r}${label}`;
+}
+
+/**
+ * Elements one per line, as read prints them.
+ *
+ * @param els the elements
+ * @returns the text
+ */
+export function foundLines(els: Element[]): string {
+  return els.map((el) => agentLine(withoutChildren(el))).join("\n");
+}
+
+/** What an action reports. */
+export interface ActReport {
+  /** Always true: failures are errors. */
+  ok: true;
+  /** The verb. */
+  action: string;
+  /** The element acted on (absent for a point). */
+  element?: ElementSummary;
+  /** How it was carried out (accessible, synthesized...). */
+  via: string;
+  /** More about how. */
+  detail?: string;
+  /** The element is gone after the action (a closed dialog's button). */
+  gone?: true;
+  /** Why the effect could not be confirmed. */
+  unverified?: string;
+  /** What the action changed (the library's `changes`, keyed by ref). */
+  changes?: unknown[];
+  /** Other fields the library's result carries (the changes the action caused). */
+  [key: string]: unknown;
+}
+
+/**
+ * An action's report from the library's result.
+ *
+ * @param verb the operation
+ * @param res the library's result
+ * @returns the report
+ */
+export function actReport(verb: string, res: ActResult): ActReport {
+  const { element, via, detail, ...rest } = res as ActResult & Record<string, unknown>;
+  return {
+    ok: true,
+    action: verb,
+    ...(element ? { element: summary(element) } : {}),
+    via,
+    ...(detail ? { detail } : {}),
+    ...rest,
+  };
+}
+
+/**
+ * The one line an action prints: `ok click [12|form/submit] btn "Submit" via accessible`.
+ *
+ * @param r the report
+ * @returns the line
+ */
+export function actLine(r: ActReport): string {
+  const what = r.element ? ` ${elementLine(r.element)}` : "";
+  const detail = r.detail ? ` (${r.detail})` : "";
+  const gone = r.gone ? " (now gone)" : "";
+  const unverified = r.unverified ? `; unverified: ${r.unverified}` : "";
+  return `ok ${r.action}${what} via ${r.via}${detail}${gone}${unverified}`;
+}
+
+/**
+ * An action's report with or without the changes it caused.
+ *
+ * @param r the report
+ * @param withChanges keep `changes`
+ * @returns the report
+ */
+export function withChanges(r: ActReport, withChanges: boolean): ActReport {
+  if (withChanges) return r;
+  const { changes: _c, ...rest } = r;
+  return rest as ActReport;
+}
+
+/**
+ * The text of an action: its line, then (with `changes`) one line per change
+ * (`+` added, `-` removed, `~` changed), as `diff` prints them.
+ *
+ * @param r the report
+ * @param showChanges add the changes
+ * @returns the text
+ */
+export function actText(r: ActReport, showChanges: boolean): string {
+  const line = actLine(r);
+  const changes = r.changes as Change[] | undefined;
+  if (!showChanges || !changes) return line;
+  return `${line}\n${renderChanges(changes, "agent")}`.trimEnd();
+}
+
+/**
+ * One line per app: `"Chromium" pid=4242 windows=1 focused` (`unresponsive` when it did
+ * not answer in time).
+ *
+ * @param apps the apps
+ * @returns the text
+ */
+export function formatApps(apps: AppInfo[]): string {
+  return apps.map((a) =>
+    [
+      JSON.stringify(a.name),
+      `pid=${a.pid}`,
+      a.windows !== undefined ? `windows=${a.windows}` : "",
+      a.id ? `id=${a.id}` : "",
+      a.focused ? "focused" : "",
+      a.unresponsive ? "unresponsive" : "",
+    ].filter(Boolean).join(" ")
+  ).join("\n");
+}
+
+/**
+ * One line per window: `[3] "Checkout" app="Chromium" pid=4242 (0,0,1280,800) focused`.
+ *
+ * @param windows the windows
+ * @returns the text
+ */
+export function formatWindows(windows: WindowInfo[]): string {
+  return windows.map((w) =>
+    [
+      `[${w.id}]`,
+      JSON.stringify(w.title),
+      `app=${JSON.stringify(w.app)}`,
+      `pid=${w.pid}`,
+      w.b ? `(${w.b.join(",")})` : "",
+      w.focused ? "focused" : "",
+    ].filter(Boolean).join(" ")
+  ).join("\n");
+}
