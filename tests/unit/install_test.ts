@@ -1,41 +1,93 @@
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const FORM = `${ROOT}tests/fixtures/browser_form.json`;
 
-Deno.test("install: the README's `deno task install` gives a working `desktop` command", async () => {
-  const root = await Deno.makeTempDir({ prefix: "desktop-install-" });
-  try {
-    const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-    const task: string = config.tasks.install;
-    assert.match(task, /^deno install .*--config deno\.json cli\.ts$/);
-    // The task's own command, into a private root instead of the user's.
-    const args = [...task.split(" ").slice(1, -1), "--root", root, "cli.ts"];
-    const install = await new Deno.Command(Deno.execPath(), {
-      args,
-      cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(install.success, new TextDecoder().decode(install.stderr));
-    // The installed shim runs `deno`: give it this one, from another directory.
-    const path = `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`;
-    const run = (...a: string[]) =>
-      new Deno.Command(`${root}/bin/desktop`, {
-        args: a,
-        cwd: root,
-        env: { PATH: path, DESKTOP_STATE_DIR: `${root}/state` },
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
+  }
+}
+
+Deno.test({
+  name: "install: `deno task install` gives a `desktop` that works when the clone is gone",
+  sanitizeResources: false,
+  async fn() {
+    const tmp = await Deno.makeTempDir({ prefix: "desktop-install-" });
+    try {
+      // A clone of our own, to remove afterwards.
+      const clone = `${tmp}/clone`;
+      for (const f of ["cli.ts", "mod.ts", "deno.json", "deno.lock"]) {
+        await Deno.mkdir(clone, { recursive: true });
+        await Deno.copyFile(`${ROOT}${f}`, `${clone}/${f}`);
+      }
+      await copyTree(`${ROOT}src`, `${clone}/src`);
+      await copyTree(`${ROOT}scripts`, `${clone}/scripts`);
+      const fixture = `${tmp}/form.json`;
+      await Deno.copyFile(`${ROOT}tests/fixtures/browser_form.json`, fixture);
+
+      const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+      assert.match(config.tasks.install, /scripts\/install\.ts$/);
+      const install = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "task",
+          "install",
+          "--dest",
+          `${tmp}/share`,
+          "--bin",
+          `${tmp}/bin`,
+        ],
+        cwd: clone,
+        env: { PATH: "/usr/bin:/bin" },
         stdout: "piped",
         stderr: "piped",
       }).output();
-    const version = await run("--version");
-    assert.ok(version.success, new TextDecoder().decode(version.stderr));
-    assert.equal(new TextDecoder().decode(version.stdout).trim(), config.version);
-    const read = await run("read", "--from", FORM, "--scope-ref", "form");
-    assert.match(new TextDecoder().decode(read.stdout), /\[12\|email\] input "Email"/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+      const said = new TextDecoder().decode(install.stdout);
+      assert.ok(install.success, new TextDecoder().decode(install.stderr));
+      // It says where the command is and how to put it on PATH.
+      assert.match(
+        said,
+        new RegExp(
+          `installed: ${tmp}/bin/desktop; put it on PATH with: export PATH="${tmp}/bin:\\$PATH"`,
+        ),
+      );
+      await Deno.remove(clone, { recursive: true });
+
+      // No deno on PATH, no clone: the launcher still runs.
+      const run = (...a: string[]) =>
+        new Deno.Command(`${tmp}/bin/desktop`, {
+          args: a,
+          cwd: tmp,
+          env: { PATH: "/usr/bin:/bin", DESKTOP_STATE_DIR: `${tmp}/state` },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+      const version = await run("--version");
+      assert.ok(version.success, new TextDecoder().decode(version.stderr));
+      assert.equal(new TextDecoder().decode(version.stdout).trim(), config.version);
+      const read = await run("read", "--from", fixture, "--scope-ref", "form");
+      assert.equal(new TextDecoder().decode(read.stderr), "", "nothing but the output");
+      assert.match(new TextDecoder().decode(read.stdout), /\[12\|form\/email\] input "Email"/);
+      // Every error is exactly one JSON object on stderr, and nothing on stdout.
+      for (
+        const args of [
+          ["read", "--from", `${tmp}/missing.json`],
+          ["click", "--from", fixture, "--ref", "form/nope"],
+          ["read", "--bogus"],
+          ["nosuchcommand"],
+        ]
+      ) {
+        const out = await run(...args);
+        assert.notEqual(out.code, 0);
+        assert.equal(new TextDecoder().decode(out.stdout), "", args.join(" "));
+        const lines = new TextDecoder().decode(out.stderr).trimEnd().split("\n");
+        assert.equal(lines.length, 1, `${args.join(" ")}: ${lines.join("\n")}`);
+        assert.equal(JSON.parse(lines[0]).error, true);
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
 });
