@@ -52,11 +52,11 @@ const CASES: Case[] = [
           "7",
           "--roles",
           "btn",
-          "--exact",
+          "--all",
           "--format",
           "json",
         ]),
-      );
+      ).filter((e: { t?: string }) => /^7\b/.test(e.t ?? ""));
       return ["click", "--ref", found[0].ref];
     },
   },

@@ -10,6 +10,7 @@ export const BENCHMARKS: readonly string[] = [
   "read_speed.ts",
   "corpus.ts",
   "tokens.ts",
+  "action_tokens.ts",
   "ref_stability.ts",
   "ref_stability.ts --identity",
   "observe.ts",
