@@ -63,7 +63,12 @@ const CASES: Case[] = [
   {
     app: "mousepad",
     what: "type a word into the document",
-    act: () => Promise.resolve(["type", "--text", "hello"]),
+    act: async (d) => {
+      const [editor] = JSON.parse(
+        await cli(d, ["find", "--app", d.appName, "--roles", "input", "--all", "--format", "json"]),
+      );
+      return ["type", "--ref", editor.ref, "--text", "hello"];
+    },
   },
 ];
 

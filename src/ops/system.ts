@@ -123,8 +123,7 @@ const screenshot: Op<ScreenshotArgs, ScreenshotResult> = defineOp<
   ScreenshotResult
 >({
   name: "screenshot",
-  doc: "PNG of an app's window, one element, or the screen; marks labels interactive elements " +
-    "with id and ref. For canvases, images, or to check what the user sees.",
+  doc: "PNG of a window, an element or the screen; marks labels elements with id and ref.",
   examples: [
     "desktop screenshot --app Chromium --marks --scale 0.5",
     "desktop screenshot --app Chromium --ref form/email --out email.png",
@@ -135,9 +134,9 @@ const screenshot: Op<ScreenshotArgs, ScreenshotResult> = defineOp<
     ...SCOPE_PARAMS,
     ...CLI_ONLY,
     ...targetParams().filter((p) => p.name !== "x" && p.name !== "y"),
-    { name: "out", type: "string", doc: "write the PNG here (CLI default: a temporary file)" },
-    { name: "scale", type: "number", min: 0.01, max: 1, doc: "shrink by this factor, e.g. 0.5" },
-    { name: "marks", type: "boolean", doc: "outline interactive elements with id and ref" },
+    { name: "out", type: "string", doc: "also write the PNG here" },
+    { name: "scale", type: "number", min: 0.01, max: 1, doc: "shrink factor, e.g. 0.5" },
+    { name: "marks", type: "boolean", doc: "label interactive elements" },
     FORMAT,
   ],
   output: {
@@ -206,8 +205,7 @@ export interface LaunchResult extends Launched {
 
 const launch: Op<LaunchArgs, LaunchResult> = defineOp<LaunchArgs, LaunchResult>({
   name: "launch",
-  doc: "Start an app (name, desktop file id or command line) and wait for its window; returns " +
-    "its name, pid and windows.",
+  doc: "Start an app (name, desktop file id or command) and wait for its window.",
   examples: [
     "desktop launch mousepad",
     "desktop launch org.gnome.Calculator",
@@ -220,7 +218,7 @@ const launch: Op<LaunchArgs, LaunchResult> = defineOp<LaunchArgs, LaunchResult>(
       type: "string",
       required: true,
       positional: true,
-      doc: "app name, desktop file id, or a command line (quoted)",
+      doc: "name, desktop file id, or command",
     },
     { name: "timeout", type: "int", min: 1, default: 30_000, doc: "ms to wait for its window" },
     FORMAT,
@@ -262,14 +260,13 @@ export interface QuitResult {
 
 const quit: Op<QuitArgs, QuitResult> = defineOp<QuitArgs, QuitResult>({
   name: "quit",
-  doc: "Quit an app: ask its windows to close as their close button does (it may ask to " +
-    "save), or with force end its process.",
+  doc: "Quit an app by closing its windows (it may ask to save), or force: end it.",
   examples: ["desktop quit --app mousepad", "desktop quit --pid 4242 --force"],
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   params: [
     ...SCOPE_PARAMS.filter((p) => ["app", "pid", "timeout"].includes(p.name)),
     CLI_ONLY[1],
-    { name: "force", type: "boolean", doc: "end the process (SIGTERM, then SIGKILL)" },
+    { name: "force", type: "boolean", doc: "end the process (TERM, then KILL)" },
     FORMAT,
   ],
   output: { type: "object", properties: { app: { type: "string" }, pid: { type: "integer" } } },
@@ -356,8 +353,7 @@ export function parsePair(name: string, value: string, min: number): [number, nu
 
 const windowOp: Op<WindowArgs, WindowOpResult> = defineOp<WindowArgs, WindowOpResult>({
   name: "window",
-  doc: "Move, resize, raise, minimize, maximize, restore or close an app's window (in that " +
-    "order: restore, maximize, move, resize, minimize, raise, close).",
+  doc: "Move, resize, raise, minimize, maximize, restore or close a window.",
   examples: [
     "desktop window --app mousepad --move 0,0 --resize 800,600",
     'desktop window --app mousepad --window "Untitled" --maximize',
@@ -368,11 +364,11 @@ const windowOp: Op<WindowArgs, WindowOpResult> = defineOp<WindowArgs, WindowOpRe
     CLI_ONLY[1],
     { name: "move", type: "string", doc: "new top-left corner: x,y" },
     { name: "resize", type: "string", doc: "new size: w,h" },
-    { name: "raise", type: "boolean", doc: "bring to the front and focus" },
-    { name: "minimize", type: "boolean", doc: "minimize (iconify)" },
+    { name: "raise", type: "boolean", doc: "to the front, focused" },
+    { name: "minimize", type: "boolean", doc: "minimize" },
     { name: "maximize", type: "boolean", doc: "maximize" },
-    { name: "restore", type: "boolean", doc: "undo minimize or maximize" },
-    { name: "close", type: "boolean", doc: "ask it to close, as its close button does" },
+    { name: "restore", type: "boolean", doc: "unminimize/unmaximize" },
+    { name: "close", type: "boolean", doc: "ask it to close" },
     FORMAT,
   ],
   output: { type: "object", properties: { window: { type: "object" }, state: { type: "object" } } },
@@ -455,7 +451,7 @@ const clipboardGet: Op<ClipboardGetArgs, ClipboardGetResult> = defineOp<
 >({
   name: "clipboard_get",
   cliName: "clipboard get",
-  doc: "Read the system clipboard's text (empty when it holds none).",
+  doc: "Read the system clipboard's text.",
   examples: ["desktop clipboard get"],
   hints: READ,
   params: [...TIMEOUT],
@@ -473,7 +469,7 @@ const clipboardSet: Op<ClipboardSetArgs, ClipboardSetResult> = defineOp<
 >({
   name: "clipboard_set",
   cliName: "clipboard set",
-  doc: "Put text on the system clipboard (it stays), e.g. to paste with key ctrl+v.",
+  doc: "Put text on the clipboard (paste it with key ctrl+v).",
   examples: ['desktop clipboard set "ada@example.com"'],
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   params: [

@@ -79,7 +79,7 @@ const DIFF: ParamSpec = {
   type: "boolean",
   default: false,
   faceDefault: { mcp: true },
-  doc: "report what the action changed (+ added, - removed, ~ changed)",
+  doc: "report the changes it caused",
 };
 
 /** The CLI's output format of actions (MCP returns both text and data). */
