@@ -84,8 +84,8 @@ const rows: Row[] = [];
 for (const c of CASES) {
   await using d = await startDesktop({ app: c.app });
   const app = ["--app", d.appName];
-  await cli(d, ["read", ...app]); // the read an agent starts from
   const words = await c.act(d);
+  await cli(d, ["read", ...app]); // the read an agent starts from, and acts on
   const acted = await cli(d, [...words, ...app, "--diff"]);
   const reread = await cli(d, ["read", ...app]);
   rows.push({
