@@ -121,8 +121,8 @@ function clean(el: Element): void {
     else el.t = t;
   }
   if (el.d !== undefined && (isToolkitClassName(el.d) || el.d.trim() === "")) delete el.d;
-  // Only a value made of object characters goes; an empty value is still a value.
-  if (el.v?.includes("\uFFFC")) {
+  // An empty value is no value (and one made only of object characters is empty).
+  if (el.v !== undefined) {
     const v = withoutObjectChars(el.v);
     if (v === "") delete el.v;
     else el.v = v;
