@@ -36,7 +36,7 @@ export interface ObserveOptions {
    * notifications, the interval of a safety re-read (default 1000).
    */
   interval?: number;
-  /** Seconds to observe; 0 or absent observes until aborted. */
+  /** Seconds to watch for changes, counted from the baseline snapshot; 0 or absent: until aborted. */
   duration?: number;
   /** Report only elements with these roles. */
   roles?: ReadonlySet<Role>;
@@ -147,7 +147,9 @@ async function* run(
   const interval = opts.interval ?? DEFAULT_INTERVAL_MS;
   const debounce = opts.debounce ?? DEFAULT_DEBOUNCE_MS;
   const started = Date.now();
-  const deadline = opts.duration ? started + opts.duration * 1000 : Infinity;
+  // Set once the baseline is read: the duration is time spent watching for
+  // changes, however long the first read of a busy app took.
+  let deadline = Infinity;
   const { signal } = opts;
   const sleeper = new Sleeper();
   const onAbort = () => sleeper.wake();
@@ -181,6 +183,7 @@ async function* run(
     }
 
     let prev = await readView(provider, scope, opts);
+    if (opts.duration) deadline = Date.now() + opts.duration * 1000;
     yield { type: "snapshot", ts: Date.now(), count: prev.count };
 
     let lastRead = Date.now();

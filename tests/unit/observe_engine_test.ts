@@ -683,3 +683,20 @@ Deno.test("observe: a changed label or a structural notification falls back to a
   assert.equal(fake.reads, 4);
   await d.stop();
 });
+
+Deno.test("observe: --duration counts from the snapshot, however long the first read took", async () => {
+  // A busy app: its first read takes longer than the whole duration.
+  class SlowFirstRead extends FakeProvider {
+    override async read(scope: Scope, opts?: ReadOptions): Promise<Snapshot> {
+      const first = this.reads === 0;
+      const snap = await super.read(scope, opts);
+      if (first) {
+        await new Promise((r) => setTimeout(r, 300));
+        this.state = formWindow({ checked: true }); // changes right after the baseline
+      }
+      return snap;
+    }
+  }
+  const events = await collect(new SlowFirstRead(formWindow()), { duration: 0.2, interval: 20 });
+  assert.deepEqual(events.map((e) => e.type), ["snapshot", "changed", "done"]);
+});
