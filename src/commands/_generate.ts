@@ -136,7 +136,7 @@ export async function runCli(op: AnyOp, raw: Args): Promise<void> {
     signal: ctrl.signal,
     async desktop() {
       // --timeout is the whole command's deadline, from the process's start; a run
-      // file's steps each get their own.
+      // file's steps each get their own, and a stream's reads too (it runs until stopped).
       const timeout = (args.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS;
       desktop ??= await openDesktopFromOptions(
         {
@@ -145,7 +145,7 @@ export async function runCli(op: AnyOp, raw: Args): Promise<void> {
           session: args.session as string | undefined,
         },
         undefined,
-        op.name === "run" ? undefined : performance.timeOrigin + timeout,
+        op.name === "run" || streams ? undefined : performance.timeOrigin + timeout,
       );
       return desktop;
     },

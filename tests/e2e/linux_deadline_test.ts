@@ -59,5 +59,23 @@ Deno.test({
     assert.match(line ?? "", /unchecked/, after.stdout);
     const click = await runCli(d, ["click", "--app", d.appName, "--ref", CHECK]);
     assert.equal(click.code, 0, click.stderr);
+
+    // A stream is not one command: observe's reads each get --timeout, so it
+    // keeps reading past it (here every 200 ms for 3 s, at a 1 s timeout).
+    const obs = await runCli(d, [
+      "observe",
+      "--app",
+      d.appName,
+      "--duration",
+      "3",
+      "--interval",
+      "200",
+      "--timeout",
+      "1000",
+    ]);
+    assert.equal(obs.code, 0, obs.stderr);
+    const types = obs.stdout.trim().split("\n").map((l) => JSON.parse(l).type);
+    assert.deepEqual([types[0], types.at(-1)], ["snapshot", "done"], obs.stdout);
+    assert.ok(!types.includes("error"), obs.stdout);
   },
 });
