@@ -188,9 +188,22 @@ export class LinuxProvider implements Provider {
 
   /** Reads one app (or one of its windows) as an element tree, all under one deadline. */
   async read(scope: Scope, opts: ReadOptions = {}): Promise<Snapshot> {
-    const bounds = opts.bounds ?? true;
     const deadline = this.#begin(opts.deadline);
     const app = await this.#app(scope, deadline);
+    try {
+      return await this.#readApp(app, scope, opts, deadline);
+    } catch (e) {
+      throw quitOr(app, toDesktopError(e));
+    }
+  }
+
+  async #readApp(
+    app: LiveApp,
+    scope: Scope,
+    opts: ReadOptions,
+    deadline: number,
+  ): Promise<Snapshot> {
+    const bounds = opts.bounds ?? true;
     let wins;
     try {
       wins = liveWindows(app, await this.#dir.windows(app, deadline, false));
@@ -358,6 +371,29 @@ function pastDeadline(): DesktopError {
   return new DesktopError("TIMEOUT", "the command's deadline passed", {
     suggestion: suggestionFor("TIMEOUT"),
   });
+}
+
+/**
+ * An app that quit during a command leaves its calls unanswered (NoReply,
+ * Disconnected), which reads as unresponsive: when its process is gone, the
+ * verdict is APP_NOT_FOUND instead, so the agent relaunches rather than waits.
+ */
+function quitOr(app: LiveApp, e: DesktopError): DesktopError {
+  if (e.code !== "APP_UNRESPONSIVE" || processAlive(app.pid)) return e;
+  return new DesktopError("APP_NOT_FOUND", `${app.name} (pid ${app.pid}) quit during the command`, {
+    suggestion: "start the app again, then read it; `desktop list` shows the running apps",
+    details: { pid: app.pid, app: app.name },
+  });
+}
+
+/** Whether a process still runs (a zombie counts as gone). */
+function processAlive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 function unresponsive(app: LiveApp): DesktopError {
