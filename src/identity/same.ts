@@ -70,7 +70,9 @@ function keyTexts(els: readonly Element[], skip?: Element): string {
   const stack = [...els].reverse();
   while (stack.length && texts.length < ROW_KEY_TEXTS) {
     const el = stack.pop()!;
-    if (el === skip) continue;
+    // By id too: the element may be a copy of the tree's node (a filtered or
+    // folded view), and its own texts must never count as its neighbours'.
+    if (el === skip || (skip !== undefined && skip.i !== undefined && el.i === skip.i)) continue;
     if (ROW_KEY_ROLES.has(el.r)) {
       const t = (el.t ?? el.d ?? "").trim(); // never the value: values change
       if (t) texts.push(t);

@@ -318,3 +318,26 @@ Deno.test("defect 1: rows exposed as plain groups (a layout table) are told by t
   assert.equal(acted.element.ref, inRow2.el.ref);
   assert.notEqual(acted.element.ref, open2.ref);
 });
+
+Deno.test("identity: a keypad button's row never counts its own text, also for a copy of the node", () => {
+  // A grid of buttons, each with a text child, in no row: the row context of
+  // "7" is its neighbours' texts. The store locates a filtered copy of the
+  // node in the full tree; its own text must be skipped all the same, or a
+  // click right after the read is refused as "moved to another row".
+  const key = (i: number, t: string): Element => ({
+    i,
+    r: "btn",
+    t,
+    c: [{ i: i + 1, r: "txt", t }],
+  });
+  const root: Element = {
+    i: 1,
+    r: "group",
+    c: [key(10, "4"), key(20, "7"), key(30, "8"), key(40, "9"), key(50, "5")],
+  };
+  const all = locateAll(root);
+  const seven = all.find((x) => x.el.i === 20)!;
+  const copy = { ...seven, el: { ...seven.el } };
+  assert.equal(rowOf(seven), "4 | 8 | 9 | 5");
+  assert.equal(rowOf(copy), rowOf(seven));
+});
