@@ -58,7 +58,9 @@ Examples:
   $ desktop mcp --from tests/fixtures/browser_form.json`,
     )
     .action(
-      runCommand(async (opts: { from?: string; maxRequestBytes?: number; worker?: boolean }) => {
+      runCommand(async (
+        opts: { from?: string; maxRequestBytes?: number; worker?: boolean; session?: string },
+      ) => {
         if (opts.worker) {
           const { serveWorker } = await import("../mcp/worker.ts");
           await serveWorker(Deno.stdin.readable, async (line) => {
@@ -66,7 +68,7 @@ Examples:
             for (let off = 0; off < bytes.length;) {
               off += await Deno.stdout.write(bytes.subarray(off));
             }
-          });
+          }, { ...(opts.session !== undefined ? { session: opts.session } : {}) });
           Deno.exit(0);
         }
         // Loaded here: the MCP SDK is most of the module graph, and no other command needs it.
@@ -80,6 +82,8 @@ Examples:
           version: config.version,
           from: opts.from,
           maxLineBytes: opts.maxRequestBytes,
+          // Without it each connection gets a private session (see createMcpServer).
+          ...(opts.session !== undefined ? { session: opts.session } : {}),
         });
         // A worker stuck in a native call on a hung app must not keep the process alive.
         Deno.exit(0);

@@ -184,9 +184,10 @@ class WorkerProcess {
   /** Set once the process ended. */
   exited = false;
 
-  constructor(command: string[]) {
+  constructor(command: string[], env?: Record<string, string>) {
     this.child = new Deno.Command(command[0], {
       args: command.slice(1),
+      ...(env ? { env } : {}),
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
@@ -243,19 +244,24 @@ function exitedError(): DesktopError {
  * its deadline holds: at the deadline the process is killed.
  *
  * @param command the worker command (default {@link workerCommand})
+ * @param env extra environment of the workers (the connection's session, as
+ *   `DESKTOP_SESSION`, so every worker records and looks up the same ids)
  * @returns the executor
  */
-export function processExecutor(command: string[] = workerCommand()): Executor {
+export function processExecutor(
+  command: string[] = workerCommand(),
+  env?: Record<string, string>,
+): Executor {
   const idle: WorkerProcess[] = [];
   const busy = new Set<WorkerProcess>();
   let next = 1;
   // One warm process from the start, so the first call does not pay the start-up.
-  idle.push(new WorkerProcess(command));
+  idle.push(new WorkerProcess(command, env));
   return {
     run(op, args, opts) {
       let worker = idle.pop();
       while (worker?.exited) worker = idle.pop();
-      worker ??= new WorkerProcess(command);
+      worker ??= new WorkerProcess(command, env);
       const w = worker;
       busy.add(w);
       const id = next++;
