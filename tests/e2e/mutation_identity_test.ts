@@ -23,10 +23,13 @@ Deno.test({
         const r = await runCli(d, ["click", ...args]);
         return r.code === 0 ? "ok" : cliError(r).code;
       };
-      const snap = JSON.parse(
-        (await runCli(d, ["read", "--pid", String(d.pid), "--format", "json"])).stdout,
-      ) as Snapshot;
-      const b = ITEM_2.pick(snap.root)?.b;
+      // The page may still be laying out right after start: wait for the button's box.
+      let b: number[] | undefined;
+      for (let k = 0; k < 30 && !b; k++) {
+        const out = (await runCli(d, ["read", "--pid", String(d.pid), "--format", "json"])).stdout;
+        b = out ? ITEM_2.pick((JSON.parse(out) as Snapshot).root)?.b : undefined;
+        if (!b) await new Promise((r) => setTimeout(r, 500));
+      }
       assert.ok(b, "the Open button of Item 2 has bounds");
       const [x, y] = [String(b[0] + (b[2] >> 1)), String(b[1] + (b[3] >> 1))];
       const before = await witness(d.pid, d.env);
