@@ -170,8 +170,7 @@ export function workerCommand(session?: string): string[] {
     "--config",
     path(config),
     path(cli),
-    "mcp",
-    "--worker",
+    ...tail,
   ];
 }
 
@@ -184,10 +183,9 @@ class WorkerProcess {
   /** Set once the process ended. */
   exited = false;
 
-  constructor(command: string[], env?: Record<string, string>) {
+  constructor(command: string[]) {
     this.child = new Deno.Command(command[0], {
       args: command.slice(1),
-      ...(env ? { env } : {}),
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
@@ -244,24 +242,21 @@ function exitedError(): DesktopError {
  * its deadline holds: at the deadline the process is killed.
  *
  * @param command the worker command (default {@link workerCommand})
- * @param env extra environment of the workers (the connection's session, as
- *   `DESKTOP_SESSION`, so every worker records and looks up the same ids)
  * @returns the executor
  */
 export function processExecutor(
   command: string[] = workerCommand(),
-  env?: Record<string, string>,
 ): Executor {
   const idle: WorkerProcess[] = [];
   const busy = new Set<WorkerProcess>();
   let next = 1;
   // One warm process from the start, so the first call does not pay the start-up.
-  idle.push(new WorkerProcess(command, env));
+  idle.push(new WorkerProcess(command));
   return {
     run(op, args, opts) {
       let worker = idle.pop();
       while (worker?.exited) worker = idle.pop();
-      worker ??= new WorkerProcess(command, env);
+      worker ??= new WorkerProcess(command);
       const w = worker;
       busy.add(w);
       const id = next++;

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { OPS, SHARED_DOC } from "../ops/mod.ts";
 import { Cursors } from "./cursors.ts";
-import { createMemoryRefStore, SESSION_ENV, stateDir } from "../state/ref_store.ts";
+import { createMemoryRefStore, stateDir } from "../state/ref_store.ts";
 import { type Executor, inProcessExecutor, processExecutor, workerCommand } from "./executor.ts";
 import { callTool, toolList } from "./tools.ts";
 import { LineTransport, type LineTransportOptions } from "./transport.ts";
@@ -76,10 +76,7 @@ export function createMcpServer(
           ...(memory ? { store: memory } : { session }),
         });
       })
-      : processExecutor(
-        workerCommand(session),
-        session !== undefined ? { [SESSION_ENV]: session } : undefined,
-      ));
+      : processExecutor(workerCommand(session)));
   const cursors = new Cursors(executor, OPS.observe);
   const server = new Server(
     { name: SERVER_NAME, version: opts.version ?? "0.1.0" },

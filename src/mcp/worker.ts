@@ -9,7 +9,6 @@
 
 import type { Desktop } from "../desktop.ts";
 import { toDesktopError } from "../errors.ts";
-import { SESSION_ENV } from "../state/ref_store.ts";
 import { type AnyOp, invoke, OPS } from "../ops/mod.ts";
 import type { FromWorker, ToWorker } from "./executor.ts";
 
@@ -28,8 +27,7 @@ export async function serveWorker(
 ): Promise<void> {
   const sessions = new Map<number, Promise<Desktop>>();
   const running = new Map<number, AbortController>();
-  // The connection's session: the flag, else the environment the server gave the worker.
-  const sessionName = opts.session ?? Deno.env.get(SESSION_ENV);
+  const sessionName = opts.session;
   let writing = Promise.resolve();
   const post = (m: FromWorker) => {
     writing = writing.then(() => write(JSON.stringify(m) + "\n")).catch(() => {});

@@ -351,3 +351,10 @@ Deno.test({
     }
   },
 });
+
+Deno.test("mcp: a worker is started with its connection's session", async () => {
+  const { workerCommand } = await import("../../src/mcp/executor.ts");
+  const argv = workerCommand("agent-7");
+  assert.deepEqual(argv.slice(-4), ["mcp", "--worker", "--session", "agent-7"]);
+  assert.deepEqual(workerCommand().slice(-2), ["mcp", "--worker"]);
+});
