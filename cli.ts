@@ -17,7 +17,7 @@
 import { Command, CommanderError, type CommandUnknownOpts } from "commander";
 import config from "./deno.json" with { type: "json" };
 import { DesktopError } from "./src/errors.ts";
-import { printError } from "./src/commands/_shared.ts";
+import { printError, writeAllSync } from "./src/commands/_shared.ts";
 import { allOps } from "./src/ops/mod.ts";
 import { addOpCommands } from "./src/commands/_generate.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
@@ -61,18 +61,8 @@ function routeErrors(cmd: CommandUnknownOpts): void {
   for (const sub of cmd.commands) routeErrors(sub);
 }
 
-/** Writes all of `text`; a closed pipe (`desktop read --help | head`) is not an error. */
-function writeAll(file: typeof Deno.stdout, text: string): void {
-  const bytes = new TextEncoder().encode(text);
-  try {
-    for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
-  } catch (err) {
-    if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
-  }
-}
-
-const writeOut = (text: string) => writeAll(Deno.stdout, text);
-const writeErr = (text: string) => writeAll(Deno.stderr, text);
+const writeOut = (text: string) => void writeAllSync(Deno.stdout, text);
+const writeErr = (text: string) => void writeAllSync(Deno.stderr, text);
 
 /** Commander codes that are not errors (help and version were printed). */
 const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);

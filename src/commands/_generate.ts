@@ -22,7 +22,9 @@ import {
   parseCliValue,
   validateArgs,
 } from "../ops/mod.ts";
-import { openDesktopFromOptions, runCommand } from "./_shared.ts";
+import { openDesktopFromOptions, runCommand, writeAllSync } from "./_shared.ts";
+
+const writeOut = (text: string) => writeAllSync(Deno.stdout, text);
 
 /** commander's attribute name of an option: `scope_ref` → `scopeRef`. */
 function attr(name: string): string {
@@ -65,18 +67,6 @@ function addParam(cmd: CommandUnknownOpts, p: ParamSpec): void {
     ? "json"
     : "value";
   cmd.option(`${flag} <${placeholder}>`, helpOf(p), (raw: string) => parseCliValue(p, raw));
-}
-
-/** Writes all of `text`; a closed pipe (`... | head`) is not an error. */
-function writeOut(text: string): boolean {
-  const bytes = new TextEncoder().encode(text);
-  try {
-    for (let done = 0; done < bytes.length;) done += Deno.stdout.writeSync(bytes.subarray(done));
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.BrokenPipe) return false;
-    throw err;
-  }
 }
 
 /**

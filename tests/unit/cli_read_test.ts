@@ -349,3 +349,24 @@ Deno.test("cli read: --budget collapses the largest region into a summary saying
     assert.equal(bad.code, 2);
   });
 });
+
+Deno.test("cli: a reader that closes the pipe early (`| head`) is not an error", async () => {
+  await withState(async (dir) => {
+    for (const args of [["read", "--from", FORM, "--format", "json"], ["read", "--help"]]) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", CLI, ...args],
+        env: { DESKTOP_STATE_DIR: dir, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      // The reader goes away before the command writes anything.
+      await child.stdout.cancel();
+      const [status, err] = await Promise.all([
+        child.status,
+        new Response(child.stderr).text(),
+      ]);
+      assert.equal(status.code, 0, `${args.join(" ")}: ${err}`);
+      assert.equal(err, "", args.join(" "));
+    }
+  });
+});
