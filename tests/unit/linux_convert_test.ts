@@ -216,3 +216,28 @@ Deno.test("convert: a row made to group cells has no native id", () => {
   const row = node({ role: 90, path: "" });
   assert.equal(rawToElement(row).nid, undefined);
 });
+
+Deno.test("rawToElement: GTK 4's class-name fallback is not a label; a real label is kept", () => {
+  // GTK 4 names an unlabelled widget after its class (gnome-text-editor's editor reads
+  // "EditorSourceView"); its objects live under <app path>/a11y/<uuid>.
+  const gtk4 = (name: string, children: AtspiRawNode[] = []): AtspiRawNode => ({
+    bus: ":1.4",
+    path: "/org/gnome/TextEditor/a11y/de59ee67_98f8_45c8_802a_ed072caa6b79",
+    role: 61,
+    name,
+    description: "",
+    states: [0, 0],
+    interfaces: [],
+    children,
+  });
+  assert.equal(rawToElement(gtk4("EditorSourceView")).t, undefined);
+  assert.equal(rawToElement(gtk4("PanelDockChild")).t, undefined);
+  assert.equal(rawToElement(gtk4("Save")).t, "Save");
+  assert.equal(rawToElement(gtk4("Save As")).t, "Save As");
+  // A brand name the widget shows on screen (its label child) is a label.
+  const label = { ...gtk4("GitHub"), role: 29 };
+  assert.equal(rawToElement(gtk4("GitHub", [label])).t, "GitHub");
+  // Other toolkits never fall back to class names: a CamelCase name is the app's.
+  const gtk3 = { ...gtk4("FeatherPad"), path: "/org/a11y/atspi/accessible/12" };
+  assert.equal(rawToElement(gtk3).t, "FeatherPad");
+});

@@ -56,6 +56,26 @@ const CHECK_ROLES: ReadonlySet<number> = new Set([
 /** Editable roles: missing EDITABLE on one of them means read-only. */
 const EDIT_ROLES: ReadonlySet<number> = new Set([R.TEXT, R.ENTRY, R.PASSWORD_TEXT, R.SPIN_BUTTON]);
 
+/**
+ * GTK 4 publishes its objects under `<app path>/a11y/<uuid>` (dashes as
+ * underscores); no other toolkit does.
+ */
+const GTK4_OBJECT_PATH = /\/a11y\/[0-9a-f]{8}_[0-9a-f]{4}_/;
+
+/** A GType name: CamelCase words run together ("EditorSourceView", "AdwGizmo"). */
+const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
+
+/**
+ * Whether a node's name is GTK 4's fallback for an unlabelled widget: its
+ * class name (gtkatcontext.c adds G_OBJECT_TYPE_NAME when nothing labels a
+ * non-structural widget). A name the widget also shows (a child's text) is
+ * a real label, whatever it looks like.
+ */
+function isGtk4ClassName(node: AtspiRawNode, name: string): boolean {
+  if (!TYPE_NAME.test(name) || !GTK4_OBJECT_PATH.test(node.path)) return false;
+  return !node.children.some((k) => k.name.trim() === name || k.text?.trim() === name);
+}
+
 /** Toolkits report hidden objects at this coordinate (INT32_MIN). */
 const OFFSCREEN = -2147483648;
 
@@ -157,7 +177,8 @@ export function rawToElement(node: AtspiRawNode): Element {
   // A row made to group a table's cells has no object behind it, so no identity.
   if (node.path) el.nid = nodeId(node);
 
-  const label = node.name.trim() || node.labelledBy?.trim() || "";
+  const own = node.name.trim();
+  const label = (isGtk4ClassName(node, own) ? "" : own) || node.labelledBy?.trim() || "";
   if (label) el.t = label;
   if (node.labelFor?.length) el.lf = nodeId({ bus: node.bus, path: node.labelFor[0] });
   const desc = node.description.trim();
