@@ -51,8 +51,11 @@ export const MAX_SLUG_LENGTH = 40;
 /** Room kept for a `.N` duplicate index when a very deep ref is shortened. */
 const INDEX_ROOM = 8;
 
-/** A trailing keyboard-shortcut hint in a description: `Pi [Ctrl+P]`. */
-const SHORTCUT_HINT = /\s*\[[^\]]*\]$/;
+/**
+ * A trailing keyboard-shortcut hint in a description: `Pi [Ctrl+P]`, or one
+ * set off by a tab or a wide gap (`Multiply    KP *`).
+ */
+const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
 
 /** Labels made only of printable ASCII characters. */
 const PRINTABLE_ASCII = /^[ -~]*$/;

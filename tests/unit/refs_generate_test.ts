@@ -261,8 +261,13 @@ Deno.test("refs: symbols fall back to the description; class names are not label
   const div = el("btn", "÷", undefined, { d: "Divide [/]" });
   const gizmo = el("btn", "AdwGizmo");
   const menu = el("btn", "GtkMenuButton", undefined, { d: "Main Menu" });
-  const root = el("window", "Calculator", [times, div, gizmo, menu]);
+  // galculator: the shortcut follows a wide gap ("Multiply    KP *").
+  const star = el("toggle", "*", undefined, { d: "Multiply    KP *" });
+  const back = el("toggle", "<-", undefined, { d: "Backspace\tBackSpace" });
+  const root = el("window", "Calculator", [times, div, gizmo, menu, el("group", "Keys", [star, back])]);
   const refs = refsOf(root);
+  assert.equal(refs.get(star), "keys/multiply");
+  assert.equal(refs.get(back), "keys/backspace");
   assert.equal(refs.get(times), "multiply");
   assert.equal(refs.get(div), "divide");
   assert.equal(refs.get(gizmo), "btn");
