@@ -264,7 +264,13 @@ Deno.test("refs: symbols fall back to the description; class names are not label
   // galculator: the shortcut follows a wide gap ("Multiply    KP *").
   const star = el("toggle", "*", undefined, { d: "Multiply    KP *" });
   const back = el("toggle", "<-", undefined, { d: "Backspace\tBackSpace" });
-  const root = el("window", "Calculator", [times, div, gizmo, menu, el("group", "Keys", [star, back])]);
+  const root = el("window", "Calculator", [
+    times,
+    div,
+    gizmo,
+    menu,
+    el("group", "Keys", [star, back]),
+  ]);
   const refs = refsOf(root);
   assert.equal(refs.get(star), "keys/multiply");
   assert.equal(refs.get(back), "keys/backspace");
