@@ -42,7 +42,10 @@ function helpOf(p: ParamSpec): string {
 
 function addParam(cmd: CommandUnknownOpts, p: ParamSpec): void {
   const flag = `--${p.name.replaceAll("_", "-")}`;
-  if (p.positional) {
+  if (p.positional === "or-flag") {
+    // Required-ness is checked after parsing: either form may carry the value.
+    cmd.argument(`[${p.name}]`, `${p.doc} (or ${flag})`);
+  } else if (p.positional) {
     cmd.argument(p.required ? `<${p.name}>` : `[${p.name}]`, p.doc);
     return;
   }
@@ -99,13 +102,28 @@ export function argsFromCommander(
   const args: Args = {};
   let next = 0;
   for (const p of paramsOn(op, "cli")) {
-    const value = p.positional ? positionals[next++] : opts[attr(p.name)];
+    const value = p.positional === "or-flag"
+      ? eitherForm(p, positionals[next++], opts[attr(p.name)])
+      : p.positional
+      ? positionals[next++]
+      : opts[attr(p.name)];
     if (value === undefined) continue;
     // A default-true boolean is on unless --no-... was given (commander sets it then).
     if (p.type === "boolean" && defaultOn(p, "cli") === true && value === true) continue;
     args[p.name] = value;
   }
   return args;
+}
+
+/** The value of a parameter given as an argument or as its flag; both is INVALID_ARGS. */
+function eitherForm(p: ParamSpec, positional: unknown, flag: unknown): unknown {
+  if (positional !== undefined && flag !== undefined && positional !== flag) {
+    const name = `--${p.name.replaceAll("_", "-")}`;
+    throw new DesktopError("INVALID_ARGS", `${p.name} given twice: as an argument and as ${name}`, {
+      suggestion: `Give it once, e.g. as ${name} "..."`,
+    });
+  }
+  return positional ?? flag;
 }
 
 /**

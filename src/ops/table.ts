@@ -526,13 +526,14 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
   examples: [
     'desktop type --app Chromium --ref form/email --text "ada@example.com"',
     'desktop type --app Chromium --target "Full Name" --text "Ada Lovelace"',
+    'desktop type --app mousepad --ref text "Dear Ada,"',
     "desktop type --app Chromium --ref form/email --key ctrl+a",
   ],
   hints: ACT,
   params: [
     ...LIVE,
     ...targetParams("target"),
-    { name: "text", type: "string", doc: "the text to type" },
+    { name: "text", type: "string", positional: "or-flag", doc: "the text to type" },
     { name: "key", type: "string", doc: "key combo instead (ctrl+a)" },
     DIFF,
     ACT_FORMAT,
@@ -638,13 +639,19 @@ const setValue: Op<SetValueArgs, ActReport> = defineOp<SetValueArgs, ActReport>(
   doc: "Set an element's value: text, number (slider), true/false (check box).",
   examples: [
     'desktop set-value --app Chromium --ref form/email --value "ada@example.com"',
-    "desktop set-value --app Chromium --ref form/subscribe --value true",
+    "desktop set-value --app Chromium --ref form/subscribe true",
   ],
   hints: ACT,
   params: [
     ...LIVE,
     ...targetParams(),
-    { name: "value", type: "string", required: true, doc: "the new value" },
+    {
+      name: "value",
+      type: "string",
+      required: true,
+      positional: "or-flag",
+      doc: "the new value",
+    },
     DIFF,
     ACT_FORMAT,
   ],

@@ -44,8 +44,11 @@ export interface ParamSpec {
    * describes it once, in the server's instructions, not in every tool.
    */
   readonly shared?: boolean;
-  /** On the CLI an argument (`desktop key ctrl+s`) rather than an option. */
-  readonly positional?: boolean;
+  /**
+   * On the CLI an argument (`desktop key ctrl+s`) rather than an option;
+   * `"or-flag"`: either (`desktop type --ref x "hi"` or `--text "hi"`).
+   */
+  readonly positional?: boolean | "or-flag";
   /**
    * Only on this face: presentation that has no meaning on the other (the
    * CLI's output format of actions, `--save`, MCP's observe cursor). The

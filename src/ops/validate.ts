@@ -187,8 +187,15 @@ export function validateArgs(op: Op<never, unknown>, raw: Args, face: Face): Arg
     const given = raw[p.name];
     if (given === undefined || given === null) {
       if (p.required) {
-        throw new DesktopError("INVALID_ARGS", `${op.name} needs ${spelling(p.name, face)}`, {
-          suggestion: `Pass ${spelling(p.name, face)}: ${p.doc}`,
+        const command = face === "cli" ? op.name.replaceAll("_", "-") : op.name;
+        // On the CLI a positional value is an argument, e.g. `set-value --ref x 42`.
+        const how = face === "cli" && p.positional
+          ? `${p.name} as the command's argument${
+            p.positional === "or-flag" ? ` (or ${spelling(p.name, face)})` : ""
+          }`
+          : spelling(p.name, face);
+        throw new DesktopError("INVALID_ARGS", `${command} needs ${how}`, {
+          suggestion: `Pass ${how}: ${p.doc}`,
         });
       }
       const d = defaultOn(p, face);

@@ -120,6 +120,8 @@ Deno.test("cli: bad arguments are INVALID_ARGS with exit 2", async () => {
       ["click", "--from", FORM, "--x", "4"],
       ["type", "--from", FORM, "--ref", "form/email"],
       ["type", "--from", FORM, "--text", "a", "--key", "Return"],
+      ["type", "--from", FORM, "--ref", "form/email", "a", "--text", "b"],
+      ["set-value", "--from", FORM, "--ref", "form/email"],
       ["action", "--from", FORM, "--ref", "form/submit"],
       ["wait", "--from", FORM],
       ["wait", "--from", FORM, "--for-text", "a", "--gone", "b"],
@@ -133,6 +135,24 @@ Deno.test("cli: bad arguments are INVALID_ARGS with exit 2", async () => {
       const r = await run(args, dir);
       assert.equal(r.code, 2, `${args.join(" ")} → ${r.code} ${r.stderr}`);
       assert.equal(errorOf(r).code, "INVALID_ARGS", args.join(" "));
+    }
+  });
+});
+
+Deno.test("cli: type's text and set-value's value are its argument or its flag", async () => {
+  await withState(async (dir) => {
+    for (
+      const args of [
+        ["type", "--from", FORM, "--ref", "form/email", "ada@example.com"],
+        ["type", "--from", FORM, "--ref", "form/email", "--text", "ada@example.com"],
+        ["set-value", "--from", FORM, "--ref", "form/email", "42"],
+        ["set-value", "--from", FORM, "--ref", "form/email", "--value", "42"],
+      ]
+    ) {
+      // Parsed and validated: a snapshot is read-only, so acting is refused after that.
+      const err = errorOf(await run(args, dir));
+      assert.equal(err.code, "PLATFORM_NOT_SUPPORTED", args.join(" "));
+      assert.match(err.message, /read-only/);
     }
   });
 });

@@ -63,9 +63,12 @@ Deno.test({
       for (const op of ops) {
         const cmd = commands.get(nameOn(op, "cli"))!;
         const tool = byName.get(nameOn(op, "mcp"))!;
+        // A parameter that is an argument or a flag (`type "hi"`, `type --text hi`) counts once.
         const cliParams = [
-          ...cmd.options.map((o) => o.attributeName()),
-          ...cmd.registeredArguments.map((a) => a.name()),
+          ...new Set([
+            ...cmd.options.map((o) => o.attributeName()),
+            ...cmd.registeredArguments.map((a) => a.name()),
+          ]),
         ].map((n) => n.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).sort();
         const mcpParams = Object.keys(tool.inputSchema.properties ?? {}).sort();
         const onlyCli = cliParams.filter((p) => !mcpParams.includes(p));
