@@ -194,7 +194,10 @@ function findAgain(root: Element, target: Element): Element | null {
   while (stack.length) {
     const el = stack.pop()!;
     if (target.nid !== undefined && el.nid === target.nid) return el;
-    if (byRef === null && el.ref === target.ref && target.ref !== undefined) byRef = el;
+    // Only the same kind of element: a dialog opened by the click may take the button's ref.
+    if (byRef === null && el.ref === target.ref && target.ref !== undefined && el.r === target.r) {
+      byRef = el;
+    }
     for (const c of el.c ?? []) stack.push(c);
   }
   // Its native object is gone but its ref is there: apps that make objects on

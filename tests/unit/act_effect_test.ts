@@ -107,6 +107,19 @@ Deno.test("act: an element that closes its dialog is reported gone", async () =>
   assert.equal(res.changes?.[0].type, "removed");
 });
 
+Deno.test("act: a new element that takes the clicked one's ref is not reported as it", async () => {
+  // gedit: the popover's "Save As" button closes, and the Save As dialog it opens gets
+  // the same ref (`save-as`); the report must not show the dialog as the clicked button.
+  const p = new ReactingProvider(app(), (s) => {
+    win(s).c!.pop();
+    s.root.c!.push({ i: 0, r: "dialog", t: "Submit", nid: "dlg", c: [] });
+  });
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const res = await desktop.act({}, { ref: "submit" }, { kind: "click" }, fast);
+  assert.equal(res.gone, true);
+  assert.notEqual(res.element?.r, "dialog");
+});
+
 Deno.test("diff: native identity first, so a rename is one change; refs alone give remove + add", () => {
   const a: Element = {
     i: 1,
