@@ -367,6 +367,15 @@ const CASES: CorpusCase[] = [
   },
   { app: "thunar", name: "thunar", setup: (dir) => Promise.resolve({ url: dir }) },
   {
+    app: "featherpad",
+    name: "FeatherPad (Qt 5)",
+    setup: async (dir) => {
+      await Deno.writeTextFile(`${dir}/notes.txt`, "Shopping list\nmilk\n");
+      return { url: `${dir}/notes.txt` };
+    },
+  },
+  { app: "qt6-notes", name: "a PyQt6 app (Qt 6)" },
+  {
     app: "libreoffice-writer",
     name: "LibreOffice Writer",
     setup: async (dir) => {
