@@ -28,6 +28,7 @@ import {
   type TestDesktop,
 } from "../harness/desktop.ts";
 import { compareWithReference, type Conformance, pyatspiTree } from "../harness/pyatspi_compare.ts";
+import { eventually } from "../harness/tree.ts";
 
 /** Runs the CLI against the desktop, failing with its stderr and the app's log. */
 async function cli(d: TestDesktop, args: string[]): Promise<string> {
@@ -166,6 +167,33 @@ for i in range(desk.childCount):
     if app is not None and app.get_process_id() == int(sys.argv[1]):
         walk(app, 0)
 print(json.dumps({"docs": docs, "shown": shown}))
+`;
+  const res = await new Deno.Command("/usr/bin/python3", {
+    args: ["-c", script, String(d.pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(res.stdout));
+}
+
+/** Every accessible name in the app, read by pyatspi (the independent witness). */
+async function pyatspiNames(d: TestDesktop): Promise<string[]> {
+  const script = `
+import json, sys, pyatspi
+out = []
+def walk(a, depth):
+    if a is None or depth > 30: return
+    if a.name: out.append(a.name)
+    for i in range(a.childCount):
+        walk(a.getChildAtIndex(i), depth + 1)
+desk = pyatspi.Registry.getDesktop(0)
+for i in range(desk.childCount):
+    app = desk.getChildAtIndex(i)
+    if app is not None and app.get_process_id() == int(sys.argv[1]):
+        walk(app, 0)
+print(json.dumps(out))
 `;
   const res = await new Deno.Command("/usr/bin/python3", {
     args: ["-c", script, String(d.pid)],
@@ -365,7 +393,39 @@ const CASES: CorpusCase[] = [
       return { url: `${dir}/notes.txt` };
     },
   },
-  { app: "thunar", name: "thunar", setup: (dir) => Promise.resolve({ url: dir }) },
+  {
+    app: "thunar",
+    name: "thunar",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/reports`);
+      await Deno.writeTextFile(`${dir}/readme.txt`, "hello");
+      return { url: dir };
+    },
+    steps: {
+      "keys with no target reach the app's window, which is never clicked": async (d) => {
+        // Thunar starts with nothing focused: the keys go to its window (ctrl+2: details view).
+        await cli(d, ["key", "--pid", String(d.pid), "ctrl+2"]);
+        await eventually("the details view (pyatspi)", async () => {
+          const names = await pyatspiNames(d);
+          return names.includes("Details view") ? true : undefined;
+        }, 10_000);
+      },
+      "a folder opens with a double click on its row, by ref": async (d) => {
+        const snap = JSON.parse(
+          await cli(d, ["read", "--pid", String(d.pid), "--format", "json"]),
+        ) as Snapshot;
+        const cell = all(snap.root).find((e) =>
+          e.r === "cell" && /reports\/name$/.test(e.ref ?? "")
+        );
+        assert.ok(cell, "the reports row's Name cell has a ref keyed by the folder");
+        await cli(d, ["click", "--pid", String(d.pid), "--ref", cell.ref!, "--double"]);
+        await eventually("the window shows the folder (pyatspi)", async () => {
+          const names = await pyatspiNames(d);
+          return names.some((n) => n.startsWith("reports - ")) ? true : undefined;
+        }, 10_000);
+      },
+    },
+  },
   {
     app: "featherpad",
     name: "FeatherPad (Qt 5)",

@@ -23,6 +23,7 @@ import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.t
 import { parseCombo } from "./keys.ts";
 import { type Native, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
+import { focusAppWindow } from "./windows.ts";
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -160,6 +161,18 @@ export class ElementActor {
       cur = parent.ptr;
     }
     return undefined;
+  }
+
+  /** Whether the element is an app or one of its top-level windows (frame, dialog...). */
+  #isTopLevel(): boolean {
+    const n = this.#n;
+    if (this.#role() === ATSPI_ROLE.APPLICATION) return true;
+    using parent = n.own(n.sym.atspi_accessible_get_parent(this.#acc, n.err.buf));
+    n.check("read parent", "STALE_REF");
+    if (!parent) return false;
+    const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
+    n.check("read role", "STALE_REF");
+    return role === ATSPI_ROLE.APPLICATION;
   }
 
   #states(): [number, number] {
@@ -393,6 +406,20 @@ export class ElementActor {
    */
   #focusForKeys(): boolean {
     if (this.#isFocused()) return false;
+    // A whole window or app never gets a click: its centre is some other element.
+    if (this.#isTopLevel()) {
+      const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
+      this.#n.check("read process id", "STALE_REF");
+      const role = this.#role();
+      const title = role === ATSPI_ROLE.APPLICATION ? undefined : this.#n.str(
+        this.#n.sym.atspi_accessible_get_name(this.#acc, this.#n.err.buf),
+        "read name",
+      );
+      const box = role === ATSPI_ROLE.APPLICATION ? undefined : readExtents(this.#n, this.#acc);
+      focusAppWindow(pid, title, box ?? undefined);
+      settle(this.#n);
+      return false;
+    }
     try {
       this.#grabFocus();
     } catch (e) {

@@ -83,6 +83,16 @@ function clientMessage(x: X11, win: bigint, type: string, data: bigint[], to = x
   x.x.XSendEvent(x.dpy, to, 0, mask, ev);
 }
 
+/** Raises a window and gives it the keyboard focus (through the window manager when there is one). */
+function activate(x: X11, c: Client, wm: boolean): void {
+  if (wm) clientMessage(x, c.win, "_NET_ACTIVE_WINDOW", [2n, 0n, 0n]);
+  else {
+    x.x.XMapRaised(x.dpy, c.win);
+    x.takeError();
+    x.x.XSetInputFocus(x.dpy, c.win, 2, 0n);
+  }
+}
+
 /** Min and max sizes from WM_NORMAL_HINTS (0 when not set). */
 function sizeLimits(x: X11, win: bigint): { min: [number, number]; max: [number, number] } {
   const hints = new Uint8Array(SIZE_HINTS.size);
@@ -209,12 +219,7 @@ export async function windowAction(
       return r.s;
     }
     case "raise": {
-      if (wm) clientMessage(x, c.win, "_NET_ACTIVE_WINDOW", [2n, 0n, 0n]);
-      else {
-        x.x.XMapRaised(x.dpy, c.win);
-        x.takeError();
-        x.x.XSetInputFocus(x.dpy, c.win, 2, 0n);
-      }
+      activate(x, c, wm);
       return (await settle(x, c, () => true, deadline)).s;
     }
     case "minimize": {
@@ -308,4 +313,28 @@ export function closeAppWindows(pid: number): number {
   x.flush();
   x.takeError();
   return n;
+}
+
+/**
+ * Gives the keyboard focus to a window of an app, as `window --raise` does:
+ * how keys aimed at a whole window or app reach it (clicking there would
+ * press whatever lies at its centre).
+ *
+ * @param pid the app's process
+ * @param title the window's title, when known (picks among the app's windows)
+ * @param b the window's box, when known
+ * @throws DesktopError WINDOW_NOT_FOUND when the app has no X11 window
+ */
+export function focusAppWindow(pid: number, title?: string, b?: Bounds): void {
+  using x = X11.open();
+  const c = clientFor(x, {
+    id: 0,
+    app: `pid ${pid}`,
+    pid,
+    title: title ?? "",
+    ...(b ? { b } : {}),
+  });
+  activate(x, c, hasWindowManager(x));
+  x.flush();
+  x.takeError();
 }
