@@ -63,6 +63,12 @@ const PRINTABLE_ASCII = /^[ -~]*$/;
 /** Roles never shown in a ref path, labeled or not. */
 const SKIPPED_ROLES: ReadonlySet<Role> = new Set<Role>(["app", "window", "scroll", "web"]);
 
+/**
+ * Roles whose label is what they currently say (a status bar's "2 folders |
+ * 1 file", a progress bar's "Copying 3 of 9"): content, so never in a ref.
+ */
+const LIVE_TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(["statusbar", "progress"]);
+
 /** Roles that contribute a segment even when unlabeled (their role). */
 export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
   "toolbar",
@@ -395,7 +401,7 @@ function segmentOf(
   slugOf: (el: Element) => string,
   out: Segment,
 ): void {
-  const labelSlug = slugOf(el);
+  const labelSlug = LIVE_TEXT_ROLES.has(el.r) ? "" : slugOf(el);
   out.own = labelSlug || el.r;
   out.contributes = null;
   // A label that repeats its container's segment is an echo: name it by role.

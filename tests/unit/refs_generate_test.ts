@@ -281,6 +281,15 @@ Deno.test("refs: symbols fall back to the description; class names are not label
   assert.equal(bestLabel(menu), "Main Menu");
 });
 
+Deno.test("refs: a status bar's or progress bar's text is content, never in its ref", () => {
+  const status = el("statusbar", "2 folders  |  1 file: 3 bytes");
+  const progress = el("progress", "Copying 3 of 9");
+  const root = el("window", "Files", [status, progress]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(status), "statusbar");
+  assert.equal(refs.get(progress), "progress");
+});
+
 Deno.test("refs: a row with its own label uses it; one with no text contributes nothing", () => {
   const chk = el("chk", "Enabled");
   const labeled = el("row", "Wi-Fi", [el("txt", "Connected")]);
