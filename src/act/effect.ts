@@ -158,9 +158,29 @@ export function judgeEffect(
   }
   const own = after ? changes.find((c) => c.type === "changed" && c.ref === after.ref) : undefined;
   if (action.kind === "type" || action.kind === "set-value") {
-    if (own || (after && alreadySet(action, after))) return effect;
+    // Only its value counts: a field that took the focus while the keys went to another
+    // app changed too, but not its text.
+    const ownValue = own?.type === "changed" &&
+      Object.keys(own.changes).some((k) => VALUE_FIELDS.has(k));
+    if (ownValue || (after && alreadySet(action, after))) return effect;
     const showsValue = target.v !== undefined || after?.v !== undefined ||
       TEXT_ROLES.has(target.r);
+    // Text that submits (a newline, a tab) may clear or leave its field: no verdict then.
+    const submits = action.kind === "type" && /[\n\r\t]/.test(action.text);
+    if (after && changes.length > 0 && showsValue && !target.sec && !submits) {
+      throw new DesktopError(
+        "ACTION_FAILED",
+        action.kind === "type"
+          ? `typed ${[...action.text].length} characters but the element's value did not change ` +
+            "(other elements did)"
+          : "set the value but the element's value did not change (other elements did)",
+        {
+          suggestion: "The keys may have gone to another element or app; read the app to see " +
+            "where they went, then retry (or click the element first)",
+          details: { ref: target.ref, changed: changes.map((c) => c.ref).slice(0, 10) },
+        },
+      );
+    }
     if (changes.length === 0 && showsValue && !target.sec) {
       throw new DesktopError(
         "ACTION_FAILED",
@@ -183,6 +203,9 @@ export function judgeEffect(
   if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
   return effect;
 }
+
+/** Fields of a change that are the element's value (text, number, checked or selected state). */
+const VALUE_FIELDS: ReadonlySet<string> = new Set(["v", "t", "chk", "s", "exp"]);
 
 /** Roles whose value is their text: typing into them must change it. */
 const TEXT_ROLES: ReadonlySet<string> = new Set(["input", "combo", "spin"]);

@@ -72,6 +72,8 @@ export const X11_SYMBOLS = {
   XUnmapWindow: { parameters: ["pointer", "u64"], result: "i32" },
   XIconifyWindow: { parameters: ["pointer", "u64", "i32"], result: "i32" },
   XSetInputFocus: { parameters: ["pointer", "u64", "i32", "u64"], result: "i32" },
+  // display, &focus, &revert_to
+  XGetInputFocus: { parameters: ["pointer", "buffer", "buffer"], result: "i32" },
   XSendEvent: { parameters: ["pointer", "u64", "i32", "i64", "buffer"], result: "i32" },
   XCreateSimpleWindow: {
     parameters: ["pointer", "u64", "i32", "i32", "u32", "u32", "u32", "u64", "u64"],

@@ -225,7 +225,10 @@ function screenLabels(kids: Element[]): Array<[Element, Element]> {
         ) score = 10_000 + c[1] - (b[1] + b[3]);
         if (score < bestScore) [best, bestScore] = [t, score];
       }
-    } else {
+    }
+    // Without boxes to compare (or a text that has none: Firefox's inline text runs), the
+    // text just before it in document order.
+    if (!best) {
       const prev = kids[k - 1];
       if (prev && !prev.b && texts.includes(prev) && !used.has(prev)) best = prev;
     }
@@ -248,7 +251,13 @@ function foldRelation(label: Element, target: Element, out: Element[]): boolean 
   if (!text) return false;
   // A label whose text differs from the control's own name stays: its text is visible, and it
   // cannot be the control's twin.
-  if (!unlabelled(target) && bare(text) !== bare(target.t) && bare(text) !== bare(target.d)) {
+  // A label that wraps its control (`<label>Country <select>`) names it whatever else its
+  // text holds (Firefox adds the control's value: "Country France").
+  const wraps = label.c?.includes(target) ?? false;
+  if (
+    !wraps && !unlabelled(target) && bare(text) !== bare(target.t) &&
+    bare(text) !== bare(target.d)
+  ) {
     return false;
   }
   if (unlabelled(target)) target.t = text.replace(/\s*:\s*$/, "");

@@ -138,7 +138,11 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
       const want = n.text.replaceAll("\uFFFC", "");
       const got = mine.el.v ?? "";
       const echo = !EDIT_ROLES.has(mine.el.r) && want.trim() === (mine.el.t ?? "");
-      if (got !== want && !(echo && got === "") && !(mine.el.sec && got === "")) {
+      // Text runs between embedded children are read as text children in place (Firefox).
+      const words = (x: string) => x.replace(/\s+/g, " ").trim();
+      const runs = (mine.el.c ?? []).filter((k) => k.r === "txt" && !k.nid).map((k) => k.t ?? "");
+      const inPlace = got === "" && runs.length > 0 && words(runs.join(" ")) === words(want);
+      if (got !== want && !inPlace && !(echo && got === "") && !(mine.el.sec && got === "")) {
         out.texts.push(`${n.path}: pyatspi ${JSON.stringify(want)}, ours ${JSON.stringify(got)}`);
       }
     }

@@ -76,6 +76,29 @@ Deno.test("act: typing that changes nothing is ACTION_FAILED, not ok", async () 
   );
 });
 
+Deno.test("act: typing that only moves the focus is ACTION_FAILED: the keys went elsewhere", async () => {
+  // Firefox behind another app's window: the field took focus, the keys went to the other app.
+  const focusMoves = (s: Snapshot) => {
+    delete win(s).c![0].f;
+    win(s).c![1].f = true;
+  };
+  const desktop = createDesktop(new ReactingProvider(app(), focusMoves), {
+    store: createMemoryRefStore(),
+  });
+  await assert.rejects(
+    desktop.act({}, { ref: "email" }, { kind: "type", text: "ada" }, fast),
+    (e) =>
+      e instanceof DesktopError && e.code === "ACTION_FAILED" &&
+      /value did not change/.test(e.message),
+  );
+  // Text that submits (a newline) may clear its field: that is not a failure.
+  const fresh = createDesktop(new ReactingProvider(app(), focusMoves), {
+    store: createMemoryRefStore(),
+  });
+  const submitted = await fresh.act({}, { ref: "email" }, { kind: "type", text: "ada\n" }, fast);
+  assert.match(submitted.unverified ?? "", /value did not change/);
+});
+
 Deno.test("act: a click that changes nothing is reported unverified; one that renames is one change", async () => {
   const quiet = createDesktop(new ReactingProvider(app(), () => {}), {
     store: createMemoryRefStore(),

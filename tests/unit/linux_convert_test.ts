@@ -241,3 +241,17 @@ Deno.test("rawToElement: GTK 4's class-name fallback is not a label; a real labe
   const gtk3 = { ...gtk4("FeatherPad"), path: "/org/a11y/atspi/accessible/12" };
   assert.equal(rawToElement(gtk3).t, "FeatherPad");
 });
+
+Deno.test("rawToElement: text between embedded children becomes text children in place (Firefox)", () => {
+  const input = node({ path: "/p/2", role: 79, name: "", text: "" });
+  const para = node({ path: "/p/1", role: 73, text: "Email \uFFFC (work)", children: [input] });
+  const el = rawToElement(para);
+  assert.equal(el.v, undefined);
+  assert.deepEqual(el.c!.map((k) => [k.r, k.t]), [["txt", "Email"], ["input", undefined], [
+    "txt",
+    "(work)",
+  ]]);
+  // Text that does not interleave the children that way stays the element's value.
+  const odd = rawToElement(node({ role: 73, text: "no objects", children: [input] }));
+  assert.equal(odd.c!.length, 1);
+});

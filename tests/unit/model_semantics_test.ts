@@ -183,3 +183,24 @@ Deno.test("semantics: boxes pair labels with fields when the toolkit lists them 
     "Fill in the form",
   ]);
 });
+
+Deno.test("semantics: Firefox's forms: a wrapping label names its control; inline text labels the next field", () => {
+  // `<label>Country <select>` reads "Country France" (the label's text holds the choice).
+  const combo = el("combo", "Country", undefined, { nid: "c1", v: "France", b: [79, 395, 91, 23] });
+  const label = el("txt", "Country France", [el("txt", "Country"), combo], { lf: "c1" });
+  // `<p>Email <input>`: the paragraph's text run has no box of its own.
+  const email = el("input", undefined, undefined, { b: [60, 284, 190, 23] });
+  const para = el("group", undefined, [el("txt", "Email"), email]);
+  const root = el("form", undefined, [label, para]);
+  foldLabels(root);
+  assignIds(root);
+  assignRefs(root);
+  assert.deepEqual(refs(root), [
+    "form form",
+    "combo form/country",
+    "group form/group",
+    "input form/email",
+  ]);
+  assert.equal(combo.v, "France");
+  assert.equal(email.t, "Email");
+});

@@ -23,7 +23,7 @@ import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.t
 import { parseCombo } from "./keys.ts";
 import { type Native, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
-import { focusAppWindow } from "./windows.ts";
+import { ensureAppFocused } from "./windows.ts";
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -104,6 +104,8 @@ export class ElementActor {
    * at its coordinates would land on whatever is shown there instead.
    */
   centre(): Point {
+    // A window of another app may lie over this one: bring this app forward first.
+    this.#bringAppForward();
     const inView = this.#visiblePart();
     if (inView) return centreOf(inView);
     if (optional(() => (this.#scrollTo(), true))) {
@@ -144,11 +146,16 @@ export class ElementActor {
     }
   }
 
-  /** Screen box of the top-level window (frame, dialog, popup) that holds the element. */
-  #windowBox(): Bounds | undefined {
+  /**
+   * The top-level window (frame, dialog, popup) that holds the element, or
+   * the element itself when it is one: its title and box. Undefined for the
+   * app itself.
+   */
+  #topWindow(): { title: string; box?: Bounds } | undefined {
     const n = this.#n;
     using held = new DisposableStack();
     let cur: Ptr = this.#acc;
+    if (this.#role() === ATSPI_ROLE.APPLICATION) return undefined;
     for (let depth = 0; depth < 256; depth++) {
       const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
       n.check("read parent", "STALE_REF");
@@ -156,11 +163,30 @@ export class ElementActor {
       const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
       n.check("read role", "STALE_REF");
       if (role === ATSPI_ROLE.APPLICATION) {
-        return cur === this.#acc ? undefined : readExtents(n, cur) ?? undefined;
+        const title = n.str(n.sym.atspi_accessible_get_name(cur, n.err.buf), "read name");
+        const box = readExtents(n, cur);
+        return box ? { title, box } : { title };
       }
       cur = parent.ptr;
     }
     return undefined;
+  }
+
+  /** Screen box of the top-level window that holds the element (not its own). */
+  #windowBox(): Bounds | undefined {
+    if (this.#isTopLevel()) return undefined;
+    return this.#topWindow()?.box;
+  }
+
+  /**
+   * Gives the element's app the X keyboard focus when another app has it, so
+   * synthesized keys and clicks reach this app and no other.
+   */
+  #bringAppForward(): void {
+    const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
+    this.#n.check("read process id", "STALE_REF");
+    const top = this.#topWindow();
+    if (ensureAppFocused(pid, top?.title, top?.box)) settle(this.#n);
   }
 
   /** Whether the element is an app or one of its top-level windows (frame, dialog...). */
@@ -405,21 +431,11 @@ export class ElementActor {
    * Returns false when it already had focus.
    */
   #focusForKeys(): boolean {
+    // Keys go to the app that has the X focus: make it this one first.
+    this.#bringAppForward();
     if (this.#isFocused()) return false;
     // A whole window or app never gets a click: its centre is some other element.
-    if (this.#isTopLevel()) {
-      const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
-      this.#n.check("read process id", "STALE_REF");
-      const role = this.#role();
-      const title = role === ATSPI_ROLE.APPLICATION ? undefined : this.#n.str(
-        this.#n.sym.atspi_accessible_get_name(this.#acc, this.#n.err.buf),
-        "read name",
-      );
-      const box = role === ATSPI_ROLE.APPLICATION ? undefined : readExtents(this.#n, this.#acc);
-      focusAppWindow(pid, title, box ?? undefined);
-      settle(this.#n);
-      return false;
-    }
+    if (this.#isTopLevel()) return false;
     try {
       this.#grabFocus();
     } catch (e) {

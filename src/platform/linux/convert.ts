@@ -184,9 +184,13 @@ export function rawToElement(node: AtspiRawNode): Element {
   const desc = node.description.trim();
   if (desc && desc !== label) el.d = desc;
 
+  // Text between embedded children (Firefox: "Email \uFFFC") becomes text children below.
+  const inline = inlineSegments(node);
   const secure = node.role === R.PASSWORD_TEXT;
   if (secure) el.sec = true;
-  else {
+  else if (inline) {
+    // Its text is its children's, in place.
+  } else {
     const v = valueOf(node) || (node.role === R.COMBO_BOX ? chosenOption(node) : undefined);
     // A label's or cell's text that only repeats its name says nothing new.
     if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || v.trim() !== label)) el.v = v;
@@ -225,9 +229,35 @@ export function rawToElement(node: AtspiRawNode): Element {
   const actions = (node.actions ?? []).filter((a) => a !== "");
   if (actions.length) el.a = actions;
 
-  const kids = node.children.filter((c) => !isHidden(c) && !isOffscreenSubtree(c));
-  if (kids.length) el.c = kids.map(rawToElement);
+  const shown = (c: AtspiRawNode) => !isHidden(c) && !isOffscreenSubtree(c);
+  const kids: Element[] = [];
+  node.children.forEach((c, k) => {
+    if (inline?.[k]) kids.push(inline[k]!);
+    if (shown(c)) kids.push(rawToElement(c));
+  });
+  const tail = inline?.[node.children.length];
+  if (tail) kids.push(tail);
+  if (kids.length) el.c = kids;
   return el;
+}
+
+/**
+ * The text runs of a container whose text holds one U+FFFC per child (how
+ * Firefox exposes a paragraph's inline text: "Email \uFFFC" for `<p>Email
+ * <input></p>`), as static text elements: entry k is the run before child k,
+ * the last one the run after the last child. Undefined when the text does
+ * not interleave the children that way (or is an input's own text).
+ */
+function inlineSegments(node: AtspiRawNode): Array<Element | undefined> | undefined {
+  const text = node.text;
+  if (!text || node.children.length === 0 || EDIT_ROLES.has(node.role)) return undefined;
+  const runs = text.split("\uFFFC");
+  if (runs.length !== node.children.length + 1) return undefined;
+  if (runs.every((r) => r.trim() === "")) return [];
+  return runs.map((r) => {
+    const t = r.replace(/\s+/g, " ").trim();
+    return t ? { i: 0, r: "txt", t } : undefined;
+  });
 }
 
 /**

@@ -316,17 +316,37 @@ export function closeAppWindows(pid: number): number {
 }
 
 /**
- * Gives the keyboard focus to a window of an app, as `window --raise` does:
- * how keys aimed at a whole window or app reach it (clicking there would
- * press whatever lies at its centre).
+ * The process whose window has the keyboard focus (`_NET_WM_PID` of the
+ * focus window or the nearest ancestor that has one), or 0 when no window
+ * has it.
+ */
+function focusOwner(x: X11): number {
+  let win = x.inputFocus();
+  for (let depth = 0; win > 1n && win !== x.root && depth < 64; depth++) {
+    const pids = x.longs(win, "_NET_WM_PID");
+    if (pids.length) return Number(pids[0]);
+    win = x.parent(win);
+  }
+  return 0;
+}
+
+/**
+ * Makes sure synthesized input reaches an app: when the keyboard focus is
+ * on another app's window (or on none), raises the app's window and gives
+ * it the focus, as `window --raise` does. Left alone when the app already
+ * has the focus, so its open menus and popups stay open. Without it, keys
+ * meant for a field of this app would go to whatever app has the focus,
+ * and a click could land on a window lying over this one.
  *
  * @param pid the app's process
- * @param title the window's title, when known (picks among the app's windows)
- * @param b the window's box, when known
+ * @param title the title of the window to raise, when known (picks among the app's windows)
+ * @param b that window's box, when known
+ * @returns whether the focus had to be moved
  * @throws DesktopError WINDOW_NOT_FOUND when the app has no X11 window
  */
-export function focusAppWindow(pid: number, title?: string, b?: Bounds): void {
+export function ensureAppFocused(pid: number, title?: string, b?: Bounds): boolean {
   using x = X11.open();
+  if (focusOwner(x) === pid) return false;
   const c = clientFor(x, {
     id: 0,
     app: `pid ${pid}`,
@@ -337,4 +357,5 @@ export function focusAppWindow(pid: number, title?: string, b?: Bounds): void {
   activate(x, c, hasWindowManager(x));
   x.flush();
   x.takeError();
+  return true;
 }

@@ -210,6 +210,26 @@ export class X11 implements Disposable {
     );
   }
 
+  /** The parent of a window; 0 for the root or a window that is gone. */
+  parent(win: bigint): bigint {
+    const root = new BigUint64Array(1);
+    const parent = new BigUint64Array(1);
+    const list = new BigUint64Array(1);
+    const count = new Uint32Array(1);
+    if (!this.x.XQueryTree(this.dpy, win, u8(root), u8(parent), u8(list), u8(count))) return 0n;
+    const ptr = Deno.UnsafePointer.create(list[0]);
+    if (ptr) this.x.XFree(ptr);
+    return parent[0] === root[0] && win === root[0] ? 0n : parent[0];
+  }
+
+  /** The window that has the keyboard focus; 0 (None) or 1 (PointerRoot) when none does. */
+  inputFocus(): bigint {
+    const focus = new BigUint64Array(1);
+    const revert = new Int32Array(1);
+    this.x.XGetInputFocus(this.dpy, u8(focus), u8(revert));
+    return focus[0];
+  }
+
   /** The children of a window, bottom to top; [] when it is gone. */
   children(win: bigint): bigint[] {
     const root = new BigUint64Array(1);
