@@ -50,8 +50,13 @@ function addParam(cmd: CommandUnknownOpts, p: ParamSpec): void {
     return;
   }
   if (p.type === "boolean") {
-    // A default-true flag is turned off with --no-...: `--no-bounds`.
-    if (defaultOn(p, "cli") === true) cmd.option(`--no-${p.name.replaceAll("_", "-")}`, p.doc);
+    const no = `--no-${p.name.replaceAll("_", "-")}`;
+    if (p.negatable) {
+      // Both given: commander leaves the value unset unless one of them is passed.
+      cmd.option(flag, p.doc);
+      cmd.option(no, `not ${flag}`);
+    } // A default-true flag is turned off with --no-...: `--no-prune`.
+    else if (defaultOn(p, "cli") === true) cmd.option(no, p.doc);
     else cmd.option(flag, p.doc);
     return;
   }

@@ -249,7 +249,8 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
     "desktop read --app Chromium --interactive",
     "desktop read --app Chromium --scope-ref form --format yaml",
     "desktop read --app Chromium --save before.json",
-    "desktop read --app Chromium --no-bounds --prune        # leanest tree for a prompt",
+    "desktop read --app Chromium --prune                    # leanest tree for a prompt",
+    "desktop read --app Chromium --bounds                   # with screen boxes (x,y,w,h)",
     "desktop read --from before.json --flat --roles btn",
   ],
   hints: READ,
@@ -267,8 +268,8 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
     {
       name: "bounds",
       type: "boolean",
-      default: true,
-      doc: "screen boxes (--no-bounds: fewer tokens)",
+      negatable: true,
+      doc: "screen boxes (default: in json and yaml, not in the agent format)",
     },
     {
       name: "format",
@@ -308,8 +309,11 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
       await saveSnapshot(args.save, snapshotToText(snapshot));
     }
     const format = args.format ?? "agent";
+    // Boxes are for programs and pointer work: an agent acts by ref, and every box costs
+    // about ten tokens, so the agent format leaves them out unless asked.
+    const bounds = args.bounds ?? format !== "agent";
     // Without bounds, no box anywhere: not the window's either.
-    const window = snapshot.window && args.bounds === false
+    const window = snapshot.window && !bounds
       ? (({ b: _b, ...w }) => w)(snapshot.window)
       : snapshot.window;
     const meta = {
@@ -338,7 +342,7 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
       format,
       flat: args.flat,
       meta,
-      bounds: args.bounds,
+      bounds,
       viewport: windowBoundsOf(snapshot.root, view.root.i),
       refsFrom: snapshot.root,
       shortRefs: !args.full_refs,

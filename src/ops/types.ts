@@ -31,6 +31,11 @@ export interface ParamSpec {
   readonly choices?: readonly string[];
   /** Value when not given (also shown in the docs of both faces). */
   readonly default?: string | number | boolean;
+  /**
+   * A boolean whose default depends on other arguments: the CLI has both
+   * `--name` and `--no-name`, and leaving both out means "the default".
+   */
+  readonly negatable?: boolean;
   /** A different default on one face (a stream that runs until Ctrl+C cannot on MCP). */
   readonly faceDefault?: Partial<Record<Face, string | number | boolean>>;
   /** Smallest accepted number. */

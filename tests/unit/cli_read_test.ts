@@ -45,7 +45,7 @@ function roleKeys(agent: string): string[] {
 
 Deno.test("cli read: the agent tree of a snapshot shows ids with landmark refs", async () => {
   await withState(async (dir) => {
-    const r = await run(["read", "--full-refs", "--from", FORM], dir);
+    const r = await run(["read", "--full-refs", "--from", FORM, "--bounds"], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[\d+\|form\/email\] input "Email"/);
     assert.match(r.stdout, /\[\d+\|toolbar\/back\] btn "Back"/);
@@ -299,11 +299,15 @@ Deno.test("cli list: apps and windows of a snapshot", async () => {
   });
 });
 
-Deno.test("cli read: --no-bounds drops bounds from every format but keeps ids, refs and --save", async () => {
+Deno.test("cli read: boxes only with --bounds in the agent format; --no-bounds drops them from every format but keeps ids, refs and --save", async () => {
   await withState(async (dir) => {
-    const full = await run(["read", "--full-refs", "--from", FORM], dir);
+    const full = await run(["read", "--full-refs", "--from", FORM, "--bounds"], dir);
     const lean = await run(["read", "--full-refs", "--from", FORM, "--no-bounds"], dir);
+    const plain = await run(["read", "--full-refs", "--from", FORM], dir);
     assert.equal(lean.code, 0, lean.stderr);
+    assert.equal(plain.stdout, lean.stdout);
+    assert.match(full.stdout, /\(\d+,\d+,\d+,\d+\)/);
+    assert.match((await run(["read", "--from", FORM, "--format", "json"], dir)).stdout, /"b":/);
     assert.doesNotMatch(lean.stdout, /\(\d+,\d+,\d+,\d+\)/);
     assert.match(lean.stdout, /^\s*\[12\|form\/email\] input "Email" required/m);
     // Same elements, same ids and refs, fewer characters.

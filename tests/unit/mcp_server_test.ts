@@ -149,8 +149,8 @@ Deno.test({
       });
 
       await t.step("read without bounds keeps every ref and drops every box", async () => {
-        const full = await call(client, "read");
-        const lean = await call(client, "read", { bounds: false });
+        const full = await call(client, "read", { bounds: true });
+        const lean = await call(client, "read");
         assert.equal(lean.isError, false, lean.text);
         assert.match(full.text, /\(\d+,\d+,\d+,\d+\)/);
         assert.doesNotMatch(lean.text, /\(\d+,\d+,\d+,\d+\)/);
