@@ -29,6 +29,13 @@ export interface AgentOptions {
    * was built from (see ./short_refs.ts); unset prints full refs.
    */
   short?: RefShortener;
+  /**
+   * Static text prints as its quoted text alone, without `[id|ref]`: it is
+   * read, not acted on (`find --text` and `wait --for-text` reach it; JSON
+   * keeps its ref). Set by the tree view; a single element's line (find,
+   * action results) keeps its ref.
+   */
+  bareText?: boolean;
 }
 
 /** Longest description printed, in characters: help texts run long and repeat. */
@@ -244,13 +251,33 @@ export function isPunctuation(el: Element): boolean {
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
   const max = opts.maxText ?? 120;
-  const parts: string[] = [`[${idText(el)}|${refText(el, opts)}]`];
+  const parts: string[] = opts.bareText && isStaticText(el)
+    ? []
+    : [`[${idText(el)}|${refText(el, opts)}]`];
   if (el.r !== "txt") parts.push(el.r);
   const label = labelOf(el);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');
   parts.push(...elementTail(el, label, opts));
   return parts.join(" ");
+}
+
+/**
+ * Whether an element is static text: a text with nothing to act on and no
+ * children of its own.
+ *
+ * @param el the element
+ * @returns true for a plain text line
+ * @example
+ * ```ts
+ * import { isStaticText } from "./agent_line.ts";
+ * console.log(isStaticText({ i: 3, r: "txt", t: "© 2026" }), isStaticText({ i: 4, r: "btn", t: "OK" })); // true false
+ * ```
+ */
+export function isStaticText(el: Element | FlatElement): boolean {
+  if (el.r !== "txt" || el.f) return false;
+  if ("c" in el && el.c?.length) return false;
+  return informativeActions(el).length === 0;
 }
 
 /**

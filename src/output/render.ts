@@ -95,6 +95,8 @@ export function renderElements(tree: Element, opts: RenderOptions): string {
         bounds: opts.bounds,
         maxText: opts.maxText,
         tree: !opts.flat,
+        // A tree shows static text as text; a flat list (a filtered read) keeps every ref.
+        bareText: !opts.flat,
         ...(opts.viewport ? { viewport: opts.viewport } : {}),
         ...(opts.shortRefs ? { short: refShortener(refsOf(opts.refsFrom ?? root)) } : {}),
       });

@@ -299,7 +299,7 @@ Deno.test("agent: an unlabeled text (wrapping text, or empty) is not a line", ()
   assignRefs(root);
   assert.deepEqual(renderElements(root, { format: "agent" }).trimEnd().split("\n"), [
     '[1|form] landmark "Form"',
-    '  [3|form/email-address] "Email address"',
+    '  "Email address"',
     '  [4|form/email] input "Email"',
   ]);
 });
@@ -458,4 +458,19 @@ Deno.test("agent: a heading that only wraps its link is one line, its level kept
     renderElements(root, { format: "agent" }),
     '[1|results] list "Results"\n  [3|results/guide/lnk] lnk "A complete guide" heading lv=3\n',
   );
+});
+
+Deno.test("agent: static text in a tree is its text alone; find-like single lines keep the ref", () => {
+  const root = el("landmark", "Footer", [el("txt", "© 2026 Acme"), el("lnk", "Privacy")]);
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).trimEnd().split("\n");
+  assert.deepEqual(lines, [
+    '[1|footer] landmark "Footer"',
+    '  "© 2026 Acme"',
+    '  [3|footer/privacy] lnk "Privacy"',
+  ]);
+  // A flat list (a filtered read) keeps every ref: it is what was asked for.
+  const flat = renderElements(root, { format: "agent", flat: true });
+  assert.match(flat, /\[2\|footer\/2026-acme\] "© 2026 Acme"/);
 });
