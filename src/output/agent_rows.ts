@@ -56,9 +56,10 @@ function partOf(kid: Element): RowPart | null {
     informativeActions(kid).length === 0 && !kid.d && (!kid.v || fold(kid.v) === fold(label));
   if (plain && inner.length === 0) return { text: label };
   // A cell that only wraps one simple element shows that element (browsers name a cell by its
-  // content, so a cell holding a Refund button is called "Refund").
+  // content, so a cell holding a Refund button is called "Refund"); so does a heading that
+  // only wraps its link (a search result's title).
   if (
-    kid.r === "cell" && !hasState(kid) && inner.length === 1 &&
+    (kid.r === "cell" || kid.r === "heading") && !hasState(kid) && inner.length === 1 &&
     (!label || fold(label) === fold(labelOf(inner[0])))
   ) return partOf(inner[0]);
   if (inner.length === 0) return { el: kid };

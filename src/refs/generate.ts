@@ -445,12 +445,17 @@ function controlCell(el: Element): boolean {
  * depth-first, skipping cells that only hold a control (a row's selection
  * checkbox is named after the row, it is not its key).
  */
+/** A list marker or position number: "1.", "12)". */
+const ORDINAL = /^\s*\d+\s*[.)]\s*$/;
+
 function rowKey(row: Element, slugOf: (el: Element) => string): string {
   const stack = [...(row.c ?? [])].reverse();
   while (stack.length) {
     const el = stack.pop()!;
     if (el.r === "cell" && controlCell(el)) continue;
-    if (ROW_KEY_ROLES.has(el.r)) {
+    // An ordinal ("1.", "2)") is the row's position, not its key: it changes when a row is
+    // inserted above.
+    if (ROW_KEY_ROLES.has(el.r) && !ORDINAL.test(el.t ?? "")) {
       const s = slugOf(el);
       if (s) return s;
     }

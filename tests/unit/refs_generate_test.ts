@@ -290,6 +290,16 @@ Deno.test("refs: a status bar's or progress bar's text is content, never in its 
   assert.equal(refs.get(progress), "progress");
 });
 
+Deno.test("refs: a numbered row is keyed by its title, not its position number", () => {
+  const row = (n: number, title: string) =>
+    el("row", undefined, [el("txt", `${n}.`), el("lnk", title), el("txt", "https://x.example")]);
+  const first = row(1, "Hydration levels");
+  const root = el("window", "Search", [el("list", "Results", [first, row(2, "Autolyse")])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(first), "results/hydration-levels");
+  assert.equal(refs.get(first.c![1]), "results/hydration-levels/lnk");
+});
+
 Deno.test("refs: a row with its own label uses it; one with no text contributes nothing", () => {
   const chk = el("chk", "Enabled");
   const labeled = el("row", "Wi-Fi", [el("txt", "Connected")]);
