@@ -66,6 +66,49 @@ export function formatRef(base: string, index?: number): string {
 }
 
 /**
+ * The ref of an element below a row, from the row's ref and what follows it:
+ * `list/a/delete` for row `list/a`. Twin rows carry their index on their
+ * parts' refs, since a twin index always ends a ref: the Delete button of
+ * row `list/a.2` is `list/a/delete.2`.
+ *
+ * @param rowRef the row's ref
+ * @param suffix the part's ref below the row (`delete`)
+ * @returns the part's ref
+ * @example
+ * ```ts
+ * import { rowPartRef } from "./syntax.ts";
+ * if (rowPartRef("list/a", "delete") !== "list/a/delete") throw new Error();
+ * if (rowPartRef("list/a.2", "delete") !== "list/a/delete.2") throw new Error();
+ * ```
+ */
+export function rowPartRef(rowRef: string, suffix: string): string {
+  const { base, index } = parseRef(rowRef);
+  return formatRef(`${base}/${suffix}`, index);
+}
+
+/**
+ * What follows a row's ref in the ref of an element below it (the inverse of
+ * {@link rowPartRef}), or null when the element is not below the row that way.
+ *
+ * @param ref the element's ref
+ * @param rowRef the row's ref
+ * @returns the suffix, or null
+ * @example
+ * ```ts
+ * import { rowPartSuffix } from "./syntax.ts";
+ * if (rowPartSuffix("list/a/delete.2", "list/a.2") !== "delete") throw new Error();
+ * if (rowPartSuffix("list/b/delete", "list/a") !== null) throw new Error();
+ * ```
+ */
+export function rowPartSuffix(ref: string | undefined, rowRef: string): string | null {
+  if (ref === undefined) return null;
+  const row = parseRef(rowRef);
+  const part = parseRef(ref);
+  if (part.index !== row.index || !part.base.startsWith(row.base + "/")) return null;
+  return part.base.slice(row.base.length + 1);
+}
+
+/**
  * The base of an indexed ref (`dialog/ok` for `dialog/ok.2`), or undefined
  * for a ref without a twin index.
  *

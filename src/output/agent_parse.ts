@@ -8,6 +8,7 @@
  * @module
  */
 
+import { rowPartRef } from "../identity/syntax.ts";
 import { ROW_PLACEHOLDER, RUN_HEADER } from "./agent_rows.ts";
 
 /** An element an agent-format text addresses. */
@@ -81,7 +82,7 @@ export function agentTargets(text: string): AgentTarget[] {
     if (run && indent === run.indent && head && tokens.slice(1).every((t) => ID_ONLY.test(t))) {
       out.push(target(head[1], head[2]));
       tokens.slice(1).forEach((t, k) => {
-        if (k < run!.suffixes.length) out.push(target(t, `${head[2]}/${run!.suffixes[k]}`));
+        if (k < run!.suffixes.length) out.push(target(t, rowPartRef(head[2], run!.suffixes[k])));
       });
       continue;
     }

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { rowPartSuffix } from "../identity/syntax.ts";
 import type { Element } from "../model/element.ts";
 import {
   type AgentOptions,
@@ -124,9 +125,7 @@ export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
 }
 
 /** The ref of `ref` below `rowRef` (`delete` for `list/a/delete` in `list/a`), or null. */
-function refSuffix(ref: string | undefined, rowRef: string): string | null {
-  return ref !== undefined && ref.startsWith(rowRef + "/") ? ref.slice(rowRef.length + 1) : null;
-}
+const refSuffix = rowPartSuffix;
 
 /** A key equal for rows whose element cells agree in role and ref suffix; null if there are none. */
 function shapeOf(row: Element, parts: RowPart[]): string | null {

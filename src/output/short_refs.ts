@@ -11,7 +11,7 @@
  * @module
  */
 
-import { stripIndex } from "../identity/syntax.ts";
+import { rowPartRef, stripIndex } from "../identity/syntax.ts";
 
 /** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
 function suffixes(ref: string): string[] {
@@ -89,7 +89,7 @@ export function refShortener(refs: Iterable<string>): RefShortener {
       for (let k = all.length - 1; k >= 0; k--) {
         const s = all[k];
         if (!unique(s, ref)) continue;
-        if (below.every((b) => unique(`${s}/${b}`, `${ref}/${b}`))) return s;
+        if (below.every((b) => unique(rowPartRef(s, b), rowPartRef(ref, b)))) return s;
       }
       return ref;
     },

@@ -13,6 +13,7 @@ import {
   renderElements,
 } from "../../src/output/mod.ts";
 import { assignRefs } from "../../src/refs/generate.ts";
+import { resolveRef } from "../../src/refs/resolve.ts";
 
 function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
   return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
@@ -473,4 +474,30 @@ Deno.test("agent: static text in a tree is its text alone; find-like single line
   // A flat list (a filtered read) keeps every ref: it is what was asked for.
   const flat = renderElements(root, { format: "agent", flat: true });
   assert.match(flat, /\[2\|footer\/2026-acme\] "© 2026 Acme"/);
+});
+
+Deno.test("agent: twin rows stay in their run, and their parts' refs read back with the twin index", () => {
+  const row = (title: string) =>
+    el("row", undefined, [el("lnk", title), el("btn", "Delete"), el("cell", "Nov 8")]);
+  const rows = ["Lunch", "Report", "Lunch", "Invoice"].map(row);
+  const root = el("app", "Mail", [el("window", "Mail", [el("list", "Messages", rows)])]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", shortRefs: true, refsFrom: root });
+  const lines = text.trimEnd().split("\n");
+  // One header for the four rows: the twins did not break the run.
+  assert.equal(lines.filter((l) => l.trim().startsWith("rows:")).length, 1, text);
+  const targets = agentTargets(text);
+  const byRef = new Map<string, Element>();
+  const walk = (e: Element) => {
+    if (e.ref) byRef.set(e.ref, e);
+    e.c?.forEach(walk);
+  };
+  walk(root);
+  for (const r of rows) {
+    const del = r.c![1];
+    const t = targets.find((x) => x.i === del.i);
+    assert.ok(t, `the Delete of ${r.ref} is listed`);
+    assert.equal(resolveRef(root, t.ref), del, `${t.ref} reaches ${del.ref}`);
+  }
 });
