@@ -354,11 +354,12 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
   const out: string[] = [];
   if (el.f) out.push("focused");
   if (el.e === false) out.push("disabled");
+  // Off is the state a reader assumes: a check box, radio or switch says only when it is on,
+  // and a closed drop-down list (its resting state) says nothing.
   if (el.chk === true) out.push("checked");
-  else if (el.chk === false) out.push("unchecked");
   else if (el.chk === "mixed") out.push("mixed");
   if (el.exp === true) out.push("expanded");
-  else if (el.exp === false) out.push("collapsed");
+  else if (el.exp === false && el.r !== "combo") out.push("collapsed");
   if (el.s) out.push("selected");
   if (el.req) out.push("required");
   if (el.sec) out.push("secure");

@@ -94,7 +94,7 @@ Deno.test({
     const before = await runCli(d, ["read", "--app", d.appName, "--roles", "chk"]);
     assert.equal(before.code, 0, before.stderr);
     const line = before.stdout.split("\n").find((l) => l.includes(`|${CHECK}]`));
-    assert.match(line ?? "", /unchecked/, `${CHECK} starts unchecked:\n${before.stdout}`);
+    assert.ok(line && !/\bchecked\b/.test(line), `${CHECK} starts unchecked:\n${before.stdout}`);
 
     const obs = new ObserveProcess(d, ["--app", d.appName, "--duration", "6", "--ignore-focus"]);
     const snap = await obs.until((e) => e.type === "snapshot", 30_000);

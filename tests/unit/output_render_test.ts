@@ -68,10 +68,10 @@ Deno.test("agent: one line per element with [id|ref], role, label, bounds and fl
   assert.ok(
     lines.some((l) => l.trim() === '[17|form/email] input "Email" val="john@example.com" required'),
   );
-  assert.ok(lines.some((l) => l.trim() === '[19|form/remember-me] chk "Remember me" unchecked'));
+  assert.ok(lines.some((l) => l.trim() === '[19|form/remember-me] chk "Remember me"'));
   assert.ok(
     lines.some((l) =>
-      l.trim() === '[20|form/country] combo "Country" disabled collapsed actions=edit'
+      l.trim() === '[20|form/country] combo "Country" disabled actions=edit'
     ),
   );
   assert.ok(
