@@ -70,9 +70,7 @@ Deno.test("agent: one line per element with [id|ref], role, label, bounds and fl
   );
   assert.ok(lines.some((l) => l.trim() === '[19|form/remember-me] chk "Remember me"'));
   assert.ok(
-    lines.some((l) =>
-      l.trim() === '[20|form/country] combo "Country" disabled actions=edit'
-    ),
+    lines.some((l) => l.trim() === '[20|form/country] combo "Country" disabled actions=edit'),
   );
   assert.ok(
     lines.some((l) => l.trim() === '[21|form/volume] slider "Volume" val="30" range=0..100'),
