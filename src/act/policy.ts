@@ -70,6 +70,12 @@ export type ClickRoute =
   | { via: "action"; names: readonly string[] }
   /** Open the menus that hold the element, then click it with the pointer. */
   | { via: "menu-pointer" }
+  /**
+   * A synthesized click at the element's visible centre, only where the
+   * element is on screen and a hit test there finds it (nothing covers it);
+   * else the next route.
+   */
+  | { via: "clear-pointer" }
   /** A synthesized click at the visible centre (scrolled into view first). */
   | { via: "pointer" };
 
@@ -83,8 +89,8 @@ export interface ClickFacts {
   menuItem: boolean;
   /**
    * The backend runs an accessible action inside the app's handling of the
-   * request (AT-SPI with GTK 3): a handler that opens a modal dialog then
-   * keeps the request on the app's stack until the dialog closes.
+   * request (AT-SPI with GTK 2 or 3): a handler that opens a modal dialog
+   * then keeps the request on the app's stack until the dialog closes.
    */
   actionBlocksOnModal: boolean;
 }
@@ -92,10 +98,11 @@ export interface ClickFacts {
 /**
  * The routes for a click, in order. A left click prefers the element's press
  * action; a right click its context-menu action; both fall back to the
- * pointer. Where an action would run a menu item's handler inside the app's
+ * pointer. Where an action would run its handler inside the app's
  * accessibility request (a modal dialog opened there freezes the app on the
  * next key event), menu items are clicked with the pointer, their menus
- * opened first.
+ * opened first, and other elements with the pointer where nothing covers
+ * them.
  *
  * @param f the facts
  * @returns the routes to try, in order
@@ -111,6 +118,11 @@ export function clickRoutes(f: ClickFacts): ClickRoute[] {
   if (f.button === "right") return [{ via: "action", names: MENU_ACTIONS }, { via: "pointer" }];
   if (f.menuItem && f.actionBlocksOnModal) {
     return [{ via: "menu-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
+  }
+  // Any press may open a modal dialog (a button's handler running gtk_dialog_run): where the
+  // action would run it inside the app's request, a user's click is the safe way in.
+  if (f.actionBlocksOnModal) {
+    return [{ via: "clear-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
   }
   return [{ via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
 }

@@ -35,6 +35,8 @@ export const ATSPI_SYMBOLS = {
   atspi_accessible_get_state_set: { parameters: ["pointer"], result: "pointer" },
   atspi_accessible_get_process_id: { parameters: ["pointer", "buffer"], result: "u32" },
   atspi_accessible_get_application: { parameters: ["pointer", "buffer"], result: "pointer" },
+  atspi_accessible_get_toolkit_name: { parameters: ["pointer", "buffer"], result: "pointer" },
+  atspi_accessible_get_toolkit_version: { parameters: ["pointer", "buffer"], result: "pointer" },
   atspi_accessible_get_interfaces: { parameters: ["pointer"], result: "pointer" },
   atspi_accessible_get_attributes: { parameters: ["pointer", "buffer"], result: "pointer" },
   atspi_accessible_get_relation_set: { parameters: ["pointer", "buffer"], result: "pointer" },
@@ -51,6 +53,11 @@ export const ATSPI_SYMBOLS = {
   atspi_relation_get_target: { parameters: ["pointer", "i32"], result: "pointer" },
   atspi_component_get_extents: { parameters: ["pointer", "i32", "buffer"], result: "pointer" },
   atspi_component_grab_focus: { parameters: ["pointer", "buffer"], result: "i32" },
+  // component, x, y, coord type, error
+  atspi_component_get_accessible_at_point: {
+    parameters: ["pointer", "i32", "i32", "i32", "buffer"],
+    result: "pointer",
+  },
   atspi_component_scroll_to: { parameters: ["pointer", "i32", "buffer"], result: "i32" },
   atspi_action_get_n_actions: { parameters: ["pointer", "buffer"], result: "i32" },
   atspi_action_get_action_name: { parameters: ["pointer", "i32", "buffer"], result: "pointer" },

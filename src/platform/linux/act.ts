@@ -5,7 +5,12 @@
  * @module
  */
 
-import { ATSPI_ROLE, ATSPI_SCROLL_ANYWHERE, ATSPI_STATE } from "../../ffi/atspi.ts";
+import {
+  ATSPI_COORD_TYPE_SCREEN,
+  ATSPI_ROLE,
+  ATSPI_SCROLL_ANYWHERE,
+  ATSPI_STATE,
+} from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import {
@@ -21,7 +26,7 @@ import type { Action, ActionResult } from "../provider.ts";
 import { hasState } from "./convert.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
 import { parseCombo } from "./keys.ts";
-import { type Native, type Ptr, stateWords } from "./native.ts";
+import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused } from "./windows.ts";
 
@@ -236,13 +241,18 @@ export class ElementActor {
       button,
       count,
       menuItem: MENU_ITEM_ROLES.has(this.#role()),
-      // AT-SPI bridges run an action's handler inside the app's handling of the request.
-      actionBlocksOnModal: true,
+      actionBlocksOnModal: this.#actionsRunInDispatch(),
     });
     for (const route of routes) {
       if (route.via === "menu-pointer") {
         const done = this.clickMenuItem();
         if (done) return done;
+      } else if (route.via === "clear-pointer") {
+        const at = this.#clearCentre();
+        if (at) {
+          clickAt(this.#n, at, button, count);
+          return { via: "input", detail: `${button} x${count}` };
+        }
       } else if (route.via === "action") {
         const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
         const i = pickAction(names, route.names);
@@ -254,6 +264,90 @@ export class ElementActor {
     }
     clickAt(this.#n, this.centre(), button, count);
     return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /**
+   * Whether the app runs an accessible action's handler inside its handling
+   * of the D-Bus request: the ATK bridge of GTK 2 and 3 (whose toolkit name
+   * is "gtk" or "GAIL"), where a handler that opens a modal dialog with
+   * gtk_dialog_run keeps the request on the stack until the dialog closes,
+   * and the next synthesized key event deadlocks the app. GTK 4, Qt,
+   * Chromium and Firefox answer first and run the handler later.
+   */
+  #actionsRunInDispatch(): boolean {
+    const n = this.#n;
+    const name =
+      optional(() =>
+        n.str(n.sym.atspi_accessible_get_toolkit_name(this.#acc, n.err.buf), "read toolkit")
+      ) ?? "";
+    if (!/^(gtk|gail)$/i.test(name.trim())) return false;
+    const version =
+      optional(() =>
+        n.str(n.sym.atspi_accessible_get_toolkit_version(this.#acc, n.err.buf), "read toolkit")
+      ) ?? "";
+    return !/^4\./.test(version.trim());
+  }
+
+  /**
+   * The centre of the element's visible part when a hit test there finds the
+   * element itself (or something inside it): nothing covers it, so a click
+   * there is a click on it. Null when it is off screen or covered.
+   */
+  #clearCentre(): Point | null {
+    this.#bringAppForward();
+    const part = this.#visiblePart();
+    if (!part) return null;
+    const at = centreOf(part);
+    const n = this.#n;
+    const mine = objectId(this.#acc);
+    // The same remote object may come back as another proxy: compare bus names and paths.
+    const isMine = (p: Ptr) => {
+      if (p === this.#acc) return true;
+      const o = objectId(p);
+      return o.bus === mine.bus && o.path === mine.path;
+    };
+    using held = new DisposableStack();
+    // Descend from the top-level window to the deepest object at the point.
+    let cur: Ptr | null = this.#topLevelAcc(held);
+    for (let depth = 0; cur && depth < 64; depth++) {
+      if (isMine(cur)) return at;
+      const comp = held.use(n.own(n.sym.atspi_accessible_get_component_iface(cur)));
+      if (!comp) return null;
+      const next = held.use(n.own(n.sym.atspi_component_get_accessible_at_point(
+        comp.ptr,
+        at.x,
+        at.y,
+        ATSPI_COORD_TYPE_SCREEN,
+        n.err.buf,
+      )));
+      if (!optional(() => (n.check("hit test"), true))) return null;
+      if (!next || next.ptr === cur) break;
+      cur = next.ptr;
+    }
+    // The deepest hit is inside the element (a button's own label) when the element is an ancestor.
+    for (let p: Ptr | null = cur, depth = 0; p && depth < 64; depth++) {
+      if (isMine(p)) return at;
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(p, n.err.buf)));
+      if (!optional(() => (n.check("read parent"), true))) return null;
+      p = parent?.ptr ?? null;
+    }
+    return null;
+  }
+
+  /** The top-level window (child of the app) that holds the element, owned by `held`. */
+  #topLevelAcc(held: DisposableStack): Ptr | null {
+    const n = this.#n;
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 256; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      n.check("read parent", "STALE_REF");
+      if (!parent) return null;
+      if (n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf) === ATSPI_ROLE.APPLICATION) {
+        return cur;
+      }
+      cur = parent.ptr;
+    }
+    return null;
   }
 
   /**
