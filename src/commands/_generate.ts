@@ -139,6 +139,12 @@ function eitherForm(p: ParamSpec, positional: unknown, flag: unknown): unknown {
  * @param raw its arguments
  */
 export async function runCli(op: AnyOp, raw: Args): Promise<void> {
+  for (const p of paramsOn(op, "cli")) {
+    // `clipboard set -`: a value larger than the system allows in one argument comes on stdin.
+    if (p.stdin && raw[p.name] === "-") {
+      raw[p.name] = await new Response(Deno.stdin.readable).text();
+    }
+  }
   const args = validateArgs(op, raw, "cli");
   const ctrl = new AbortController();
   const streams = op.name === "observe";

@@ -36,6 +36,8 @@ export interface ParamSpec {
    * `--name` and `--no-name`, and leaving both out means "the default".
    */
   readonly negatable?: boolean;
+  /** On the CLI, `-` reads the value from standard input (text too large for an argument). */
+  readonly stdin?: boolean;
   /** A different default on one face (a stream that runs until Ctrl+C cannot on MCP). */
   readonly faceDefault?: Partial<Record<Face, string | number | boolean>>;
   /** Smallest accepted number. */

@@ -2,11 +2,13 @@
  * `desktop clipboard` on a headless X11 desktop, with xclip as the witness:
  * text set by a command that has exited is still on the clipboard for xclip
  * and for a paste into a real app; text xclip copies reads back; the owner
- * process gives up when another client copies.
+ * process gives up when another client copies; a megabyte goes both ways in
+ * pieces (INCR).
  */
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { runCli } from "../harness/cli.ts";
 import { cli, readApp } from "../harness/gtk_suite.ts";
 import { allElements, eventually } from "../harness/tree.ts";
 
@@ -84,6 +86,21 @@ Deno.test({
           return field?.v === "Ada Lovelace" ? true : undefined;
         });
       });
+
+      await t.step(
+        "a megabyte of text goes both ways in pieces (INCR), checked by xclip",
+        async () => {
+          const words = ["alpha", "épée", "日本", "line\n", "✓"];
+          const big = Array.from({ length: 180_000 }, (_, k) => words[k % words.length]).join(" ");
+          assert.ok(new TextEncoder().encode(big).length > 1_000_000);
+          // Too large for one argument: `-` reads it from standard input.
+          const set = await runCli(d, ["clipboard", "set", "-"], big);
+          assert.equal(set.code, 0, set.stderr);
+          assert.equal(await xclip(d, ["-o"]), big);
+          await xclip(d, ["-i"], big + " (from xclip)");
+          assert.equal(await cli(d, ["clipboard", "get"]), big + " (from xclip)");
+        },
+      );
 
       await t.step("get reads what another client copied; our owner then exits", async () => {
         await xclip(d, ["-i"], "copied by xclip");

@@ -23,15 +23,26 @@ export interface CliResult {
  * @param args CLI arguments
  * @returns exit code and output
  */
-export async function runCli(desktop: TestDesktop, args: string[]): Promise<CliResult> {
-  const out = await new Deno.Command(Deno.execPath(), {
+export async function runCli(
+  desktop: TestDesktop,
+  args: string[],
+  stdin?: string,
+): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", `${REPO_ROOT}cli.ts`, ...args],
     cwd: REPO_ROOT,
     env: { ...desktop.env, DESKTOP_STATE_DIR: `${desktop.env.XDG_RUNTIME_DIR}/state` },
     clearEnv: true,
+    stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

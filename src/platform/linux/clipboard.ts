@@ -4,13 +4,15 @@
  * X11 has no clipboard store, the owning client hands the text to whoever
  * asks. So, as xclip and xsel do, a detached child process (this module run
  * as a script) takes ownership and serves requests until another client
- * takes the selection over, then exits.
+ * takes the selection over, then exits. Text larger than one chunk goes in
+ * pieces (the ICCCM's INCR protocol), both ways, since one X request cannot
+ * carry more than the server's request size.
  *
  * @module
  */
 
 import { DesktopError } from "../../errors.ts";
-import { CURRENT_TIME, PROP_MODE_REPLACE, X_EVENT, XEVENT_SIZE } from "../../ffi/x11.ts";
+import { CURRENT_TIME, PROP_MODE_REPLACE, X_EVENT, X_MASK, XEVENT_SIZE } from "../../ffi/x11.ts";
 import { X11 } from "./x11.ts";
 
 /** Targets the owner serves as text. */
@@ -18,6 +20,16 @@ const TEXT_TARGETS = ["UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT
 
 /** `XA_ATOM`, the type of a TARGETS answer. */
 const XA_ATOM = 4n;
+
+/**
+ * Most bytes sent in one property: larger text goes by INCR in pieces of
+ * this size (well below the 256 KiB core request limit).
+ */
+export const INCR_CHUNK = 64 * 1024;
+
+/** `PropertyNewValue` and `PropertyDelete`, the states of a PropertyNotify event. */
+const PROPERTY_NEW_VALUE = 0;
+const PROPERTY_DELETE = 1;
 
 /** A hidden window to own the selection or receive its contents. */
 function helperWindow(x: X11): bigint {
@@ -37,6 +49,8 @@ export async function clipboardGet(timeoutMs: number): Promise<string> {
   const clipboard = x.atom("CLIPBOARD");
   if (x.x.XGetSelectionOwner(x.dpy, clipboard) === 0n) return "";
   const win = helperWindow(x);
+  // An INCR transfer is driven by property changes on this window.
+  x.x.XSelectInput(x.dpy, win, X_MASK.PropertyChange);
   try {
     const property = x.atom("DESKTOP_CLIPBOARD");
     for (const target of ["UTF8_STRING", "STRING"]) {
@@ -44,21 +58,11 @@ export async function clipboardGet(timeoutMs: number): Promise<string> {
       x.flush();
       const got = await awaitNotify(x, win, timeoutMs);
       if (got === 0n) continue; // refused: try the next target
-      const p = x.property(win, "DESKTOP_CLIPBOARD");
-      x.x.XDeleteProperty(x.dpy, win, property);
+      let p: { type: bigint; bytes: Uint8Array } | null = x.property(win, "DESKTOP_CLIPBOARD");
+      if (p?.type === x.atom("INCR")) p = await readIncrementally(x, win, property, timeoutMs);
+      else x.x.XDeleteProperty(x.dpy, win, property);
       if (!p) return "";
-      if (p.type === x.atom("INCR")) {
-        throw new DesktopError(
-          "ACTION_NOT_SUPPORTED",
-          "the clipboard holds too much text to read",
-          {
-            suggestion: "Copy less text (incremental transfers are not supported)",
-          },
-        );
-      }
-      return p.type === x.atom("STRING")
-        ? String.fromCharCode(...p.bytes)
-        : new TextDecoder().decode(p.bytes);
+      return p.type === x.atom("STRING") ? latin1Text(p.bytes) : new TextDecoder().decode(p.bytes);
     }
     throw new DesktopError("ACTION_NOT_SUPPORTED", "the clipboard holds no text", {
       suggestion: "It holds something else (an image or files); copy text first",
@@ -66,6 +70,67 @@ export async function clipboardGet(timeoutMs: number): Promise<string> {
   } finally {
     x.x.XDestroyWindow(x.dpy, win);
   }
+}
+
+/** Latin-1 bytes as text (large texts too: no spreading into one call's arguments). */
+function latin1Text(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 8192) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  }
+  return out;
+}
+
+/**
+ * Receives an INCR transfer: deleting the INCR property asks for the first
+ * piece; each new value of the property is the next piece, deleted to ask
+ * for more, until an empty one ends it.
+ */
+async function readIncrementally(
+  x: X11,
+  win: bigint,
+  property: bigint,
+  timeoutMs: number,
+): Promise<{ type: bigint; bytes: Uint8Array }> {
+  x.x.XDeleteProperty(x.dpy, win, property);
+  x.flush();
+  const pieces: Uint8Array[] = [];
+  let type = 0n;
+  const ev = new Uint8Array(XEVENT_SIZE);
+  const v = new DataView(ev.buffer);
+  let deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let piece: { type: bigint; bytes: Uint8Array } | null | undefined;
+    while (piece === undefined && x.x.XPending(x.dpy) > 0) {
+      x.x.XNextEvent(x.dpy, ev);
+      const newValue = v.getInt32(0, true) === X_EVENT.PropertyNotify &&
+        v.getBigUint64(32, true) === win && v.getBigUint64(40, true) === property &&
+        v.getInt32(56, true) === PROPERTY_NEW_VALUE;
+      if (newValue) piece = x.property(win, "DESKTOP_CLIPBOARD");
+    }
+    if (piece !== undefined) {
+      x.x.XDeleteProperty(x.dpy, win, property);
+      x.flush();
+      if (!piece || piece.bytes.length === 0) break;
+      type = piece.type;
+      pieces.push(piece.bytes);
+      deadline = Date.now() + timeoutMs; // each piece may take the whole timeout
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new DesktopError("APP_UNRESPONSIVE", "the clipboard's owner stopped sending", {
+        suggestion: "The app that copied may be hung; copy again or set the clipboard",
+      });
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const bytes = new Uint8Array(pieces.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of pieces) {
+    bytes.set(b, at);
+    at += b.length;
+  }
+  return { type, bytes };
 }
 
 /** Waits for SelectionNotify on `win`; returns its property atom (0: refused). */
@@ -148,8 +213,50 @@ export async function clipboardSet(text: string, timeoutMs: number): Promise<voi
   });
 }
 
-/** Answers one SelectionRequest as the owner of `text`. */
-function answer(x: X11, req: DataView, text: Uint8Array, latin1: Uint8Array): void {
+/** An INCR transfer in progress: the rest of the text goes to this requestor's property. */
+interface Transfer {
+  requestor: bigint;
+  property: bigint;
+  type: bigint;
+  bytes: Uint8Array;
+  /** Bytes sent so far; past the end once the closing empty piece went. */
+  sent: number;
+}
+
+/**
+ * Sends the next piece of an INCR transfer after the requestor deleted the
+ * last one; returns false once the transfer is over.
+ */
+function sendNextPiece(x: X11, t: Transfer): boolean {
+  if (t.sent > t.bytes.length) return false;
+  const piece = t.bytes.subarray(t.sent, t.sent + INCR_CHUNK);
+  x.x.XChangeProperty(
+    x.dpy,
+    t.requestor,
+    t.property,
+    t.type,
+    8,
+    PROP_MODE_REPLACE,
+    piece as Uint8Array<ArrayBuffer>,
+    piece.length,
+  );
+  x.flush();
+  // An empty piece closes the transfer.
+  t.sent = piece.length === 0 ? t.bytes.length + 1 : t.sent + piece.length;
+  return true;
+}
+
+/**
+ * Answers one SelectionRequest as the owner of `text`; returns the INCR
+ * transfer it started, if the text is too large for one property.
+ */
+function answer(
+  x: X11,
+  req: DataView,
+  text: Uint8Array,
+  latin1: Uint8Array,
+): Transfer | undefined {
+  let transfer: Transfer | undefined;
   const requestor = req.getBigUint64(40, true);
   const selection = req.getBigUint64(48, true);
   const target = req.getBigUint64(56, true);
@@ -173,16 +280,34 @@ function answer(x: X11, req: DataView, text: Uint8Array, latin1: Uint8Array): vo
     const isString = names.get(target) === "STRING";
     const bytes = isString ? latin1 : text;
     const type = isString ? x.atom("STRING") : x.atom("UTF8_STRING");
-    x.x.XChangeProperty(
-      x.dpy,
-      requestor,
-      property,
-      type,
-      8,
-      PROP_MODE_REPLACE,
-      bytes as Uint8Array<ArrayBuffer>,
-      bytes.length,
-    );
+    if (bytes.length > INCR_CHUNK) {
+      // Too large for one property: announce INCR (with a lower bound of the size), then send
+      // a piece each time the requestor deletes the last one.
+      x.x.XSelectInput(x.dpy, requestor, X_MASK.PropertyChange);
+      const size = new BigUint64Array([BigInt(bytes.length)]);
+      x.x.XChangeProperty(
+        x.dpy,
+        requestor,
+        property,
+        x.atom("INCR"),
+        32,
+        PROP_MODE_REPLACE,
+        new Uint8Array(size.buffer),
+        1,
+      );
+      transfer = { requestor, property, type, bytes, sent: 0 };
+    } else {
+      x.x.XChangeProperty(
+        x.dpy,
+        requestor,
+        property,
+        type,
+        8,
+        PROP_MODE_REPLACE,
+        bytes as Uint8Array<ArrayBuffer>,
+        bytes.length,
+      );
+    }
   } else {
     property = 0n; // refuse what we do not hold
   }
@@ -197,6 +322,7 @@ function answer(x: X11, req: DataView, text: Uint8Array, latin1: Uint8Array): vo
   v.setBigUint64(64, req.getBigUint64(72, true), true);
   x.x.XSendEvent(x.dpy, requestor, 0, 0n, ev);
   x.flush();
+  return transfer;
 }
 
 /** The owner process: takes CLIPBOARD, says "ok", serves it until another client takes it. */
@@ -223,11 +349,20 @@ async function serveOwner(): Promise<void> {
   Deno.stdout.close();
   const ev = new Uint8Array(XEVENT_SIZE);
   const v = new DataView(ev.buffer);
+  const transfers: Transfer[] = [];
   for (;;) {
     x.x.XNextEvent(x.dpy, ev); // blocks: this process does nothing else
     const type = v.getInt32(0, true);
     if (type === X_EVENT.SelectionClear) break;
-    if (type === X_EVENT.SelectionRequest) answer(x, v, text, latin1);
+    if (type === X_EVENT.SelectionRequest) {
+      const t = answer(x, v, text, latin1);
+      if (t) transfers.push(t);
+    } else if (type === X_EVENT.PropertyNotify && v.getInt32(56, true) === PROPERTY_DELETE) {
+      const win = v.getBigUint64(32, true);
+      const atom = v.getBigUint64(40, true);
+      const k = transfers.findIndex((t) => t.requestor === win && t.property === atom);
+      if (k >= 0 && !sendNextPiece(x, transfers[k])) transfers.splice(k, 1);
+    }
   }
   x.x.XDestroyWindow(x.dpy, win);
   x[Symbol.dispose]();
