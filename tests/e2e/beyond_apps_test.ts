@@ -161,3 +161,110 @@ Deno.test({
     assert.deepEqual(launched.filter(alive), [], "launched processes were left behind");
   },
 });
+
+/** An X property of a window, as xprop prints it ("" when it has none). */
+async function xprop(d: TestDesktop, win: string, name: string): Promise<string> {
+  const args = win === "root" ? ["-root", name] : ["-id", win, name];
+  const out = await new Deno.Command("xprop", { args, env: d.env, stdout: "piped", stderr: "null" })
+    .output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+const hasOpenbox = (() => {
+  try {
+    return Deno.statSync("/usr/bin/openbox").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "window under a real window manager (openbox): the EWMH requests, checked with xprop",
+  ignore: !hasDesktopTools() || !hasOpenbox,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gtk3-widget-factory" });
+    const wm = new Deno.Command("openbox", {
+      args: ["--sm-disable"],
+      env: d.env,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let pid = 0;
+    try {
+      await eventually("openbox to manage the display", async () => {
+        const check = await xprop(d, "root", "_NET_SUPPORTING_WM_CHECK");
+        return /window id/.test(check) ? true : undefined;
+      }, 15_000);
+      const file = `${d.env.XDG_RUNTIME_DIR}/managed.txt`;
+      await Deno.writeTextFile(file, "managed\n");
+      const res = JSON.parse(
+        await cli(d, [
+          "launch",
+          `zenity --text-info --title Managed --width 420 --height 300 --filename ${file}`,
+          "--format",
+          "json",
+        ]),
+      );
+      pid = res.app.pid;
+      const win = ["--app", "zenity"];
+      const id = (await xdotool(d, ["search", "--onlyvisible", "--pid", String(pid)]))
+        .split("\n")[0];
+      assert.ok(id, "zenity has a visible window");
+      const state = () => xprop(d, id, "_NET_WM_STATE");
+
+      const before = await geometry(d, pid);
+      await cli(d, ["window", ...win, "--move", "200,150"]);
+      const moved = await geometry(d, pid);
+      assert.ok(moved && before && (moved[0] !== before[0] || moved[1] !== before[1]), "moved");
+      // The window manager places its frame there; the client sits inside it.
+      assert.ok(moved![0] >= 200 && moved![0] < 240 && moved![1] >= 150 && moved![1] < 200);
+
+      await cli(d, ["window", ...win, "--maximize"]);
+      assert.match(await state(), /_NET_WM_STATE_MAXIMIZED_VERT/);
+      assert.match(await state(), /_NET_WM_STATE_MAXIMIZED_HORZ/);
+      await cli(d, ["window", ...win, "--restore"]);
+      assert.doesNotMatch(await state(), /MAXIMIZED/);
+
+      await cli(d, ["window", ...win, "--minimize"]);
+      assert.match(await state(), /_NET_WM_STATE_HIDDEN/);
+      assert.match(await xprop(d, id, "WM_STATE"), /Iconic/);
+      await cli(d, ["window", ...win, "--restore", "--raise"]);
+      assert.doesNotMatch(await state(), /HIDDEN/);
+      await eventually("zenity to be the active window", async () => {
+        const active = await xprop(d, "root", "_NET_ACTIVE_WINDOW");
+        return active.endsWith(`0x${Number(id).toString(16)}`) ? true : undefined;
+      }, 5_000);
+
+      const closed = JSON.parse(await cli(d, ["window", ...win, "--close", "--format", "json"]));
+      assert.equal(closed.state.exists, false);
+      await eventually("zenity to exit", () => Promise.resolve(alive(pid) ? undefined : true));
+
+      // A fixed-size dialog cannot be maximized: said plainly, not a time-out.
+      const fixed = JSON.parse(
+        await cli(d, [
+          "launch",
+          "zenity --question --title Sure --text Really",
+          "--format",
+          "json",
+        ]),
+      );
+      pid = fixed.app.pid;
+      const refused = await runCli(d, ["window", "--app", "zenity", "--maximize"]);
+      assert.equal(cliError(refused).code, "ACTION_NOT_SUPPORTED", refused.stderr);
+      assert.doesNotMatch(
+        await xprop(
+          d,
+          (await xdotool(d, ["search", "--onlyvisible", "--pid", String(pid)])).split("\n")[0],
+          "_NET_WM_STATE",
+        ),
+        /MAXIMIZED/,
+      );
+    } finally {
+      if (pid && alive(pid)) Deno.kill(pid, "SIGKILL");
+      wm.kill("SIGKILL");
+      await wm.status;
+    }
+  },
+});

@@ -230,6 +230,17 @@ export async function windowAction(
       return r.s;
     }
     case "maximize": {
+      const { min, max } = sizeLimits(x, c.win);
+      if (max[0] > 0 && min[0] === max[0] && min[1] === max[1]) {
+        throw new DesktopError(
+          "ACTION_NOT_SUPPORTED",
+          `the window "${info.title}" cannot be maximized`,
+          {
+            suggestion: "Its size is fixed by the app (minimum = maximum size); move it instead",
+            details: { size: min },
+          },
+        );
+      }
       if (wm) {
         clientMessage(x, c.win, "_NET_WM_STATE", [
           1n,
