@@ -88,6 +88,12 @@ export interface ClickFacts {
   /** The element is a menu item. */
   menuItem: boolean;
   /**
+   * The element is button-like (button, toggle, check box, radio, link): a
+   * single click is what its press action does. A cell's or list item's
+   * action activates it (a double click), so the pointer would do less.
+   */
+  buttonLike?: boolean;
+  /**
    * The backend runs an accessible action inside the app's handling of the
    * request (AT-SPI with GTK 2 or 3): a handler that opens a modal dialog
    * then keeps the request on the app's stack until the dialog closes.
@@ -101,8 +107,8 @@ export interface ClickFacts {
  * pointer. Where an action would run its handler inside the app's
  * accessibility request (a modal dialog opened there freezes the app on the
  * next key event), menu items are clicked with the pointer, their menus
- * opened first, and other elements with the pointer where nothing covers
- * them.
+ * opened first, and button-like elements with the pointer where nothing
+ * covers them.
  *
  * @param f the facts
  * @returns the routes to try, in order
@@ -121,7 +127,7 @@ export function clickRoutes(f: ClickFacts): ClickRoute[] {
   }
   // Any press may open a modal dialog (a button's handler running gtk_dialog_run): where the
   // action would run it inside the app's request, a user's click is the safe way in.
-  if (f.actionBlocksOnModal) {
+  if (f.actionBlocksOnModal && f.buttonLike) {
     return [{ via: "clear-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
   }
   return [{ via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];

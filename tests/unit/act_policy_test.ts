@@ -14,11 +14,19 @@ const invalid = (e: unknown) => e instanceof DesktopError && e.code === "INVALID
 const vias = (f: Parameters<typeof clickRoutes>[0]) => clickRoutes(f).map((r) => r.via);
 
 Deno.test("policy: click routes are one decision for every backend", () => {
-  const base = { button: "left" as const, count: 1, menuItem: false, actionBlocksOnModal: true };
-  // Where an action runs its handler inside the app's request (GTK 3), any press may open a
-  // modal dialog there: the pointer first, where nothing covers the element.
+  const base = {
+    button: "left" as const,
+    count: 1,
+    menuItem: false,
+    buttonLike: true,
+    actionBlocksOnModal: true,
+  };
+  // Where an action runs its handler inside the app's request (GTK 3), a button's press may
+  // open a modal dialog there: the pointer first, where nothing covers the element.
   assert.deepEqual(vias(base), ["clear-pointer", "action", "pointer"]);
   assert.deepEqual(vias({ ...base, actionBlocksOnModal: false }), ["action", "pointer"]);
+  // A cell's action activates it (a double click): the action, not a single click.
+  assert.deepEqual(vias({ ...base, buttonLike: false }), ["action", "pointer"]);
   // A menu item whose action would run its handler inside the app's request: pointer first.
   assert.deepEqual(vias({ ...base, menuItem: true }), ["menu-pointer", "action", "pointer"]);
   assert.deepEqual(vias({ ...base, menuItem: true, actionBlocksOnModal: false }), [

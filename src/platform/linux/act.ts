@@ -39,6 +39,9 @@ const MENU_OPEN_WAIT_MS = 1500;
 /** AtspiRole codes of menu items (plain, check, radio, tear-off). */
 const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
 
+/** Push button, toggle button, check box, radio button, link: a click is their press. */
+const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([43, 62, 7, 44, 88]);
+
 /** AtspiRole code of a menu that opens from a menu bar or another menu (popup menus cannot be opened by an action). */
 const MENU_ROLES: ReadonlySet<number> = new Set([33]);
 
@@ -241,6 +244,7 @@ export class ElementActor {
       button,
       count,
       menuItem: MENU_ITEM_ROLES.has(this.#role()),
+      buttonLike: BUTTON_LIKE_ROLES.has(this.#role()),
       actionBlocksOnModal: this.#actionsRunInDispatch(),
     });
     for (const route of routes) {
