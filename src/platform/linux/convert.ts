@@ -72,8 +72,26 @@ const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
  * a real label, whatever it looks like.
  */
 function isGtk4ClassName(node: AtspiRawNode, name: string): boolean {
-  if (!TYPE_NAME.test(name) || !GTK4_OBJECT_PATH.test(node.path)) return false;
+  if (!looksLikeGtk4ClassName(node.path, name)) return false;
   return !node.children.some((k) => k.name.trim() === name || k.text?.trim() === name);
+}
+
+/**
+ * Whether an object's name has the shape of GTK 4's class-name fallback: a
+ * GType name on an object of a GTK 4 app.
+ *
+ * @param path the object's D-Bus path
+ * @param name its accessible name
+ * @returns true for "EditorSourceView" on `/org/gnome/TextEditor/a11y/<uuid>`
+ * @example
+ * ```ts
+ * import { looksLikeGtk4ClassName } from "./convert.ts";
+ * const path = "/org/gnome/Calculator/a11y/faca034d_379e_47b1_b939_be031594c116";
+ * console.log(looksLikeGtk4ClassName(path, "AdwGizmo"), looksLikeGtk4ClassName(path, "Undo")); // true false
+ * ```
+ */
+export function looksLikeGtk4ClassName(path: string, name: string): boolean {
+  return TYPE_NAME.test(name) && GTK4_OBJECT_PATH.test(path);
 }
 
 /** Toolkits report hidden objects at this coordinate (INT32_MIN). */
