@@ -323,10 +323,10 @@ if (import.meta.main) {
   const facts = await machineFacts();
   const body = [
     "Command: `deno run -A bench/tokens.ts --before <dir>` (`<dir>`: an older checkout, e.g.",
-    "`git archive 75d3d3e | tar -x -C <dir>`, read against the same desktop in the same run)",
+    "`git archive 0bd68ba | tar -x -C <dir>`, read against the same desktop in the same run)",
     "",
     `- date: ${facts.date}; ${facts.cpu}, ${facts.cores} cores; deno ${facts.deno}; ${facts.chromium}; at-spi2-core ${facts.atspi}`,
-    "- ours: `read --scope-ref <page>` (agent format, default options: boxes of on-screen elements,",
+    "- ours: `read --scope-ref <page>` (agent format, default options: no boxes, static text without refs,",
     "  short refs); peer: npm playwright-core 1.65.1 `locator('body').ariaSnapshot({mode:'ai'})` of",
     "  the same file, same system Chromium, 1200x800 viewport; tokenizer: o200k_base (npm",
     "  js-tiktoken 1.0.21)",
