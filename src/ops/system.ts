@@ -205,7 +205,8 @@ export interface LaunchResult extends Launched {
 
 const launch: Op<LaunchArgs, LaunchResult> = defineOp<LaunchArgs, LaunchResult>({
   name: "launch",
-  doc: "Start an app (name, desktop file id or command) and wait for its window.",
+  doc:
+    "Start an app (name, desktop file id, macOS bundle id or .app, or a command) and wait for its window.",
   examples: [
     "desktop launch mousepad",
     "desktop launch org.gnome.Calculator",
@@ -260,7 +261,8 @@ export interface QuitResult {
 
 const quit: Op<QuitArgs, QuitResult> = defineOp<QuitArgs, QuitResult>({
   name: "quit",
-  doc: "Quit an app by closing its windows (it may ask to save), or force: end it.",
+  doc:
+    "Quit an app as a user does (Linux: close its windows; macOS: its Quit menu item); it may ask to save. --force ends it.",
   examples: ["desktop quit --app mousepad", "desktop quit --pid 4242 --force"],
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   params: [

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createDesktop } from "../../src/desktop.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
-import { scenario, shim } from "./macos_shim_helpers.ts";
+import { rejectsWith, scenario, shim } from "./macos_shim_helpers.ts";
 
 async function magick(args: string[]): Promise<string> {
   const out = await new Deno.Command(args[0], { args: args.slice(1), stdout: "piped" }).output();
@@ -122,4 +122,143 @@ Deno.test("macos clipboard: set through the Pasteboard Manager, read back by ano
     const desktop = createDesktop(p, { store: createMemoryRefStore() });
     assert.equal(await desktop.clipboardGet(), "kept");
   });
+});
+
+/**
+ * A stand-in for /usr/bin/open: `open -a Notes` starts a process standing for
+ * the app and writes its pid where the test picks it up (the test then adds
+ * the app to the shim, as LaunchServices would show it); an unknown app exits
+ * 1 as `open` does.
+ */
+async function fakeOpen(dir: string): Promise<string> {
+  const path = `${dir}/open`;
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh
+case "$2" in
+  Notes|com.example.Notes) sleep 60 >/dev/null 2>&1 & echo $! > "${dir}/pid"; exit 0 ;;
+  Silent) exit 0 ;;
+  *) echo "Unable to find application named '$2'" >&2; exit 1 ;;
+esac
+`,
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+/** The app the shim shows once the stand-in started it: a window and a Quit item. */
+function notesApp(pid: number): Record<string, unknown> {
+  return {
+    pid,
+    name: "Notes",
+    bundle: "com.example.Notes",
+    menubar: {
+      role: "AXMenuBar",
+      children: [
+        {
+          role: "AXMenuBarItem",
+          title: "Apple",
+          children: [{
+            role: "AXMenu",
+            children: [{ role: "AXMenuItem", title: "Force Quit…", actions: ["AXPress"] }],
+          }],
+        },
+        {
+          role: "AXMenuBarItem",
+          title: "Notes",
+          children: [{
+            role: "AXMenu",
+            children: [
+              { role: "AXMenuItem", title: "About Notes", actions: ["AXPress"] },
+              {
+                role: "AXMenuItem",
+                title: "Quit Notes",
+                actions: ["AXPress"],
+                on: { AXPress: [{ quit: true }] },
+              },
+            ],
+          }],
+        },
+      ],
+    },
+    windows: [{
+      role: "AXWindow",
+      subrole: "AXStandardWindow",
+      title: "Notes",
+      windowNumber: 77,
+      frame: [40, 40, 500, 300],
+      children: [],
+    }],
+  };
+}
+
+function running(pid: number): boolean {
+  const out = new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)], stdout: "piped" })
+    .outputSync();
+  const stat = new TextDecoder().decode(out.stdout).trim();
+  return stat !== "" && !stat.startsWith("Z");
+}
+
+Deno.test("macos launch and quit: by name or bundle id through open, the app menu's Quit, --force, unknown app, time-out", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "desktop-macos-launch-" });
+  Deno.env.set("DESKTOP_MAC_OPEN", await fakeOpen(dir));
+  const started: number[] = [];
+  try {
+    await scenario("windows", async (p) => {
+      const desktop = createDesktop(p, { store: createMemoryRefStore() });
+      // LaunchServices shows the app a moment after `open` returns.
+      const appear = async () => {
+        for (let k = 0; k < 100; k++) {
+          try {
+            const pid = Number((await Deno.readTextFile(`${dir}/pid`)).trim());
+            await Deno.remove(`${dir}/pid`);
+            started.push(pid);
+            shim.addApp(notesApp(pid));
+            return;
+          } catch {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+      };
+      const [launched] = await Promise.all([
+        desktop.launch("Notes", { timeoutMs: 4000 }),
+        appear(),
+      ]);
+      assert.equal(launched.app.name, "Notes");
+      assert.equal(launched.app.pid, started[0]);
+      assert.deepEqual(launched.windows.map((w) => w.title), ["Notes"]);
+      assert.ok(running(started[0]));
+
+      // Quit: one menu item pressed, the app menu's Quit (only it quits the app in the tree,
+      // not the Apple menu's Force Quit), and the process ends.
+      const quit = await desktop.quit({ app: "Notes" }, { timeoutMs: 4000 });
+      assert.equal(quit.via, "windows");
+      const presses = shim.log().filter((l) => l.includes("AXMenuItem AXPress"));
+      assert.equal(presses.length, 1, shim.log().join("\n"));
+      assert.equal(running(started[0]), false);
+
+      // By bundle id; --force ends the process with a signal.
+      const [byId] = await Promise.all([
+        desktop.launch("com.example.Notes", { timeoutMs: 4000 }),
+        appear(),
+      ]);
+      assert.equal(byId.app.pid, started[1]);
+      const forced = await desktop.quit({ pid: started[1] }, { force: true, timeoutMs: 4000 });
+      assert.equal(forced.via, "signal");
+      assert.equal(running(started[1]), false);
+
+      await rejectsWith(desktop.launch("NoSuchApp", { timeoutMs: 2000 }), "APP_NOT_FOUND");
+      await rejectsWith(desktop.launch("Silent", { timeoutMs: 600 }), "TIMEOUT");
+    });
+  } finally {
+    Deno.env.delete("DESKTOP_MAC_OPEN");
+    for (const pid of started) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
 });

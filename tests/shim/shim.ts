@@ -45,6 +45,7 @@ const CONTROL = {
   shim_set_trusted: { parameters: ["i32"], result: "void" },
   shim_set_hang: { parameters: ["i32", "i32"], result: "i32" },
   shim_remove_app: { parameters: ["i32"], result: "i32" },
+  shim_add_app: { parameters: ["buffer"], result: "i32" },
   shim_stats: { parameters: ["buffer", "i32"], result: "void" },
   shim_event_log: { parameters: ["buffer", "i64"], result: "i64" },
   shim_get_attr: { parameters: ["i32", "buffer", "buffer", "buffer", "i32"], result: "i32" },
@@ -99,6 +100,13 @@ export class Shim {
   /** Makes an app slow (ms > 0), hung (-25204) or normal (0). */
   setHang(pid: number, ms: number): void {
     if (this.#lib.symbols.shim_set_hang(pid, ms) !== 0) throw new Error(`no app ${pid}`);
+  }
+
+  /** Adds an app (an entry of a tree's `apps`), as if it had just been launched. */
+  addApp(app: Record<string, unknown>): void {
+    if (this.#lib.symbols.shim_add_app(cstr(JSON.stringify(app))) !== 0) {
+      throw new Error(`shim could not add ${JSON.stringify(app).slice(0, 80)}`);
+    }
   }
 
   /** The app quits. */

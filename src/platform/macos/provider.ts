@@ -15,12 +15,14 @@ import type {
   ReadOptions,
   Scope,
   ScreenCapture,
+  StartedApp,
   WindowOp,
   WindowState,
 } from "../provider.ts";
 import { captureScreen } from "./screen.ts";
 import { macWindowAction } from "./windows.ts";
 import { macClipboardGet, macClipboardSet } from "./clipboard.ts";
+import { macEndProcess, macProcessRunning, pressQuit, startMacApp } from "./launch.ts";
 import { matchApp, matchWindow } from "../linux/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
@@ -238,7 +240,6 @@ export class MacosProvider implements Provider {
     }
   }
 
-  /** Stops watchers, restores AXEnhancedUserInterface, releases every reference. */
   /** The pixels of a screen rectangle (CGWindowListCreateImage). */
   capture(rect?: Bounds): Promise<ScreenCapture> {
     return attempt(() => captureScreen(this.#open().libs, rect));
@@ -259,6 +260,27 @@ export class MacosProvider implements Provider {
     return attempt(() => macClipboardSet(this.#open(), text));
   }
 
+  /** Starts an app through LaunchServices (`open`), or a command. */
+  startApp(spec: string): Promise<StartedApp> {
+    return startMacApp(spec);
+  }
+
+  /** Asks an app to quit through its app menu's Quit item; 1 when pressed, 0 without one. */
+  closeApp(pid: number): Promise<number> {
+    return attempt(() => pressQuit(this.#open(), pid));
+  }
+
+  /** Whether a process still runs. */
+  processRunning(pid: number): boolean {
+    return macProcessRunning(pid);
+  }
+
+  /** SIGTERM, or SIGKILL with `force`. */
+  endProcess(pid: number, force: boolean): void {
+    macEndProcess(pid, force);
+  }
+
+  /** Stops watchers, restores AXEnhancedUserInterface, releases every reference. */
   close(): void {
     if (this.#s.closed) return;
     for (const stop of [...this.#watchers]) stop();

@@ -196,6 +196,15 @@ static AXError read_attr(Node *n, const char *name, CFObj **out) {
     return 0;
   }
   if (is_app) {
+    if (!strcmp(name, "AXMenuBar")) {
+      for (int i = 0; i < n->nkids; i++) {
+        if (!strcmp(node_role(n->kids[i]), "AXMenuBar")) {
+          *out = elem_for(n->kids[i]);
+          return 0;
+        }
+      }
+      return kAXErrorNoValue;
+    }
     if (!strcmp(name, "AXWindows")) {
       *out = kids_array(n, true);
       return 0;

@@ -3,6 +3,7 @@
  * (press toggles a check box, scripted effects add/remove/set elements),
  * notifications queued for observers, and the shim-only control functions.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,6 +386,10 @@ static void run_effects(Node *self, const JVal *list) {
         queue_notification(a, kid, "AXCreated");
         queue_notification(a, p, "AXLayoutChanged");
       }
+    } else if ((v = json_get(e, "quit"))) {
+      /* {"quit": true}: the app quits (its Quit menu item): its process ends, it leaves. */
+      if (a->pid > 0) kill(a->pid, SIGTERM);
+      a->removed = true;
     } else if ((v = json_get(e, "focus"))) {
       Node *t = node_find(a->root, v->str);
       if (t) node_set_focus(t);
@@ -593,6 +598,23 @@ EXPORT int shim_set_hang(int pid, int ms) {
 }
 
 /* The process quits: its windows vanish and every element of it stops answering. */
+/* Adds an app (one entry of a tree's "apps", as JSON text): it was launched. */
+EXPORT int shim_add_app(const char *json) {
+  tree_ensure();
+  char err[256];
+  JVal *j = json_parse_text(json, err, sizeof err);
+  if (!j) {
+    fprintf(stderr, "axshim: %s\n", err);
+    return -1;
+  }
+  App **grown = realloc(g_apps, (size_t)(g_napps + 2) * sizeof(App *));
+  if (!grown) return -1;
+  g_apps = grown;
+  g_apps[g_napps++] = app_from_json(j);
+  g_apps[g_napps] = NULL;
+  return 0;
+}
+
 EXPORT int shim_remove_app(int pid) {
   tree_ensure();
   App *a = app_by_pid(pid);
