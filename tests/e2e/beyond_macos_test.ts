@@ -262,3 +262,34 @@ Deno.test("macos launch and quit: by name or bundle id through open, the app men
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("macos fill and run: many fields from one read, then steps by ref; a failing step stops the run with its index", async () => {
+  await scenario("browser", async (p) => {
+    const desktop = createDesktop(p, { store: createMemoryRefStore() });
+    const scope = { app: "Safari" };
+    await desktop.read(scope);
+    const filled = await desktop.fill(scope, [
+      { target: { ref: "form/email" }, value: "ada@example.com" },
+      { target: { ref: "form/subscribe-to-news" }, value: "true" },
+      { target: { ref: "volume" }, value: "70" },
+    ]);
+    assert.deepEqual(filled.map((f) => f.ok), [true, true, true], JSON.stringify(filled));
+    assert.equal(filled[0].element?.v, "ada@example.com");
+    assert.equal(filled[1].element?.chk, true);
+    assert.equal(filled[2].element?.v, "70");
+
+    const report = await desktop.run({
+      app: "Safari",
+      steps: [
+        { "set-value": { ref: "form/email", value: "grace@example.com" } },
+        { expect: { ref: "form/email", value: "grace@example.com" } },
+        { click: "form/reset" }, // disabled: the run stops here
+        { click: "form/submit" },
+      ],
+    });
+    assert.equal(report.ok, false);
+    // Three reports: the run stopped at the failing step; Submit was never clicked.
+    assert.deepEqual(report.steps.map((s) => s.ok), [true, true, false]);
+    assert.equal(report.steps[2].error?.code, "ACTION_FAILED");
+  });
+});
