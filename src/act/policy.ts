@@ -133,6 +133,101 @@ export function clickRoutes(f: ClickFacts): ClickRoute[] {
   return [{ via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
 }
 
+/** How set-value is carried out, decided by {@link setValueRoute}. */
+export type SetValueRoute =
+  /** Already in the asked state: nothing to do. */
+  | "unchanged"
+  /** Press the element (its action, else a click) to flip its checked state. */
+  | "toggle"
+  /** Set the number (the Value interface, AXValue of a slider or spin button). */
+  | "number"
+  /** Set the text (EditableText, AXValue of a text field). */
+  | "text"
+  /** Select all and type over it (a text field whose text cannot be set directly). */
+  | "keys"
+  /** Set the selected state (a row, tab or cell: `true`/`false`). */
+  | "selected"
+  /** Choose the option with that label (a combo box, a list). */
+  | "select";
+
+/** What {@link setValueRoute} needs to know about the element, each backend asking its own API. */
+export interface SetValueFacts {
+  /** A check box, switch, radio or toggle button. */
+  toggle: boolean;
+  /** Its checked (or pressed) state, for a toggle. */
+  checked?: boolean;
+  /** A radio button (it cannot be unchecked directly). */
+  radio?: boolean;
+  /** Its value is a settable number. */
+  number: boolean;
+  /** Its text can be set. */
+  text: boolean;
+  /** A text field whose text cannot be set directly, typed into instead. */
+  keyboardText: boolean;
+  /** Its selected state can be set. */
+  selectable: boolean;
+  /** It may hold options to choose from (the backend looks for them). */
+  options: boolean;
+}
+
+/**
+ * How set-value is carried out, the same on every backend: a toggle is
+ * pressed to reach the asked state, then a number, a text, typing over a
+ * field, a selected state, an option; the argument is checked against the
+ * route (a toggle takes true/false, a number a number).
+ *
+ * @param f the facts
+ * @param value the asked value
+ * @returns the route
+ * @throws DesktopError INVALID_ARGS for a value the element cannot take,
+ *   ACTION_NOT_SUPPORTED when nothing of it can be set
+ * @example
+ * ```ts
+ * import { setValueRoute } from "./policy.ts";
+ * const field = { toggle: false, number: false, text: true, keyboardText: false, selectable: false, options: false };
+ * console.log(setValueRoute(field, "ada@example.com")); // "text"
+ * console.log(setValueRoute({ ...field, text: false, toggle: true, checked: true }, "on")); // "unchanged"
+ * ```
+ */
+export function setValueRoute(f: SetValueFacts, value: string): SetValueRoute {
+  if (f.toggle) {
+    const want = requireToggle(value);
+    if (f.checked === want) return "unchanged";
+    if (f.radio && !want) {
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        "a radio button cannot be unchecked directly",
+        {
+          suggestion: "Select another radio button of the group instead",
+        },
+      );
+    }
+    return "toggle";
+  }
+  if (f.number) {
+    parseNumber(value);
+    return "number";
+  }
+  if (f.text) return "text";
+  if (f.keyboardText) return "keys";
+  if (f.selectable && parseToggle(value) !== undefined) return "selected";
+  if (f.options) return "select";
+  throw noSettableValue();
+}
+
+/**
+ * The error for an element none of whose value can be set.
+ *
+ * @returns ACTION_NOT_SUPPORTED with what set-value works on
+ */
+export function noSettableValue(): DesktopError {
+  return new DesktopError("ACTION_NOT_SUPPORTED", "the element has no settable value", {
+    suggestion:
+      "set-value works on text fields, sliders, spin buttons, toggles, lists and combos; " +
+      "use type to enter text, or click/action for other controls",
+  });
+}
+
 /**
  * Reads a set-value argument for a toggle (check box, switch, radio,
  * check menu item).

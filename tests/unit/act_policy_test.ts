@@ -7,6 +7,7 @@ import {
   pickAction,
   PRESS_ACTIONS,
   requireToggle,
+  setValueRoute,
 } from "../../src/act/policy.ts";
 import { DesktopError } from "../../src/errors.ts";
 
@@ -58,4 +59,34 @@ Deno.test("policy: set-value arguments are read the same way everywhere", () => 
   for (const bad of ["", "abc", "Infinity", "1e999"]) {
     assert.throws(() => parseNumber(bad), invalid);
   }
+});
+
+Deno.test("policy: set-value routes are one decision for every backend", () => {
+  const none = {
+    toggle: false,
+    number: false,
+    text: false,
+    keyboardText: false,
+    selectable: false,
+    options: false,
+  };
+  const box = { ...none, toggle: true, checked: false };
+  assert.equal(setValueRoute(box, "true"), "toggle");
+  assert.equal(setValueRoute(box, "off"), "unchanged");
+  assert.throws(() => setValueRoute(box, "maybe"), invalid);
+  const radio = { ...box, radio: true, checked: true };
+  assert.throws(
+    () => setValueRoute(radio, "false"),
+    (e: unknown) => e instanceof DesktopError && e.code === "ACTION_NOT_SUPPORTED",
+  );
+  assert.equal(setValueRoute({ ...none, number: true, text: true }, "42"), "number");
+  assert.throws(() => setValueRoute({ ...none, number: true }, "lots"), invalid);
+  assert.equal(setValueRoute({ ...none, text: true, options: true }, "Ada"), "text");
+  assert.equal(setValueRoute({ ...none, keyboardText: true }, "Ada"), "keys");
+  assert.equal(setValueRoute({ ...none, selectable: true, options: true }, "true"), "selected");
+  assert.equal(setValueRoute({ ...none, selectable: true, options: true }, "Japan"), "select");
+  assert.throws(
+    () => setValueRoute(none, "x"),
+    (e: unknown) => e instanceof DesktopError && e.code === "ACTION_NOT_SUPPORTED",
+  );
 });

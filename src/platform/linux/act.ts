@@ -15,10 +15,11 @@ import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import {
   clickRoutes,
+  noSettableValue,
   parseNumber,
   pickAction,
   PRESS_ACTIONS,
-  requireToggle,
+  setValueRoute,
 } from "../../act/policy.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
@@ -590,27 +591,31 @@ export class ElementActor {
     const n = this.#n;
     const role = this.#role();
     const states = this.#states();
-    if (TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE)) {
-      const want = requireToggle(value);
-      const checked = hasState(states, ATSPI_STATE.CHECKED) ||
-        hasState(states, ATSPI_STATE.PRESSED);
-      if (checked === want) return { via: "accessible", detail: "unchanged" };
-      return this.click("left", 1);
-    }
-    {
-      using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
-      if (val && role !== ATSPI_ROLE.PASSWORD_TEXT) {
+    using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
+    using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
+    const route = setValueRoute({
+      toggle: TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE),
+      checked: hasState(states, ATSPI_STATE.CHECKED) || hasState(states, ATSPI_STATE.PRESSED),
+      number: val !== null && role !== ATSPI_ROLE.PASSWORD_TEXT,
+      text: et !== null,
+      keyboardText: KEYBOARD_TEXT_ROLES.has(role),
+      selectable: false,
+      options: true,
+    }, value);
+    switch (route) {
+      case "unchanged":
+        return { via: "accessible", detail: "unchanged" };
+      case "toggle":
+        return this.click("left", 1);
+      case "number": {
         const num = parseNumber(value);
-        const ok = n.sym.atspi_value_set_current_value(val.ptr, num, n.err.buf);
+        const ok = n.sym.atspi_value_set_current_value(val!.ptr, num, n.err.buf);
         n.check("set value", "ACTION_FAILED");
         if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused value ${num}`);
         return { via: "accessible", detail: "Value" };
       }
-    }
-    {
-      using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
-      if (et) {
-        const ok = n.sym.atspi_editable_text_set_text_contents(et.ptr, cstr(value), n.err.buf);
+      case "text": {
+        const ok = n.sym.atspi_editable_text_set_text_contents(et!.ptr, cstr(value), n.err.buf);
         n.check("set text", "ACTION_FAILED");
         if (!ok) {
           throw new DesktopError("ACTION_FAILED", "the app refused the text", {
@@ -619,22 +624,21 @@ export class ElementActor {
         }
         return { via: "accessible", detail: "EditableText" };
       }
+      case "keys":
+        // Text fields without EditableText (Chromium): select all, then type over it.
+        this.#focusForKeys();
+        pressCombo(n, parseCombo("ctrl+a"));
+        if (value === "") pressCombo(n, parseCombo("BackSpace"));
+        else typeString(n, value);
+        settle(n);
+        return { via: "input", detail: "keyboard" };
+      case "selected":
+      case "select": {
+        const selected = this.#select(value);
+        if (selected) return selected;
+        throw noSettableValue();
+      }
     }
-    if (KEYBOARD_TEXT_ROLES.has(role)) {
-      // Text fields without EditableText (Chromium): select all, then type over it.
-      this.#focusForKeys();
-      pressCombo(n, parseCombo("ctrl+a"));
-      if (value === "") pressCombo(n, parseCombo("BackSpace"));
-      else typeString(n, value);
-      settle(n);
-      return { via: "input", detail: "keyboard" };
-    }
-    const selected = this.#select(value);
-    if (selected) return selected;
-    throw new DesktopError("ACTION_NOT_SUPPORTED", "the element has no settable value", {
-      suggestion:
-        "set-value works on text fields, sliders, spin buttons, toggles, lists and combos",
-    });
   }
 
   /**

@@ -7,7 +7,13 @@
  */
 
 import { DesktopError } from "../../errors.ts";
-import { clickRoutes, requireToggle } from "../../act/policy.ts";
+import {
+  clickRoutes,
+  noSettableValue,
+  parseNumber,
+  requireToggle,
+  setValueRoute,
+} from "../../act/policy.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { intersect } from "../geometry.ts";
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
@@ -167,58 +173,55 @@ function focus(t: ElementTarget, role: string): ActionResult {
 
 function setValue(t: ElementTarget, role: string, value: string): ActionResult {
   const s = t.s;
-  if (CHECK_ROLES.has(role)) {
-    const want = requireToggle(value);
-    const cur = s.read(t.ref, "AXValue").value;
-    const checked = typeof cur === "number" ? cur === 1 : cur === true;
-    if (checked === want) return { via: "accessible", detail: "already in that state" };
-    if (role === "AXRadioButton" && !want) {
-      throw new DesktopError(
-        "ACTION_NOT_SUPPORTED",
-        "a radio button cannot be unchecked directly",
-        {
-          suggestion: "Select another radio button of the group instead",
-        },
-      );
-    }
-    const err = s.perform(t.ref, "AXPress");
-    if (err !== 0) throw fail(t, err, "perform AXPress");
-    return { via: "accessible", detail: "AXPress" };
-  }
-  const valueSettable = s.settable(t.ref, "AXValue");
+  const toggle = CHECK_ROLES.has(role);
+  const cur = toggle ? s.read(t.ref, "AXValue").value : null;
+  const valueSettable = toggle ? { err: 0, settable: false } : s.settable(t.ref, "AXValue");
   if (valueSettable.err === AX_ERROR.InvalidUIElement) {
     throw fail(t, valueSettable.err, "set value");
   }
-  if (!valueSettable.settable && /^(true|false)$/i.test(value.trim())) {
-    // Rows, tabs and cells: the "value" is their selected state.
-    const sel = s.settable(t.ref, "AXSelected");
-    if (sel.settable) {
-      const err = s.set(t.ref, "AXSelected", s.cf.boolean(requireToggle(value)));
+  const selectable = !toggle && !valueSettable.settable &&
+    s.settable(t.ref, "AXSelected").settable;
+  if (
+    !toggle && !valueSettable.settable && !selectable && valueSettable.err !== 0 &&
+    valueSettable.err !== AX_ERROR.AttributeUnsupported
+  ) {
+    throw fail(t, valueSettable.err, "check AXValue");
+  }
+  const route = setValueRoute({
+    toggle,
+    checked: typeof cur === "number" ? cur === 1 : cur === true,
+    radio: role === "AXRadioButton",
+    number: valueSettable.settable && NUMERIC_ROLES.has(role),
+    text: valueSettable.settable && !NUMERIC_ROLES.has(role),
+    keyboardText: false,
+    selectable,
+    options: false,
+  }, value);
+  let err: number;
+  switch (route) {
+    case "unchanged":
+      return { via: "accessible", detail: "already in that state" };
+    case "toggle":
+      err = s.perform(t.ref, "AXPress");
+      if (err !== 0) throw fail(t, err, "perform AXPress");
+      return { via: "accessible", detail: "AXPress" };
+    case "selected":
+      err = s.set(t.ref, "AXSelected", s.cf.boolean(requireToggle(value)));
       if (err !== 0) throw fail(t, err, "set AXSelected");
       return { via: "accessible", detail: "AXSelected" };
+    case "number": {
+      using num = s.cf.number(parseNumber(value));
+      err = s.set(t.ref, "AXValue", num.ptr);
+      break;
     }
-  }
-  if (!valueSettable.settable) {
-    if (valueSettable.err !== 0 && valueSettable.err !== AX_ERROR.AttributeUnsupported) {
-      throw fail(t, valueSettable.err, "check AXValue");
+    case "text": {
+      using str = s.cf.string(value);
+      err = s.set(t.ref, "AXValue", str.ptr);
+      break;
     }
-    throw new DesktopError("ACTION_NOT_SUPPORTED", `the value of this ${role} cannot be set`, {
-      suggestion: "Use desktop type to enter text, or desktop click/action for controls",
-    });
-  }
-  let err: number;
-  if (NUMERIC_ROLES.has(role)) {
-    const n = Number(value.trim());
-    if (value.trim() === "" || !Number.isFinite(n)) {
-      throw new DesktopError("INVALID_ARGS", `"${value}" is not a number for this ${role}`, {
-        suggestion: "Pass a number within the element's min/max",
-      });
-    }
-    using num = s.cf.number(n);
-    err = s.set(t.ref, "AXValue", num.ptr);
-  } else {
-    using str = s.cf.string(value);
-    err = s.set(t.ref, "AXValue", str.ptr);
+    default:
+      // keys and select are not routes here (keyboardText and options are false).
+      throw noSettableValue();
   }
   if (err !== 0) throw fail(t, err, "set AXValue");
   return { via: "accessible", detail: "AXValue" };
