@@ -82,3 +82,60 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name: "act: a menu item of an app behind another is clicked in that app, menus opened there",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "desktop-focus-menu-" });
+    try {
+      await Deno.writeTextFile(`${dir}/notes.txt`, "notes\n");
+      await using d = await startDesktop({ app: "mousepad", url: `${dir}/notes.txt` });
+      // A window of another app lies over mousepad's menu bar and has the keyboard focus.
+      const cover = await d.startApp({ app: "zenity", url: "--text=covering\0--width=900" });
+      const run = async (args: string[]) => {
+        const res = await runCli(d, [...args, "--timeout", "30000"]);
+        assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}`);
+        return res.stdout;
+      };
+      await run(["window", "--pid", String(cover.pid), "--move", "0,0", "--raise"]);
+      await run(["read", "--pid", String(d.pid)]);
+      const out = await run(["click", "--pid", String(d.pid), "--ref", "file/save-as"]);
+      // The pointer opened mousepad's own File menu: the click went to mousepad, not the cover.
+      assert.match(out, /via input \(menu opened, item clicked\)/, out);
+      await eventually("mousepad's Save As dialog (pyatspi)", async () => {
+        const names = await pyatspiNames(d, d.pid);
+        return names.some((n) => /save as/i.test(n)) ? true : undefined;
+      }, 10_000);
+      assert.ok((await pyatspiNames(d, cover.pid)).length > 0, "the covering app still answers");
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+/** Every accessible name of a process, read by pyatspi. */
+async function pyatspiNames(d: TestDesktop, pid: number): Promise<string[]> {
+  const script = `
+import json, sys, pyatspi
+pid = int(sys.argv[1])
+out = []
+def walk(a, depth):
+    if a is None or depth > 30: return
+    if a.name: out.append(a.name)
+    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == pid: walk(app, 0)
+print(json.dumps(out))
+`;
+  const res = await new Deno.Command("/usr/bin/python3", {
+    args: ["-c", script, String(pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(res.stdout) || "[]");
+}

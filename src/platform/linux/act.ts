@@ -368,6 +368,8 @@ export class ElementActor {
    */
   clickMenuItem(): ActionResult | null {
     const n = this.#n;
+    // The menus are opened with the pointer too: another app's window must not take the clicks.
+    this.#bringAppForward();
     let opened = false;
     if (!this.#showing()) {
       opened = this.#openMenusAbove();
