@@ -38,6 +38,9 @@ export interface AgentOptions {
   bareText?: boolean;
 }
 
+/** Most action names a line prints; the rest are counted. */
+const MAX_ACTIONS = 6;
+
 /** Longest description printed, in characters: help texts run long and repeat. */
 const MAX_DESC = 60;
 
@@ -373,7 +376,12 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
   const ph = el.ph?.trim();
   if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, max)}`);
   const acts = informativeActions(el);
-  if (acts.length) out.push(`actions=${acts.join(",")}`);
+  // GTK 4 lists every action group of a text view (16 on gnome-text-editor's): name a few, count
+  // the rest (JSON has them all).
+  if (acts.length) {
+    const more = acts.length - MAX_ACTIONS;
+    out.push(`actions=${acts.slice(0, MAX_ACTIONS).join(",")}${more > 0 ? `,…(+${more})` : ""}`);
+  }
   return out;
 }
 

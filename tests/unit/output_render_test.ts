@@ -499,3 +499,9 @@ Deno.test("agent: twin rows stay in their run, and their parts' refs read back w
     assert.equal(resolveRef(root, t.ref), del, `${t.ref} reaches ${del.ref}`);
   }
 });
+
+Deno.test("agent: a long list of actions names six and counts the rest", () => {
+  const names = Array.from({ length: 16 }, (_, k) => `buffer.action-${k}`);
+  const line = elementLine({ i: 4, ref: "editor", r: "input", a: names });
+  assert.match(line, /actions=buffer\.action-0,.*buffer\.action-5,…\(\+10\)$/);
+});
