@@ -45,7 +45,8 @@ export const SCOPE_PARAMS: readonly ParamSpec[] = [
     shared: true,
     doc: "app name or unique part (default: focused app)",
   },
-  { name: "pid", type: "int", shared: true, min: 0, doc: "app process id" },
+  // 0 and negative numbers name process groups for kill(2), never an app.
+  { name: "pid", type: "int", shared: true, min: 1, doc: "app process id" },
   { name: "window", type: "string", shared: true, doc: "window title part" },
   { name: "window_id", type: "int", shared: true, min: 0, doc: "window id from list" },
   {

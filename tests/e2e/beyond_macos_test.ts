@@ -211,6 +211,8 @@ Deno.test("macos launch and quit: by name or bundle id through open, the app men
         for (let k = 0; k < 100; k++) {
           try {
             const pid = Number((await Deno.readTextFile(`${dir}/pid`)).trim());
+            // The stand-in may not have written the pid yet: an empty file is not pid 0.
+            if (!Number.isInteger(pid) || pid <= 0) throw new Error("not yet");
             await Deno.remove(`${dir}/pid`);
             started.push(pid);
             shim.addApp(notesApp(pid));
@@ -252,7 +254,7 @@ Deno.test("macos launch and quit: by name or bundle id through open, the app men
     });
   } finally {
     Deno.env.delete("DESKTOP_MAC_OPEN");
-    for (const pid of started) {
+    for (const pid of started.filter((p) => p > 0)) {
       try {
         Deno.kill(pid, "SIGKILL");
       } catch {

@@ -122,6 +122,7 @@ Deno.test("cli: bad arguments are INVALID_ARGS with exit 2", async () => {
       ["type", "--from", FORM, "--text", "a", "--key", "Return"],
       ["type", "--from", FORM, "--ref", "form/email", "a", "--text", "b"],
       ["set-value", "--from", FORM, "--ref", "form/email"],
+      ["quit", "--from", FORM, "--pid", "0", "--force"],
       ["action", "--from", FORM, "--ref", "form/submit"],
       ["wait", "--from", FORM],
       ["wait", "--from", FORM, "--for-text", "a", "--gone", "b"],
@@ -283,4 +284,20 @@ Deno.test("cli: a corrupt ref store warns and behaves as empty", async () => {
     const again = await run(["find", "--from", FORM, "--id", "12"], dir);
     assert.equal(again.code, 0, again.stderr);
   });
+});
+
+Deno.test("a pid that kill(2) would read as a process group is refused before any signal", async () => {
+  const { signalProcess } = await import("../../src/platform/linux/launch.ts");
+  const { macEndProcess, macProcessRunning } = await import("../../src/platform/macos/launch.ts");
+  for (const pid of [0, -1, 1.5]) {
+    assert.throws(
+      () => signalProcess(pid, "SIGKILL"),
+      (e: Error & { code?: string }) => e.code === "INVALID_ARGS",
+    );
+    assert.throws(
+      () => macEndProcess(pid, true),
+      (e: Error & { code?: string }) => e.code === "INVALID_ARGS",
+    );
+    assert.equal(macProcessRunning(pid), false);
+  }
 });

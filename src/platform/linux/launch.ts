@@ -206,6 +206,12 @@ export function processRunning(pid: number): boolean {
  * @param signal SIGTERM or SIGKILL
  */
 export function signalProcess(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+  // kill(2) reads 0 and negative pids as process groups (-1: every process): never an app.
+  if (!Number.isInteger(pid) || pid <= 0) {
+    throw new DesktopError("INVALID_ARGS", `${pid} is not a process id`, {
+      suggestion: "Pass the app's pid from list",
+    });
+  }
   try {
     Deno.kill(pid, signal);
   } catch (e) {

@@ -126,6 +126,7 @@ export async function startMacApp(spec: string, opener?: string): Promise<Starte
  * @returns true while it runs
  */
 export function macProcessRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     const out = new Deno.Command("ps", {
       args: ["-o", "stat=", "-p", String(pid)],
@@ -146,6 +147,12 @@ export function macProcessRunning(pid: number): boolean {
  * @param force SIGKILL instead of SIGTERM
  */
 export function macEndProcess(pid: number, force: boolean): void {
+  // kill(2) reads 0 and negative pids as process groups (-1: every process): never an app.
+  if (!Number.isInteger(pid) || pid <= 0) {
+    throw new DesktopError("INVALID_ARGS", `${pid} is not a process id`, {
+      suggestion: "Pass the app's pid from list",
+    });
+  }
   try {
     Deno.kill(pid, force ? "SIGKILL" : "SIGTERM");
   } catch (e) {
