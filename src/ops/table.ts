@@ -14,6 +14,7 @@ import type { ObserveEvent } from "../observe/events.ts";
 import { observe } from "../observe/observe.ts";
 import { foldLabels } from "../model/semantics.ts";
 import { DEFAULT_MCP_BUDGET, fitBudget, o200kCounter } from "../output/budget.ts";
+import { READ_MAX_TEXT } from "../output/agent_line.ts";
 import { type Format, renderChanges, renderElements } from "../output/render.ts";
 import { toYaml } from "../output/yaml.ts";
 import type { Action, MouseButton, ScrollDirection } from "../platform/provider.ts";
@@ -215,6 +216,8 @@ export interface ReadArgs extends ScopeArgs {
   budget?: number;
   /** Agent format: whole refs. */
   full_refs?: boolean;
+  /** Agent format: longest text printed per element (0: no cap). */
+  max_text?: number;
 }
 
 /** Result of `read`: the rendered tree and how much of it was kept. */
@@ -292,6 +295,12 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
       doc: "agent format: about this many tokens at most; big repeated regions collapse",
     },
     { name: "full_refs", type: "boolean", doc: "agent format: whole refs, not shortest suffixes" },
+    {
+      name: "max_text",
+      type: "int",
+      min: 0,
+      doc: `agent format: longest text per element (default ${READ_MAX_TEXT}; 0: no cap)`,
+    },
   ],
   async run(ctx, args) {
     const desktop = await ctx.desktop();
@@ -346,6 +355,7 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
       viewport: windowBoundsOf(snapshot.root, view.root.i),
       refsFrom: snapshot.root,
       shortRefs: !args.full_refs,
+      ...(args.max_text !== undefined ? { maxText: args.max_text } : {}),
     });
     if (args.budget && format === "agent") {
       text = fitBudget(text, args.budget, await o200kCounter());

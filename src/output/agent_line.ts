@@ -14,7 +14,11 @@ import type { RefShortener } from "./short_refs.ts";
 export interface AgentOptions {
   /** Print bounds `(x,y,w,h)` (default true). */
   bounds?: boolean;
-  /** Longest label or value printed, in characters (default 120). */
+  /**
+   * Longest label or value printed, in characters: longer ones end in
+   * `…"(N chars)` (default {@link LINE_MAX_TEXT}; a read passes
+   * {@link READ_MAX_TEXT}; 0: no cap).
+   */
   maxText?: number;
   /** Indent children (tree); false prints a flat list (default true). */
   tree?: boolean;
@@ -36,6 +40,25 @@ export interface AgentOptions {
    * action results) keeps its ref.
    */
   bareText?: boolean;
+}
+
+/**
+ * Longest text of a single element's line (find, an action's result): a
+ * reminder of which element it is, not its content.
+ */
+export const LINE_MAX_TEXT = 120;
+
+/**
+ * Longest text of an element in a read: visible text is what the agent came
+ * to see (a paragraph, a PDF page, a document), so only text past the reader's
+ * own bound (2,000 characters) is cut, with its length said.
+ */
+export const READ_MAX_TEXT = 2000;
+
+/** The cap `maxText` asks for: 0 means none. */
+export function textCap(opts: Pick<AgentOptions, "maxText">): number {
+  const max = opts.maxText ?? LINE_MAX_TEXT;
+  return max > 0 ? max : Infinity;
 }
 
 /** Most action names a line prints; the rest are counted. */
@@ -253,7 +276,7 @@ export function isPunctuation(el: Element): boolean {
  * ```
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
-  const max = opts.maxText ?? 120;
+  const max = textCap(opts);
   const parts: string[] = opts.bareText && isStaticText(el)
     ? []
     : [`[${idText(el)}|${refText(el, opts)}]`];
@@ -332,7 +355,7 @@ export function elementTail(
   label: string,
   opts: AgentOptions,
 ): string[] {
-  const max = opts.maxText ?? 120;
+  const max = textCap(opts);
   const parts: string[] = [];
   if (el.v && !isValueNoise(el)) {
     if (el.sec) parts.push("val=***");
@@ -374,7 +397,7 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
   const d = el.d?.trim();
   if (d && fold(d) !== fold(el.t)) out.push(`desc=${quote(d, Math.min(max, MAX_DESC))}`);
   const ph = el.ph?.trim();
-  if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, max)}`);
+  if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, Math.min(max, LINE_MAX_TEXT))}`);
   const acts = informativeActions(el);
   // GTK 4 lists every action group of a text view (16 on gnome-text-editor's): name a few, count
   // the rest (JSON has them all).

@@ -29,6 +29,7 @@ import {
   labelOf,
   quote,
   shownChildren,
+  textCap,
 } from "./agent_line.ts";
 
 /** Roles whose text a one-line row shows as a bare quoted string. */
@@ -82,7 +83,7 @@ function rowParts(row: Element): RowPart[] | null {
 }
 
 function partText(part: RowPart, opts: AgentOptions): string {
-  return "text" in part ? quote(part.text, opts.maxText ?? 120) : elementLine(part.el, opts);
+  return "text" in part ? quote(part.text, textCap(opts)) : elementLine(part.el, opts);
 }
 
 /**
@@ -172,7 +173,7 @@ export function uniformRunAt(
  * @returns the lines without indentation
  */
 export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
-  const max = opts.maxText ?? 120;
+  const max = textCap(opts);
   // A label shared by the whole column goes in the header; others stay on their rows.
   const shared = run[0].parts.map((p, c) => {
     if ("text" in p) return null;

@@ -16,6 +16,7 @@
 import type { Change } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
+import { READ_MAX_TEXT } from "./agent_line.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
 import { refShortener } from "./short_refs.ts";
@@ -42,7 +43,7 @@ export interface RenderOptions {
    * starts below its window (a scoped read); boxes outside it are left out.
    */
   viewport?: Bounds;
-  /** Agent format: longest label or value printed (default 120 characters). */
+  /** Agent format: longest label or value printed (default READ_MAX_TEXT; 0: no cap). */
   maxText?: number;
   /** JSON: indent with two spaces (default: one compact line). */
   pretty?: boolean;
@@ -93,7 +94,7 @@ export function renderElements(tree: Element, opts: RenderOptions): string {
     case "agent":
       return renderAgent(root, {
         bounds: opts.bounds,
-        maxText: opts.maxText,
+        maxText: opts.maxText ?? READ_MAX_TEXT,
         tree: !opts.flat,
         // A tree shows static text as text; a flat list (a filtered read) keeps every ref.
         bareText: !opts.flat,

@@ -415,7 +415,10 @@ function segmentOf(
   } else if (LANDMARK_ROLES.has(el.r)) {
     const popup = !labelSlug && (el.r === "menu" || el.r === "list") && parent !== null &&
       POPUP_OWNERS.has(parent.r);
-    if (!popup) out.contributes = out.own;
+    // An unlabeled list inside a row is that row's sublist (a nested navigation, a thread's
+    // replies): the row's key already names it.
+    const sublist = !labelSlug && el.r === "list" && path !== null && ROW_ROLES.has(path.el.r);
+    if (!popup && !sublist) out.contributes = out.own;
   } else if (labelSlug) {
     out.contributes = labelSlug;
   }
@@ -440,18 +443,31 @@ function controlCell(el: Element): boolean {
   return inner !== el && NON_KEY_CONTROLS.has(inner.r);
 }
 
-/**
- * Slug of the first labeled cell, link, text or heading inside a row,
- * depth-first, skipping cells that only hold a control (a row's selection
- * checkbox is named after the row, it is not its key).
- */
 /** A list marker or position number: "1.", "12)". */
 const ORDINAL = /^\s*\d+\s*[.)]\s*$/;
 
+/**
+ * Containers inside a row that belong to other rows (a nested list's items, a
+ * nested table): never searched for the row's key.
+ */
+const OTHER_ROWS: ReadonlySet<Role> = new Set<Role>(["list", "table", "tree", "row", "treeitem"]);
+
+/** Controls whose label may key a row that has no text of its own (a disclosure button). */
+const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
+
+/**
+ * Slug of the first labeled cell, link, text or heading of a row's own
+ * content, depth-first, skipping cells that only hold a control (a row's
+ * selection checkbox is named after the row, it is not its key) and nested
+ * lists and tables (their items are other rows). A row with none of those is
+ * keyed by its first labeled button (a navigation group's "Guides" toggle).
+ */
 function rowKey(row: Element, slugOf: (el: Element) => string): string {
+  let control = "";
   const stack = [...(row.c ?? [])].reverse();
   while (stack.length) {
     const el = stack.pop()!;
+    if (OTHER_ROWS.has(el.r)) continue;
     if (el.r === "cell" && controlCell(el)) continue;
     // An ordinal ("1.", "2)") is the row's position, not its key: it changes when a row is
     // inserted above.
@@ -459,10 +475,11 @@ function rowKey(row: Element, slugOf: (el: Element) => string): string {
       const s = slugOf(el);
       if (s) return s;
     }
+    if (!control && KEY_CONTROLS.has(el.r)) control = slugOf(el);
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
-  return "";
+  return control;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   renderElements,
 } from "../../src/output/mod.ts";
 import { assignRefs } from "../../src/refs/generate.ts";
+import { READ_MAX_TEXT } from "../../src/output/agent_line.ts";
 import { resolveRef } from "../../src/refs/resolve.ts";
 
 function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
@@ -504,4 +505,25 @@ Deno.test("agent: a long list of actions names six and counts the rest", () => {
   const names = Array.from({ length: 16 }, (_, k) => `buffer.action-${k}`);
   const line = elementLine({ i: 4, ref: "editor", r: "input", a: names });
   assert.match(line, /actions=buffer\.action-0,.*buffer\.action-5,…\(\+10\)$/);
+});
+
+Deno.test("agent: a read prints visible text whole up to READ_MAX_TEXT; lines and max_text 0", () => {
+  const para = "The tide comes in twice a day. ".repeat(20).trim(); // about 620 characters
+  const root: Element = {
+    i: 1,
+    ref: "app",
+    r: "app",
+    t: "App",
+    c: [{ i: 2, ref: "app/txt", r: "txt", t: para }],
+  };
+  const read = renderElements(root, { format: "agent" });
+  assert.ok(read.includes(`"${para}"`), "a paragraph is read whole");
+  assert.ok(READ_MAX_TEXT >= 2000);
+  // One element's line (find, an action's result) stays a short reminder.
+  assert.ok(elementLine(root.c![0]).includes(`…"(${para.length} chars)`));
+  const huge = { ...root, c: [{ i: 2, ref: "app/txt", r: "txt" as const, t: "y".repeat(5000) }] };
+  assert.ok(renderElements(huge, { format: "agent" }).includes('…"(5000 chars)'));
+  assert.ok(
+    renderElements(huge, { format: "agent", maxText: 0 }).includes(`"${"y".repeat(5000)}"`),
+  );
 });

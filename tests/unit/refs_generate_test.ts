@@ -457,3 +457,25 @@ Deno.test("refs: a cell holding only a selection checkbox does not key its row",
   assert.equal(refs.get(chk), "orders/so-1001/select-so-1001");
   assert.equal(refs.get(row.c![1].c![0]), "orders/so-1001/lnk");
 });
+
+Deno.test("refs: a nested navigation's rows are keyed by their own button, not a sublist's link", () => {
+  // <li><button>Guides</button><ul><li><a>Basics</a></li>...</ul></li>, as docs sites nest them.
+  const basics = el("lnk", "Basics");
+  const sub = el("list", undefined, [el("row", undefined, [basics])]);
+  const guides = el("row", undefined, [el("btn", "Guides", undefined, { exp: true }), sub]);
+  const root = el("window", "Docs", [el("navigation", "Documentation", [el("list", undefined, [
+    guides,
+  ])])]);
+  const refs = refsOf(root);
+  assert.equal(refs.get(guides), "documentation/list/guides");
+  assert.equal(refs.get(guides.c![0]), "documentation/list/guides/btn");
+  // The sublist is the row's: its items sit right under the row key, once.
+  assert.equal(refs.get(basics), "documentation/list/guides/basics/lnk");
+  assert.equal(refs.get(sub), "documentation/list/guides/list");
+});
+
+Deno.test("refs: a row's text wins over its buttons as its key", () => {
+  const row = el("row", undefined, [el("btn", "Star"), el("txt", "Quarterly report")]);
+  const root = el("window", "Mail", [el("list", "Inbox", [row])]);
+  assert.equal(refsOf(root).get(row), "inbox/quarterly-report");
+});
