@@ -20,8 +20,8 @@ function pageTexts(web: Element): string[] {
     const text = (el.t ?? el.v ?? "").trim();
     // Punctuation alone (a list bullet, a separator dot) says nothing and gets no line.
     if (!/[\p{L}\p{N}]/u.test(text)) continue;
-    // Long texts are capped in the agent format: their start must be there.
-    out.push(JSON.stringify(Array.from(text).slice(0, 60).join("")).slice(1, -1));
+    // Whole: a read prints visible text in full (a paragraph, a search result's snippet).
+    out.push(JSON.stringify(text).slice(1, -1));
   }
   return out;
 }
