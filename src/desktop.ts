@@ -21,6 +21,7 @@ import {
   stateDir,
 } from "./state/ref_store.ts";
 import {
+  changesAsLastRead,
   checkPointInScope,
   indexedBase,
   locateAll,
@@ -338,7 +339,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         const result = await provider.act(scope, { point: target.point }, action, { deadline });
         if (!before) return result;
         const effect = await effectOf(action, undefined, before.root, reread, settleMs, deadline);
-        return { ...result, changes: effect.changes, ...unverifiedOf(effect) };
+        const run = await lastReadOfRun(before.app);
+        const changes = changesAsLastRead(effect.changes, before.root, run);
+        return { ...result, changes, ...unverifiedOf(effect) };
       }
       const snapshot = await readFull(scope, deadline);
       const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
@@ -352,7 +355,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       return {
         ...result,
         element: effect.after ? numberedAsLastRead(effect.after, run) : element,
-        changes: effect.changes,
+        changes: changesAsLastRead(effect.changes, snapshot.root, run),
         ...unverifiedOf(effect),
         ...(effect.after === null ? { gone: true as const } : {}),
       };

@@ -19,6 +19,7 @@
  * @module
  */
 
+import type { Change } from "../diff/diff.ts";
 import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
@@ -397,6 +398,51 @@ export function closestCandidates(fresh: Located[], was: StoredElement): Candida
 export function numberedAsLastRead(el: Element, run: StoredRead | null): Element {
   const i = lastReadId(el, run) ?? 0;
   return i === el.i ? el : { ...el, i };
+}
+
+/**
+ * An action's changes with the ids the last read gave their elements (0, printed
+ * `-`, for an element that read did not show), so that an id in a change means
+ * what `--id` means. The reads an action makes number their elements afresh:
+ * their N can be another element of the last read.
+ *
+ * @param changes the changes, with the fresh reads' ids
+ * @param before the fresh read before the action (its elements' labels and native ids)
+ * @param run the last read of the same app run, or null
+ * @returns the changes, renumbered
+ */
+export function changesAsLastRead(
+  changes: Change[],
+  before: Element,
+  run: StoredRead | null,
+): Change[] {
+  let byRef: Map<string, Element> | null = null;
+  const beforeEl = (ref: string) => {
+    if (!byRef) {
+      byRef = new Map();
+      const stack = [before];
+      while (stack.length) {
+        const el = stack.pop()!;
+        if (el.ref !== undefined) byRef.set(el.ref, el);
+        for (const kid of el.c ?? []) stack.push(kid);
+      }
+    }
+    return byRef.get(ref);
+  };
+  return changes.map((ch): Change => {
+    switch (ch.type) {
+      case "added":
+        return { ...ch, el: { ...ch.el, i: lastReadId(ch.el, run) ?? 0 } };
+      case "removed":
+        return { ...ch, i: lastReadId({ ...beforeEl(ch.ref), ...ch }, run) ?? 0 };
+      case "changed": {
+        // A renamed element had its old ref before the action.
+        const ref = ch.changes.ref?.[0];
+        const was = beforeEl(typeof ref === "string" ? ref : ch.ref);
+        return { ...ch, i: (was && lastReadId(was, run)) ?? 0 };
+      }
+    }
+  });
 }
 
 /** The id the last read gave an element with this ref, role, label (and native id). */

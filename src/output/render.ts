@@ -16,7 +16,7 @@
 import type { Change } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
-import { READ_MAX_TEXT } from "./agent_line.ts";
+import { idText, READ_MAX_TEXT } from "./agent_line.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
 import { refShortener } from "./short_refs.ts";
@@ -166,7 +166,7 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         const parts = Object.entries(ch.changes).map(([k, [a, b]]) =>
           `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
         );
-        return `~ [${ch.i}|${ch.ref}] ${parts.join("; ")}`;
+        return `~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`;
       }
     }
   });

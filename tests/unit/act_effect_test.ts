@@ -58,6 +58,7 @@ Deno.test("act: the result carries the element as it is after the action, and wh
     if (a.kind === "type") win(s).c![0].v += a.text;
   });
   const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  await desktop.read({}, {}); // the ids a change carries are this read's
   const res = await desktop.act({}, { ref: "email" }, { kind: "type", text: "ada" }, fast);
   assert.equal(res.element?.v, "ada");
   assert.equal(res.unverified, undefined);
@@ -111,6 +112,7 @@ Deno.test("act: a click that changes nothing is reported unverified; one that re
     new ReactingProvider(app(), (s) => (win(s).c![1].t = "Sent")),
     { store: createMemoryRefStore() },
   );
+  await renaming.read({}, {});
   const after = await renaming.act({}, { ref: "submit" }, { kind: "click" }, fast);
   assert.equal(after.unverified, undefined);
   assert.equal(after.element?.t, "Sent");
@@ -120,6 +122,17 @@ Deno.test("act: a click that changes nothing is reported unverified; one that re
     i: 4,
     changes: { ref: ["submit", "sent"], t: ["Submit", "Sent"] },
   }]);
+});
+
+Deno.test("act: with no read before, a change has no id to show (printed -)", async () => {
+  const p = new ReactingProvider(app(), (s, a) => {
+    if (a.kind === "type") win(s).c![0].v += a.text;
+  });
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const res = await desktop.act({}, { ref: "email" }, { kind: "type", text: "ada" }, fast);
+  assert.deepEqual(res.changes, [
+    { type: "changed", ref: "email", i: 0, changes: { v: [null, "ada"] } },
+  ]);
 });
 
 Deno.test("act: an element that closes its dialog is reported gone", async () => {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createDesktop, type Desktop } from "../../src/desktop.ts";
 import { DesktopError } from "../../src/errors.ts";
 import {
+  changesAsLastRead,
   compareSeen,
   formatRef,
   indexedBase,
@@ -28,6 +29,7 @@ import type {
   Scope,
 } from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { renderChanges } from "../../src/output/render.ts";
 
 /** A provider over a swappable snapshot that honours --app and records actions. */
 class Fake implements Provider {
@@ -340,4 +342,41 @@ Deno.test("identity: a keypad button's row never counts its own text, also for a
   const copy = { ...seven, el: { ...seven.el } };
   assert.equal(rowOf(seven), "4 | 8 | 9 | 5");
   assert.equal(rowOf(copy), rowOf(seven));
+});
+
+Deno.test("an action's changes carry the last read's ids, never the fresh reads' numbering", () => {
+  // The last read showed View as 18; since then a menu opened above it, so the fresh reads
+  // number View 27 and give 18 to a new item. A change printed with 18 would send `--id 18` to
+  // the wrong element.
+  const run = {
+    app: { name: "App", pid: 1 },
+    readAt: "2026-01-01T00:00:00Z",
+    elements: [
+      { i: 18, ref: "menubar/view", r: "menuitem", t: "View", path: "menubar" },
+      { i: 19, ref: "menubar/file", r: "menuitem", t: "File", path: "menubar" },
+    ],
+  };
+  const before: Element = {
+    i: 1,
+    ref: "menubar",
+    r: "menubar",
+    c: [
+      { i: 26, ref: "menubar/file", r: "menuitem", t: "File" },
+      { i: 27, ref: "menubar/view", r: "menuitem", t: "View" },
+    ],
+  };
+  const changes = changesAsLastRead(
+    [
+      { type: "added", ref: "menubar/file/new-tab", el: { i: 18, r: "menuitem", t: "New tab" } },
+      { type: "changed", ref: "menubar/view", i: 31, changes: { s: [undefined, true] } },
+      { type: "removed", ref: "menubar/file", i: 26, r: "menuitem", t: "File" },
+    ],
+    before,
+    run,
+  );
+  assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [0, 18, 19]);
+  const text = renderChanges(changes, "agent");
+  assert.ok(text.includes("+ [-|menubar/file/new-tab]"), text);
+  assert.ok(text.includes("~ [18|menubar/view]"), text);
+  assert.ok(text.includes("- [19|menubar/file]"), text);
 });
