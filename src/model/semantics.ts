@@ -20,6 +20,10 @@
  *   "GtkSourceView" are what GTK reports where an app set no label.
  * - **No U+FFFC**: the embedded-object character stands for a child that is
  *   in the tree anyway.
+ * - **A choice is not a label**: a combo box named after its current choice
+ *   (GTK 3 names an unlabelled combo by its active item, Qt by its current
+ *   text) carries that name as its value, so the text before it can label
+ *   it and no ref changes when another item is chosen.
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -127,6 +131,30 @@ function clean(el: Element): void {
     if (v === "") delete el.v;
     else el.v = v;
   }
+  if (el.r === "combo" && el.t !== undefined && namedByChoice(el, el.t)) {
+    el.v ??= el.t;
+    delete el.t;
+  }
+}
+
+/** Roles of a combo box's choices. */
+const CHOICE_ROLES: ReadonlySet<Role> = new Set<Role>(["menuitem", "row", "cell", "treeitem"]);
+
+/** How deep below a combo box its choices are looked for (combo > menu/list > item). */
+const CHOICE_DEPTH = 3;
+
+/** Whether a combo box's name is its value or one of its choices' labels. */
+function namedByChoice(combo: Element, name: string): boolean {
+  const n = fold(withoutObjectChars(name));
+  if (n === "") return false;
+  if (combo.v !== undefined && fold(combo.v) === n) return true;
+  const stack: Array<[Element, number]> = (combo.c ?? []).map((k) => [k, 1]);
+  while (stack.length) {
+    const [el, depth] = stack.pop()!;
+    if (CHOICE_ROLES.has(el.r) && fold(withoutObjectChars(el.t ?? "")) === n) return true;
+    if (depth < CHOICE_DEPTH) { for (const k of el.c ?? []) stack.push([k, depth + 1]); }
+  }
+  return false;
 }
 
 /** Whether a control lacks a label of its own (title or description). */

@@ -204,3 +204,33 @@ Deno.test("semantics: Firefox's forms: a wrapping label names its control; inlin
   assert.equal(combo.v, "France");
   assert.equal(email.t, "Email");
 });
+
+Deno.test("semantics: a combo named after its current choice takes the text before it as label", () => {
+  // GTK 3 (gedit's Save As): an unlabelled combo is named by its active item.
+  const combo = () =>
+    el("combo", "Unix/Linux", [el("menu", undefined, [
+      el("menuitem", "Unix/Linux", undefined, { s: true }),
+      el("menuitem", "Windows"),
+    ])]);
+  const before = combo();
+  const dialog = el("dialog", "Save As", [el("txt", "Line Ending:"), before]);
+  refs(dialog);
+  assert.equal(before.ref, "save-as/line-ending");
+  assert.equal(before.t, "Line Ending");
+  assert.equal(before.v, "Unix/Linux");
+  // Another choice: the combo's ref does not move.
+  const other = combo();
+  other.t = "Windows";
+  const again = el("dialog", "Save As", [el("txt", "Line Ending:"), other]);
+  foldLabels(again);
+  assignIds(again);
+  assignRefs(again);
+  assert.equal(other.ref, before.ref);
+  assert.equal(other.v, "Windows");
+  // A combo with a label of its own keeps it.
+  const labelled = el("combo", "Time zone", [el("menu", undefined, [el("menuitem", "UTC")])], {
+    v: "UTC",
+  });
+  foldLabels(labelled);
+  assert.equal(labelled.t, "Time zone");
+});
