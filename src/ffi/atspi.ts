@@ -132,6 +132,7 @@ export const ATSPI_ROLE = {
   WINDOW: 69,
   PASSWORD_TEXT: 40,
   HEADING: 83,
+  MENU: 33,
 } as const;
 
 /** AtspiStateType bit numbers (index into the 64-bit state set). */

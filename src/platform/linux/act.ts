@@ -668,11 +668,17 @@ export class ElementActor {
     for (const holder of holders) {
       using sel = n.own(n.sym.atspi_accessible_get_selection_iface(holder));
       if (sel) selectable = true;
+      // A GTK 3 combo's closed popup menu takes a selection without choosing the item (the
+      // combo keeps its value) and stays active, so the app ignores later pointer clicks: its
+      // item's own action chooses it.
+      const role = n.sym.atspi_accessible_get_role(holder, n.err.buf);
+      n.check("read role");
+      const viaSelection = sel !== null && role !== ATSPI_ROLE.MENU;
       const names = childNames(n, holder);
       offered.push(...names.filter((x) => x.trim() !== ""));
       const index = names.findIndex((c) => c.trim().toLowerCase() === want);
       if (index < 0) continue;
-      if (sel) {
+      if (sel && viaSelection) {
         const ok = n.sym.atspi_selection_select_child(sel.ptr, index, n.err.buf);
         n.check("select", "ACTION_FAILED");
         if (ok) return { via: "accessible", detail: "Selection" };

@@ -209,9 +209,14 @@ export function rawToElement(node: AtspiRawNode): Element {
   else if (inline) {
     // Its text is its children's, in place.
   } else {
-    const v = valueOf(node) || (node.role === R.COMBO_BOX ? chosenOption(node) : undefined);
-    // A label's or cell's text that only repeats its name says nothing new.
-    if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || v.trim() !== label)) el.v = v;
+    const combo = node.role === R.COMBO_BOX;
+    const v = valueOf(node) ||
+      (combo ? chosenOption(node) ?? closedChoice(node, label) : undefined);
+    // A label's or cell's text that only repeats its name says nothing new; a combo box named
+    // after its choice keeps it as its value (semantics then finds it its label).
+    if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || combo || v.trim() !== label)) {
+      el.v = v;
+    }
   }
   if (node.value && node.value.max > node.value.min && bounded(node.value)) {
     el.min = node.value.min;
@@ -322,6 +327,11 @@ function chosenOption(node: AtspiRawNode): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The name of a combo box whose popup is closed, when it is one of its choices (GTK 3, Qt). */
+function closedChoice(node: AtspiRawNode, label: string): string | undefined {
+  return label !== "" && node.choices?.includes(label) ? label : undefined;
 }
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */

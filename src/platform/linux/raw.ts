@@ -109,4 +109,9 @@ export interface AtspiRawNode {
   labelFor?: string[];
   /** Object attributes worth keeping (placeholder-text, level, tag...). */
   attributes?: Record<string, string>;
+  /**
+   * A combo box's choices while its popup is closed (hidden, so not read as
+   * children): their names, from the app's cache at no extra call.
+   */
+  choices?: string[];
 }

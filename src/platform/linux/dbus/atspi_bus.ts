@@ -25,6 +25,9 @@ import { dbusErrorName } from "./errors.ts";
 import { getProperties } from "./props.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
+/** AT-SPI's combo box role. */
+const ROLE_COMBO_BOX = 11;
+
 const REGISTRY = "org.a11y.atspi.Registry";
 const ROOT = "/org/a11y/atspi/accessible/root";
 const ACCESSIBLE = "org.a11y.atspi.Accessible";
@@ -419,6 +422,12 @@ async function buildTree(
   opts: ReadTreeOptions,
   found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
+  /** A combo box's closed popup: its items' names, as the cache has them. */
+  const noteChoices = (node: AtspiRawNode, popup: AtspiRawNode) => {
+    if (node.role !== ROLE_COMBO_BOX || !idx) return;
+    const names = (idx.childrenOf.get(popup.path) ?? []).map((k) => k.name.trim()).filter(Boolean);
+    if (names.length) node.choices = [...(node.choices ?? []), ...names];
+  };
   const leafItem = (k: CacheItem) =>
     k.childCount === 0 && (k.states[0] & MANAGES_DESCENDANTS_BIT) === 0;
   const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath);
@@ -434,7 +443,7 @@ async function buildTree(
       const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
       if (!k) return;
       const child = toNode(bus, k);
-      if (isHidden(child)) return;
+      if (isHidden(child)) return noteChoices(node, child);
       slots[i] = child;
       found(child, leafItem(k));
       await expand(k, child, level + 1);
@@ -473,7 +482,10 @@ async function buildTree(
       const pending: Promise<void>[] = [];
       for (const k of cached) {
         const child = toNode(bus, k);
-        if (isHidden(child)) continue;
+        if (isHidden(child)) {
+          noteChoices(node, child);
+          continue;
+        }
         node.children.push(child);
         found(child, leafItem(k));
         pending.push(expand(k, child, level + 1));

@@ -1,0 +1,94 @@
+/**
+ * GTK 3 combo boxes (gtk3-widget-factory's Left / Middle / Right combos; the
+ * same widget as gedit's Save As line-ending combo): a combo is named after
+ * its active item, so that name is its value, never its ref; set-value
+ * chooses an item through the item's own action (pyatspi is the witness), and
+ * the app still takes pointer clicks afterwards. Selecting through the closed
+ * popup menu's Selection interface changed nothing and left the menu active:
+ * later pointer clicks were ignored.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { runCli } from "../harness/cli.ts";
+import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { allElements, eventually } from "../harness/tree.ts";
+import type { Element, Snapshot } from "../../src/model/element.ts";
+import { slug } from "../../src/refs/generate.ts";
+
+/** The names of the app's combo boxes, read by pyatspi, in document order. */
+async function pyatspiCombos(d: TestDesktop): Promise<string[]> {
+  const script = `
+import json, sys, pyatspi
+out = []
+def walk(a, depth):
+    if a is None or depth > 40: return
+    if a.getRoleName() == "combo box": out.append(a.name)
+    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == int(sys.argv[1]): walk(app, 0)
+print(json.dumps(out))
+`;
+  const res = await new Deno.Command("timeout", {
+    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.equal(res.code, 0, "pyatspi read the app");
+  return JSON.parse(new TextDecoder().decode(res.stdout));
+}
+
+Deno.test({
+  name: "act: a GTK 3 combo's choice is its value, set-value chooses an item, clicks still work",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gtk3-widget-factory" });
+    const cli = async (args: string[]) => {
+      const res = await runCli(d, [...args, "--app", d.appName, "--timeout", "15000"]);
+      assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}`);
+      return res.stdout;
+    };
+    const read = async () => JSON.parse(await cli(["read", "--format", "json"])) as Snapshot;
+    const choices = ["Left", "Middle", "Right"];
+    const combo = await eventually("the Left/Middle/Right combos", async () => {
+      const found = allElements((await read()).root).find((e) =>
+        e.r === "combo" && e.e !== false && choices.includes(e.v ?? "")
+      );
+      return found;
+    }, 20000);
+
+    // Its name is its active item: a value, so it never enters its ref.
+    assert.equal(combo.t, undefined, "the active item is not the combo's label");
+    assert.ok(!combo.ref!.split("/").includes(slug(combo.v!)), `ref ${combo.ref}`);
+
+    const want = choices.find((c) => c !== combo.v)!;
+    const before = await pyatspiCombos(d);
+    assert.ok(before.includes(combo.v!), "pyatspi sees the same active item");
+    const out = await cli(["set-value", "--ref", combo.ref!, "--value", want]);
+    assert.match(out, /^ok set-value/);
+    const after = await eventually("pyatspi to see the new item", async () => {
+      const names = await pyatspiCombos(d);
+      return names.filter((n) => n === want).length > before.filter((n) => n === want).length
+        ? names
+        : undefined;
+    }, 10000);
+    assert.ok(after.includes(want));
+    // The same ref, now with the new value.
+    const again = allElements((await read()).root).find((e) => e.ref === combo.ref) as Element;
+    assert.equal(again?.v, want);
+
+    // The app still takes pointer clicks: a check button clicked by ref changes state.
+    const box = allElements((await read()).root).find((e) =>
+      e.r === "chk" && e.e !== false && e.chk !== "mixed" && e.ref && e.b
+    )!;
+    const clicked = await cli(["click", "--ref", box.ref!, "--diff"]);
+    assert.ok(!/unverified/.test(clicked), clicked);
+    const now = allElements((await read()).root).find((e) => e.ref === box.ref);
+    assert.notEqual(now?.chk === true, box.chk === true, "the check button changed state");
+  },
+});
