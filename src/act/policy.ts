@@ -95,7 +95,7 @@ export interface ClickFacts {
   buttonLike?: boolean;
   /**
    * The backend runs an accessible action inside the app's handling of the
-   * request (AT-SPI with GTK 2 or 3): a handler that opens a modal dialog
+   * request (AT-SPI with GTK 2 or 3, Qt 5 and 6): a handler that opens a modal dialog
    * then keeps the request on the app's stack until the dialog closes.
    */
   actionBlocksOnModal: boolean;

@@ -98,3 +98,62 @@ for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [Deskto
     },
   });
 }
+
+/** The names of the app's dialogs, read by pyatspi. */
+async function pyatspiDialogs(d: TestDesktop): Promise<string[]> {
+  const script = `
+import json, sys, pyatspi
+pid = int(sys.argv[1])
+app = next(a for a in pyatspi.Registry.getDesktop(0) if a.get_process_id() == pid)
+print(json.dumps([w.name for w in app if w.getRoleName() == "dialog"]))
+`;
+  const res = await new Deno.Command("timeout", {
+    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.equal(res.code, 0, "pyatspi answered");
+  return JSON.parse(new TextDecoder().decode(res.stdout));
+}
+
+Deno.test({
+  name: "qt5 (featherpad): a menu item that opens a modal dialog is clicked by ref, then closed",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // Qt answers an accessible action only when the dialog's exec() returns: the click was
+    // APP_UNRESPONSIVE though the dialog opened. Qt menu items are clicked with the pointer.
+    await using d = await startDesktop({ app: "featherpad" });
+    await cli(d, ["read", "--app", d.appName]);
+    await cli(d, ["click", "--app", d.appName, "--ref", "menubar/help"]);
+    await eventually("the Help menu to open", async () => {
+      const snap = JSON.parse(
+        await cli(d, ["read", "--app", d.appName, "--format", "json"]),
+      ) as Snapshot;
+      return allElements(snap.root).some((e) => e.ref === "menubar/help/about") ? true : undefined;
+    }, 10000);
+    const out = await cli(d, ["click", "--app", d.appName, "--ref", "menubar/help/about"]);
+    assert.match(out, /^ok click .* via input/);
+    const dialogs = await eventually("pyatspi to see the About dialog", async () => {
+      const names = await pyatspiDialogs(d);
+      return names.some((n) => /about/i.test(n)) ? names : undefined;
+    }, 10000);
+    const title = dialogs.find((n) => /about/i.test(n))!;
+    // Closed by ref: the app answers and the dialog is gone.
+    const snap = JSON.parse(
+      await cli(d, ["read", "--app", d.appName, "--format", "json"]),
+    ) as Snapshot;
+    const dialog = allElements(snap.root).find((e) => e.r === "dialog" && e.t === title)!;
+    const close = allElements(dialog).find((e) => e.r === "btn" && /close|ok/i.test(e.t ?? ""));
+    assert.ok(close?.ref, "the dialog has a Close button with a ref");
+    await cli(d, ["click", "--app", d.appName, "--ref", close.ref]);
+    await eventually("the dialog to close", async () => {
+      const names = await pyatspiDialogs(d);
+      return names.includes(title) ? undefined : true;
+    }, 10000);
+    assert.ok(alive(d.pid), "featherpad is still running");
+  },
+});

@@ -276,19 +276,27 @@ export class ElementActor {
    * of the D-Bus request: the ATK bridge of GTK 2 and 3 (whose toolkit name
    * is "gtk" or "GAIL"), where a handler that opens a modal dialog with
    * gtk_dialog_run keeps the request on the stack until the dialog closes,
-   * and the next synthesized key event deadlocks the app. GTK 4, Qt,
-   * Chromium and Firefox answer first and run the handler later.
+   * and the next synthesized key event deadlocks the app; and Qt 5 and 6,
+   * whose DoAction answers only when the dialog's exec() returns (the app
+   * stays responsive, but the action times out though it worked: qterminal's
+   * Help > About). GTK 4, Chromium and Firefox answer first and run the
+   * handler later.
    */
   #actionsRunInDispatch(): boolean {
     const n = this.#n;
+    // Asked of the application object: Qt answers the Application interface there only.
+    using app = n.own(n.sym.atspi_accessible_get_application(this.#acc, n.err.buf));
+    optional(() => n.check("read application"));
+    const holder = app?.ptr ?? this.#acc;
     const name =
       optional(() =>
-        n.str(n.sym.atspi_accessible_get_toolkit_name(this.#acc, n.err.buf), "read toolkit")
+        n.str(n.sym.atspi_accessible_get_toolkit_name(holder, n.err.buf), "read toolkit")
       ) ?? "";
+    if (/^qt$/i.test(name.trim())) return true;
     if (!/^(gtk|gail)$/i.test(name.trim())) return false;
     const version =
       optional(() =>
-        n.str(n.sym.atspi_accessible_get_toolkit_version(this.#acc, n.err.buf), "read toolkit")
+        n.str(n.sym.atspi_accessible_get_toolkit_version(holder, n.err.buf), "read toolkit")
       ) ?? "";
     return !/^4\./.test(version.trim());
   }
