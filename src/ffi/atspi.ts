@@ -133,6 +133,7 @@ export const ATSPI_ROLE = {
   PASSWORD_TEXT: 40,
   HEADING: 83,
   MENU: 33,
+  LIST: 31,
 } as const;
 
 /** AtspiStateType bit numbers (index into the 64-bit state set). */

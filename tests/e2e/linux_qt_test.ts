@@ -157,3 +157,55 @@ Deno.test({
     assert.ok(alive(d.pid), "featherpad is still running");
   },
 });
+
+Deno.test({
+  name: "qt6 (qt6-notes): a combo box's choice is its value, and set-value chooses an item",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // Qt names an unlabelled combo after its current text, and its popup is a list view whose
+    // selection is not the combo's choice: the ref read "low", and set-value changed nothing.
+    await using d = await startDesktop({ app: "qt6-notes" });
+    const combo = await eventually("the Priority combo", async () => {
+      const snap = JSON.parse(
+        await cli(d, ["read", "--app", d.appName, "--format", "json"]),
+      ) as Snapshot;
+      return allElements(snap.root).find((e) => e.r === "combo" && e.v === "Low");
+    }, 10000);
+    assert.ok(!/(^|\/)low$/.test(combo.ref!), `the value is not in the ref: ${combo.ref}`);
+    const out = await cli(d, [
+      "set-value",
+      "--app",
+      d.appName,
+      "--ref",
+      combo.ref!,
+      "--value",
+      "High",
+    ]);
+    assert.match(out, /^ok set-value/);
+    const script = `
+import json, sys, pyatspi
+pid = int(sys.argv[1])
+app = next(a for a in pyatspi.Registry.getDesktop(0) if a.get_process_id() == pid)
+out = []
+def walk(o):
+    if o.getRoleName() == "combo box": out.append(o.name)
+    for c in o: walk(c)
+walk(app)
+print(json.dumps(out))
+`;
+    const names = await eventually("pyatspi to see High chosen", async () => {
+      const res = await new Deno.Command("/usr/bin/python3", {
+        args: ["-c", script, String(d.pid)],
+        env: d.env,
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+      const got = JSON.parse(new TextDecoder().decode(res.stdout)) as string[];
+      return got.includes("High") ? got : undefined;
+    }, 10000);
+    assert.ok(names.includes("High"));
+  },
+});

@@ -283,22 +283,26 @@ export class ElementActor {
    * handler later.
    */
   #actionsRunInDispatch(): boolean {
+    const { name, version } = this.#toolkit();
+    if (/^qt$/i.test(name)) return true;
+    if (!/^(gtk|gail)$/i.test(name)) return false;
+    return !/^4\./.test(version);
+  }
+
+  /** The app's toolkit name and version ("" when it does not say). */
+  #toolkit(): { name: string; version: string } {
     const n = this.#n;
     // Asked of the application object: Qt answers the Application interface there only.
     using app = n.own(n.sym.atspi_accessible_get_application(this.#acc, n.err.buf));
     optional(() => n.check("read application"));
     const holder = app?.ptr ?? this.#acc;
-    const name =
-      optional(() =>
-        n.str(n.sym.atspi_accessible_get_toolkit_name(holder, n.err.buf), "read toolkit")
-      ) ?? "";
-    if (/^qt$/i.test(name.trim())) return true;
-    if (!/^(gtk|gail)$/i.test(name.trim())) return false;
-    const version =
-      optional(() =>
-        n.str(n.sym.atspi_accessible_get_toolkit_version(holder, n.err.buf), "read toolkit")
-      ) ?? "";
-    return !/^4\./.test(version.trim());
+    const read = (
+      fn: "atspi_accessible_get_toolkit_name" | "atspi_accessible_get_toolkit_version",
+    ) => optional(() => n.str(n.sym[fn](holder, n.err.buf), "read toolkit"))?.trim() ?? "";
+    return {
+      name: read("atspi_accessible_get_toolkit_name"),
+      version: read("atspi_accessible_get_toolkit_version"),
+    };
   }
 
   /**
@@ -693,6 +697,15 @@ export class ElementActor {
       }
       using option = n.own(n.sym.atspi_accessible_get_child_at_index(holder, index, n.err.buf));
       n.check("read child");
+      // Qt's combo popup is a list view whose selection, or an item's action, is not the
+      // combo's choice: the item is clicked in the opened popup, as a user does.
+      if (option && role === ATSPI_ROLE.LIST && /^qt$/i.test(this.#toolkit().name)) {
+        const picked = this.#pickFromPopup(
+          new ElementActor(n, holder),
+          new ElementActor(n, option.ptr),
+        );
+        if (picked) return picked;
+      }
       const actions = option ? optional(() => readActions(n, option.ptr)) ?? [] : [];
       const lower = actions.map((x) => x.toLowerCase());
       const i = lower.includes("select") ? lower.indexOf("select") : pickClickAction(actions);
@@ -709,6 +722,26 @@ export class ElementActor {
         : "Read the element's children and pass one of their labels",
       details: { options: offered.slice(0, 50) },
     });
+  }
+
+  /**
+   * Opens the combo box's popup by its own action and clicks `option` in it
+   * with the pointer. Null when the popup does not show the option. The
+   * popup's own state decides whether it is open: Qt 6 reports the items of a
+   * closed popup as showing.
+   */
+  #pickFromPopup(popup: ElementActor, option: ElementActor): ActionResult | null {
+    if (!popup.#showing() || !option.#showing()) {
+      const names = optional(() => readActions(this.#n, this.#acc)) ?? [];
+      const i = pickClickAction(names);
+      if (i < 0) return null;
+      this.#doAction(i, names[i]);
+      if (!popup.#waitShowing() || !option.#waitShowing()) return null;
+    }
+    const box = option.#visiblePart();
+    if (!box) return null;
+    clickAt(this.#n, centreOf(box));
+    return { via: "input", detail: "popup opened, option clicked" };
   }
 
   /** Scrolls into view (no amount) or wheels `amount` steps at the centre. */

@@ -28,6 +28,9 @@ import type { DBusValue, Variant } from "./value.ts";
 /** AT-SPI's combo box role. */
 const ROLE_COMBO_BOX = 11;
 
+/** Most items of a closed combo box popup asked for by name when the app has no cache. */
+const MAX_CHOICES = 64;
+
 const REGISTRY = "org.a11y.atspi.Registry";
 const ROOT = "/org/a11y/atspi/accessible/root";
 const ACCESSIBLE = "org.a11y.atspi.Accessible";
@@ -422,10 +425,26 @@ async function buildTree(
   opts: ReadTreeOptions,
   found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
-  /** A combo box's closed popup: its items' names, as the cache has them. */
-  const noteChoices = (node: AtspiRawNode, popup: AtspiRawNode) => {
-    if (node.role !== ROLE_COMBO_BOX || !idx) return;
-    const names = (idx.childrenOf.get(popup.path) ?? []).map((k) => k.name.trim()).filter(Boolean);
+  /**
+   * A combo box's closed popup: its items' names, as the cache has them, else
+   * asked of the app (Qt 6 publishes no cache), for at most
+   * {@link MAX_CHOICES} items.
+   */
+  const noteChoices = async (node: AtspiRawNode, popup: AtspiRawNode): Promise<void> => {
+    if (node.role !== ROLE_COMBO_BOX) return;
+    let names = (idx?.childrenOf.get(popup.path) ?? []).map((k) => k.name.trim());
+    if (!idx) {
+      const [refs] = await call(popup.path, ACCESSIBLE, "GetChildren").catch(() => [[]]);
+      const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).slice(
+        0,
+        MAX_CHOICES,
+      );
+      const props = await Promise.all(
+        own.map(([, p]) => getProperties(call, p, ACCESSIBLE, ["Name"]).catch(() => null)),
+      );
+      names = props.map((m) => String(m?.get("Name") ?? "").trim());
+    }
+    names = names.filter(Boolean);
     if (names.length) node.choices = [...(node.choices ?? []), ...names];
   };
   const leafItem = (k: CacheItem) =>
@@ -443,7 +462,7 @@ async function buildTree(
       const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
       if (!k) return;
       const child = toNode(bus, k);
-      if (isHidden(child)) return noteChoices(node, child);
+      if (isHidden(child)) return await noteChoices(node, child);
       slots[i] = child;
       found(child, leafItem(k));
       await expand(k, child, level + 1);
@@ -483,7 +502,7 @@ async function buildTree(
       for (const k of cached) {
         const child = toNode(bus, k);
         if (isHidden(child)) {
-          noteChoices(node, child);
+          pending.push(noteChoices(node, child));
           continue;
         }
         node.children.push(child);
