@@ -201,7 +201,17 @@ export function judgeEffect(
     return effect;
   }
   if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
+  else if (!TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
+    // Synthesized input gives the app (and a clicked button) the keyboard focus: that alone
+    // says nothing of what the click was for (a calculator's key that did not register).
+    effect.unverified = `only the keyboard focus moved within ${settleMs} ms`;
+  }
   return effect;
+}
+
+/** Whether a change is only a focus change. */
+function focusOnly(c: Change): boolean {
+  return c.type === "changed" && Object.keys(c.changes).every((k) => k === "f");
 }
 
 /** Fields of a change that are the element's value (text, number, checked or selected state). */

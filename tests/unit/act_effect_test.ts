@@ -225,3 +225,25 @@ Deno.test("judge: set-value to the state the element already has is not a failur
     (err) => err instanceof DesktopError && err.code === "ACTION_FAILED",
   );
 });
+
+Deno.test("act: a click whose only effect is a focus change is unverified, not ok", async () => {
+  const focuses = createDesktop(
+    new ReactingProvider(app(), (s) => {
+      delete win(s).c![0].f;
+      win(s).c![1].f = true;
+    }),
+    { store: createMemoryRefStore() },
+  );
+  const res = await focuses.act({}, { ref: "submit" }, { kind: "click" }, fast);
+  assert.match(res.unverified ?? "", /only the keyboard focus moved/);
+  assert.equal(res.changes?.length, 2, "the focus changes are still reported");
+  // Clicking a text field to focus it is what the click was for.
+  const unfocused = app();
+  delete win(unfocused).c![0].f;
+  const field = createDesktop(
+    new ReactingProvider(unfocused, (s) => (win(s).c![0].f = true)),
+    { store: createMemoryRefStore() },
+  );
+  const focused = await field.act({}, { ref: "email" }, { kind: "click" }, fast);
+  assert.equal(focused.unverified, undefined);
+});
