@@ -17,13 +17,16 @@
  *   document order. A control with a label of its own keeps it, and the text
  *   folds only when it repeats that label.
  * - **Toolkit class names are not labels**: "GtkButton", "AdwGizmo",
- *   "GtkSourceView" are what GTK reports where an app set no label.
+ *   "GtkSourceView" are what GTK reports where an app set no label. A
+ *   button, link, menu item or tab with no name of its own is named by the
+ *   short text inside it, as a browser names a `<button>`.
  * - **No U+FFFC**: the embedded-object character stands for a child that is
  *   in the tree anyway.
  * - **A choice is not a label**: a combo box named after its current choice
  *   (GTK 3 names an unlabelled combo by its active item, Qt by its current
  *   text) carries that name as its value, so the text before it can label
- *   it and no ref changes when another item is chosen.
+ *   it and no ref changes when another item is chosen; so does the one
+ *   button of a GTK 4 drop-down that shows the choice.
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -191,6 +194,12 @@ export function foldLabels(root: Element): void {
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
+  // Children first: a button whose content is text is named by that text (name from content,
+  // as a browser names a <button>), where a toolkit gave it none or only its class name.
+  for (let k = all.length - 1; k >= 0; k--) {
+    nameFromContent(all[k]);
+    choiceButton(all[k]);
+  }
   // Parents first (document order): a fold only touches an element's children.
   for (const el of all) {
     if (!el.c?.length) continue;
@@ -210,6 +219,41 @@ export function foldLabels(root: Element): void {
       else delete el.c;
     }
   }
+}
+
+/** Roles named by their text content when they have no name (ARIA's name from content). */
+const NAMED_BY_CONTENT: ReadonlySet<Role> = new Set<Role>([
+  "btn",
+  "toggle",
+  "lnk",
+  "menuitem",
+  "tab",
+]);
+
+/** Names an unnamed button, link, menu item or tab by the text inside it (a short one). */
+function nameFromContent(el: Element): void {
+  if (!NAMED_BY_CONTENT.has(el.r) || !unlabelled(el) || !el.c?.length) return;
+  const parts: string[] = [];
+  for (const kid of el.c) {
+    if (!onlyText(kid)) continue;
+    const t = labelText(kid);
+    if (t) parts.push(t);
+  }
+  const text = parts.join(" ").trim();
+  if (text && text.length <= MAX_SCREEN_LABEL) el.t = text;
+}
+
+/**
+ * A combo box with no value whose one button shows its current choice (GTK 4's
+ * drop-down: "Line Ending" holding a button "Unix/Linux (LF)"): the choice is
+ * the combo's value, not the button's label, so no ref carries it.
+ */
+function choiceButton(el: Element): void {
+  if (el.r !== "combo" || el.v !== undefined || !el.c) return;
+  const buttons = el.c.filter((k) => k.r === "btn");
+  if (buttons.length !== 1 || !buttons[0].t) return;
+  el.v = buttons[0].t;
+  delete buttons[0].t;
 }
 
 /** Whether two boxes share a row: their vertical spans overlap by half the smaller height. */

@@ -132,8 +132,9 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
     }
     out.common++;
     const name = n.name.trim();
-    // GTK 4's class-name fallback ("AdwGizmo") is deliberately not read as a label.
-    const classFallback = !mine.el.t && looksLikeGtk4ClassName(n.path, name);
+    // GTK 4's class-name fallback ("AdwGizmo") is deliberately not read as a label (a button
+    // takes the text inside it instead).
+    const classFallback = looksLikeGtk4ClassName(n.path, name);
     if (name && (mine.el.t ?? "") !== name && !classFallback) {
       out.names.push(`${n.path}: pyatspi "${name}", ours "${mine.el.t ?? ""}"`);
     }

@@ -234,3 +234,28 @@ Deno.test("semantics: a combo named after its current choice takes the text befo
   foldLabels(labelled);
   assert.equal(labelled.t, "Time zone");
 });
+
+Deno.test("semantics: a button with no name of its own is named by the text inside it", () => {
+  // GTK 4's file chooser: a path-bar button named "GtkButton" with a label "tmp" inside.
+  const button = el("btn", "GtkButton", [el("txt", "tmp")]);
+  const icon = el("btn", "GtkButton", [el("img")]);
+  const root = el("window", "Files", [el("toolbar", "Path", [button, icon])]);
+  refs(root);
+  assert.equal(button.t, "tmp");
+  assert.equal(button.ref, "path/tmp");
+  assert.equal(icon.t, undefined, "no text inside: no name");
+  // A named button keeps its name.
+  const named = el("btn", "Save", [el("txt", "Save changes")]);
+  foldLabels(named);
+  assert.equal(named.t, "Save");
+});
+
+Deno.test("semantics: a GTK 4 drop-down's button shows its choice: the combo's value, not a ref", () => {
+  const button = el("btn", undefined, [el("txt", "Unix/Linux (LF)")]);
+  const combo = el("combo", "Line Ending", [button]);
+  const root = el("dialog", "Save As", [combo]);
+  refs(root);
+  assert.equal(combo.v, "Unix/Linux (LF)");
+  assert.equal(combo.ref, "save-as/line-ending");
+  assert.ok(!button.ref!.includes("unix"), button.ref);
+});

@@ -682,10 +682,12 @@ export class ElementActor {
       if (sel) selectable = true;
       // A GTK 3 combo's closed popup menu takes a selection without choosing the item (the
       // combo keeps its value) and stays active, so the app ignores later pointer clicks: its
-      // item's own action chooses it.
+      // item's own action chooses it. (Firefox's <select> popup, also a menu, is chosen from
+      // by its selection.)
       const role = n.sym.atspi_accessible_get_role(holder, n.err.buf);
       n.check("read role");
-      const viaSelection = sel !== null && role !== ATSPI_ROLE.MENU;
+      const viaSelection = sel !== null &&
+        !(role === ATSPI_ROLE.MENU && /^(gtk|gail)$/i.test(this.#toolkit().name));
       const names = childNames(n, holder);
       offered.push(...names.filter((x) => x.trim() !== ""));
       const index = names.findIndex((c) => c.trim().toLowerCase() === want);
