@@ -236,15 +236,24 @@ export function isAnonymous(el: Element): boolean {
     informativeActions(el).length === 0;
 }
 
+/**
+ * Owners whose title is not made of their children's text: a window's title
+ * ("New Document - Text Editor") only names it, so a heading inside that says
+ * part of it ("New Document") is visible text of its own, kept unless it
+ * repeats the whole title.
+ */
+const TITLED_OWNERS: ReadonlySet<string> = new Set(["app", "window", "dialog", "web"]);
+
 /** Whether a leaf only repeats the label of the element it belongs to. */
-function isEcho(el: Element, ownerLabel: string): boolean {
+function isEcho(el: Element, ownerLabel: string, partial = true): boolean {
   if (el.c?.length || !ownerLabel) return false;
   if (!["txt", "img", "other", "heading"].includes(el.r)) return false;
   if (hasState(el) || informativeActions(el).length) return false;
   const label = labelOf(el);
   if (el.v && fold(el.v) !== fold(label)) return false;
   // The whole label, or a part of it (a link whose text is split over several spans).
-  return label !== "" && fold(ownerLabel).includes(fold(label));
+  if (label === "") return false;
+  return partial ? fold(ownerLabel).includes(fold(label)) : fold(ownerLabel) === fold(label);
 }
 
 /** Text with no letter or digit: a list bullet, a `·` or `/` between items. */
@@ -425,7 +434,7 @@ export function shownChildren(el: Element, ownerLabel: string): Element[] {
       for (let k = grand.length - 1; k >= 0; k--) stack.push(grand[k]);
       continue;
     }
-    if (isEcho(kid, ownerLabel) || isPunctuation(kid)) continue;
+    if (isEcho(kid, ownerLabel, !TITLED_OWNERS.has(el.r)) || isPunctuation(kid)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     out.push(kid);
   }

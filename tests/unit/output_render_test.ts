@@ -527,3 +527,24 @@ Deno.test("agent: a read prints visible text whole up to READ_MAX_TEXT; lines an
     renderElements(huge, { format: "agent", maxText: 0 }).includes(`"${"y".repeat(5000)}"`),
   );
 });
+
+Deno.test("agent: a text inside a window that says part of its title is kept", () => {
+  // GTK 4's header bar: window "New Document - Text Editor", a title label "New Document".
+  const root: Element = {
+    i: 1,
+    ref: "w",
+    r: "window",
+    t: "New Document - Text Editor",
+    c: [{ i: 2, ref: "w/new-document", r: "txt", t: "New Document" }, {
+      i: 3,
+      ref: "w/open",
+      r: "lnk",
+      t: "Open the file",
+      c: [{ i: 4, ref: "w/open/txt", r: "txt", t: "Open" }],
+    }],
+  };
+  const text = renderElements(root, { format: "agent" });
+  assert.ok(text.includes('"New Document"'), text);
+  // A link's text split over spans still folds into the link.
+  assert.ok(!text.includes('  "Open"'), text);
+});
