@@ -138,6 +138,12 @@ function clean(el: Element): void {
     el.v ??= el.t;
     delete el.t;
   }
+  // A tab list named after its current tab (Qt's QTabWidget) says which tab is chosen: the
+  // tab says it too (selected), and the list's ref must not follow the choice.
+  if (el.r === "tablist" && el.t !== undefined) {
+    const t = fold(el.t);
+    if ((el.c ?? []).some((k) => k.r === "tab" && fold(k.t) === t)) delete el.t;
+  }
 }
 
 /** Roles of a combo box's choices. */

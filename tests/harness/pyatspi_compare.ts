@@ -135,7 +135,12 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
     // GTK 4's class-name fallback ("AdwGizmo") is deliberately not read as a label (a button
     // takes the text inside it instead).
     const classFallback = looksLikeGtk4ClassName(n.path, name);
-    if (name && (mine.el.t ?? "") !== name && !classFallback) {
+    // A combo box's current choice is its value, and a tab list named after its current tab
+    // has no label: both are deliberate (the ref must not follow the choice).
+    const choice = (mine.el.r === "combo" && mine.el.v?.trim() === name) ||
+      (mine.el.r === "tablist" && mine.el.t === undefined &&
+        (mine.el.c ?? []).some((k) => k.r === "tab" && k.t === name));
+    if (name && (mine.el.t ?? "") !== name && !classFallback && !choice) {
       out.names.push(`${n.path}: pyatspi "${name}", ours "${mine.el.t ?? ""}"`);
     }
     if (n.text !== undefined) {

@@ -259,3 +259,12 @@ Deno.test("semantics: a GTK 4 drop-down's button shows its choice: the combo's v
   assert.equal(combo.ref, "save-as/line-ending");
   assert.ok(!button.ref!.includes("unix"), button.ref);
 });
+
+Deno.test("semantics: a tab list named after its current tab has no label of its own", () => {
+  // qterminal: window "Shell No. 1" holds a tab list "Shell No. 1" (the current tab's title).
+  const tabs = el("tablist", "Shell No. 1", [el("tab", "Shell No. 1", undefined, { s: true })]);
+  const root = el("window", "Shell No. 1", [tabs]);
+  refs(root);
+  assert.equal(tabs.t, undefined);
+  assert.equal(tabs.ref, "tablist");
+});
