@@ -13,6 +13,7 @@ import {
 } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
+import { isToolkitClassName } from "../../model/semantics.ts";
 import {
   clickRoutes,
   noSettableValue,
@@ -689,7 +690,7 @@ export class ElementActor {
       const viaSelection = sel !== null &&
         !(role === ATSPI_ROLE.MENU && /^(gtk|gail)$/i.test(this.#toolkit().name));
       const names = childNames(n, holder);
-      offered.push(...names.filter((x) => x.trim() !== ""));
+      offered.push(...names.filter((x) => x.trim() !== "" && !isToolkitClassName(x.trim())));
       const index = names.findIndex((c) => c.trim().toLowerCase() === want);
       if (index < 0) continue;
       if (sel && viaSelection) {
