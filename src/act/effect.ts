@@ -145,8 +145,15 @@ export function judgeEffect(
   settleMs: number,
 ): Effect {
   const { changes, readError } = settled;
+  // Whole milliseconds in messages (the settle time may be what is left of a deadline).
+  settleMs = Math.round(settleMs);
   const after = target ? findAgain(settled.root, target) : undefined;
   const effect: Effect = { changes, ...(target ? { after } : {}) };
+  if (readError?.code === "WINDOW_NOT_FOUND" && target) {
+    // The window the read was scoped to closed: the element went with it (a dialog's Close).
+    effect.after = null;
+    return effect;
+  }
   if (readError) {
     effect.unverified = `the app could not be read after the action (${readError.code}: ` +
       `${readError.message})`;

@@ -163,9 +163,9 @@ export function isClosedMenu(menu: Element, owner: Element): boolean {
 /** A closed menu's one line: its ref, how many items it holds, and how to see them. */
 function closedMenuLine(menu: Element, opts: AgentOptions): string {
   const items = shownChildren(menu, labelOf(menu)).length;
-  return `${
-    elementLine({ ...menu, b: undefined }, opts)
-  } (closed, ${items} items: open it, or read --scope-ref ${refText(menu, opts)})`;
+  return `${elementLine({ ...menu, b: undefined }, opts)} (closed, ${items} ${
+    items === 1 ? "item" : "items"
+  }: open it, or read --scope-ref ${refText(menu, opts)})`;
 }
 
 function withViewport(opts: AgentOptions, viewport: Bounds): AgentOptions {

@@ -247,3 +247,15 @@ Deno.test("act: a click whose only effect is a focus change is unverified, not o
   const focused = await field.act({}, { ref: "email" }, { kind: "click" }, fast);
   assert.equal(focused.unverified, undefined);
 });
+
+Deno.test("act: a click that closes the window the read was scoped to reports the element gone", () => {
+  const el: Element = { i: 2, ref: "about/close", r: "btn", t: "Close" };
+  const root: Element = { i: 1, ref: "about", r: "dialog", t: "About", c: [el] };
+  const gone = new DesktopError("WINDOW_NOT_FOUND", "no window matches --window About");
+  const e = judgeEffect({ kind: "click" }, el, { root, changes: [], readError: gone }, 1847.5);
+  assert.equal(e.after, null);
+  assert.equal(e.unverified, undefined);
+  // Other read errors leave the action unverified, with whole milliseconds in messages.
+  const quiet = judgeEffect({ kind: "click" }, el, { root, changes: [] }, 1847.5);
+  assert.equal(quiet.unverified, "nothing changed within 1848 ms");
+});
