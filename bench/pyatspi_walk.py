@@ -36,12 +36,18 @@ def find_app(pid):
     return None
 
 
-def hidden(role, states):
+PAGE_TAB = 37
+
+
+def hidden(role, states, parent_role=None):
     if role in (23, 75):
         return False
     if not states:
         return False
     if VISIBLE not in states:
+        return True
+    # The content of a tab that is not selected (GTK's notebook pages: VISIBLE, not SHOWING).
+    if parent_role == PAGE_TAB and SHOWING not in states:
         return True
     return role in DOCUMENT_ROLES and SHOWING not in states
 
@@ -103,7 +109,7 @@ def walk(acc, out):
             continue
         role = int(child.getRole())
         states = child.getState().getStates()
-        if hidden(role, [int(s) for s in states]):
+        if hidden(role, [int(s) for s in states], int(acc.getRole())):
             continue
         walk(child, out)
 

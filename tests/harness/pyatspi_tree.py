@@ -46,12 +46,18 @@ def find_app(pid):
     return None
 
 
-def hidden(role, states):
+PAGE_TAB = 37
+
+
+def hidden(role, states, parent_role=None):
     if role in (23, 75):
         return False
     if not states:
         return False
     if VISIBLE not in states:
+        return True
+    # The content of a tab that is not selected (GTK's notebook pages: VISIBLE, not SHOWING).
+    if parent_role == PAGE_TAB and SHOWING not in states:
         return True
     return role in DOCUMENT_ROLES and SHOWING not in states
 
@@ -66,14 +72,14 @@ def extents(acc, ifaces):
         return None
 
 
-def read(acc, parent_path, bus, seen):
+def read(acc, parent_path, bus, seen, parent_role=None):
     """Reads one node and its subtree as a nested record, or None when hidden."""
     try:
         role = int(acc.getRole())
         states = [int(s) for s in acc.getState().getStates()]
     except Exception:
         return None
-    if hidden(role, states):
+    if hidden(role, states, parent_role):
         return None
     path = acc.path
     if path in seen:
@@ -104,7 +110,7 @@ def read(acc, parent_path, bus, seen):
                 continue  # embedded from another app
         except Exception:
             pass
-        k = read(child, path, bus, seen)
+        k = read(child, path, bus, seen, role)
         if k is not None:
             kids.append(k)
     leaf = count == 0 and MANAGES not in states

@@ -119,17 +119,24 @@ const DOCUMENT_ROLES: ReadonlySet<number> = new Set([82, 95, 94, 92, 93, 96]);
 
 /**
  * Whether a node is hidden and so not part of what the user sees: it lacks
- * VISIBLE, or it is a document that is not SHOWING (a browser's background
- * tab, Firefox's preloaded "New Tab"). Top-level frames are kept whatever
- * they report. Both readers drop hidden subtrees.
+ * VISIBLE, it is the content of a tab that is not selected (a page tab's
+ * child that is not SHOWING: GTK's notebook pages), or it is a document that
+ * is not SHOWING (a browser's background tab, Firefox's preloaded "New
+ * Tab"). Top-level frames are kept whatever they report. Both readers drop
+ * hidden subtrees.
  *
  * @param node the raw node
+ * @param parentRole its parent's AT-SPI role, when known
  * @returns true when the node and its subtree should be skipped
  */
-export function isHidden(node: Pick<AtspiRawNode, "states" | "role">): boolean {
+export function isHidden(
+  node: Pick<AtspiRawNode, "states" | "role">,
+  parentRole?: number,
+): boolean {
   if (node.role === 23 /* frame */ || node.role === 75 /* application */) return false;
   if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
   if (!hasState(node.states, 30 /* VISIBLE */)) return true;
+  if (parentRole === 37 /* page tab */ && !hasState(node.states, 25 /* SHOWING */)) return true;
   return DOCUMENT_ROLES.has(node.role) && !hasState(node.states, 25 /* SHOWING */);
 }
 
@@ -252,7 +259,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   const actions = (node.actions ?? []).filter((a) => a !== "");
   if (actions.length) el.a = actions;
 
-  const shown = (c: AtspiRawNode) => !isHidden(c) && !isOffscreenSubtree(c);
+  const shown = (c: AtspiRawNode) => !isHidden(c, node.role) && !isOffscreenSubtree(c);
   const kids: Element[] = [];
   node.children.forEach((c, k) => {
     if (inline?.[k]) kids.push(inline[k]!);

@@ -96,7 +96,7 @@ function walkChildren(
       assertAppAlive(n, acc);
       continue;
     }
-    if (isHidden(childNode)) continue;
+    if (isHidden(childNode, node.role)) continue;
     // Some toolkits (GTK4) list one object under two parents; keep the first, and never loop.
     if (seen.has(childNode.path)) continue;
     seen.add(childNode.path);

@@ -462,7 +462,7 @@ async function buildTree(
       const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
       if (!k) return;
       const child = toNode(bus, k);
-      if (isHidden(child)) return await noteChoices(node, child);
+      if (isHidden(child, node.role)) return await noteChoices(node, child);
       slots[i] = child;
       found(child, leafItem(k));
       await expand(k, child, level + 1);
@@ -501,7 +501,7 @@ async function buildTree(
       const pending: Promise<void>[] = [];
       for (const k of cached) {
         const child = toNode(bus, k);
-        if (isHidden(child)) {
+        if (isHidden(child, node.role)) {
           pending.push(noteChoices(node, child));
           continue;
         }
