@@ -169,6 +169,14 @@ export function judgeEffect(
     // app changed too, but not its text.
     const ownValue = own?.type === "changed" &&
       Object.keys(own.changes).some((k) => VALUE_FIELDS.has(k));
+    if (ownValue && action.kind === "type" && after && !holdsTyped(after, action.text)) {
+      // Keys that arrive as other characters (a keyboard map that could not type them) change
+      // the value too: say so rather than ok.
+      effect.unverified = `the value does not hold the typed text (it reads ${
+        JSON.stringify(String(after.v ?? "").slice(-80))
+      })`;
+      return effect;
+    }
     if (ownValue || (after && alreadySet(action, after))) return effect;
     const showsValue = target.v !== undefined || after?.v !== undefined ||
       TEXT_ROLES.has(target.r);
@@ -214,6 +222,17 @@ export function judgeEffect(
     effect.unverified = `only the keyboard focus moved within ${settleMs} ms`;
   }
   return effect;
+}
+
+/**
+ * Whether an element's value holds typed text: its printable part (keys such
+ * as Enter and Tab act rather than insert). A value the element does not
+ * show, or a secret one, gives no verdict.
+ */
+function holdsTyped(el: Element, text: string): boolean {
+  if (el.sec || el.v === undefined) return true;
+  const typed = text.replace(/[\p{Cc}]/gu, "");
+  return typed === "" || String(el.v).includes(typed);
 }
 
 /** Whether a change is only a focus change. */

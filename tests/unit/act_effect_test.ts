@@ -259,3 +259,20 @@ Deno.test("act: a click that closes the window the read was scoped to reports th
   const quiet = judgeEffect({ kind: "click" }, el, { root, changes: [] }, 1847.5);
   assert.equal(quiet.unverified, "nothing changed within 1848 ms");
 });
+
+Deno.test("act: typed keys that arrive as other characters are unverified, not ok", async () => {
+  // A keyboard map that cannot type αβγδ: each arrived as the last one.
+  const p = new ReactingProvider(app(), (s, a) => {
+    if (a.kind === "type") win(s).c![0].v += "αδδδ";
+  });
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const res = await desktop.act({}, { ref: "email" }, { kind: "type", text: "αβγδ" }, fast);
+  assert.match(res.unverified ?? "", /does not hold the typed text \(it reads "αδδδ"\)/);
+  // Enter submits rather than inserts: the printable part is what must arrive.
+  const q = new ReactingProvider(app(), (s, a) => {
+    if (a.kind === "type") win(s).c![0].v += a.text.replace("\n", "");
+  });
+  const ok = await createDesktop(q, { store: createMemoryRefStore() })
+    .act({}, { ref: "email" }, { kind: "type", text: "ada\n" }, fast);
+  assert.equal(ok.unverified, undefined);
+});

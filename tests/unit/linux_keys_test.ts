@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DesktopError } from "../../src/errors.ts";
 import { keysymFor, parseCombo } from "../../src/platform/linux/keys.ts";
+import { keyRuns } from "../../src/platform/linux/input.ts";
 
 Deno.test("keys: combos map to X modifier masks and keysyms", () => {
   const cases: Array<[string, number, number]> = [
@@ -39,4 +40,12 @@ Deno.test("keys: single names resolve case-insensitively, control characters do 
   assert.equal(keysymFor("f12"), 0xffc9);
   assert.equal(keysymFor("\u0007"), undefined);
   assert.equal(keysymFor("ab"), undefined);
+});
+
+Deno.test("typing: characters off the keyboard map are typed one keysym at a time", () => {
+  assert.deepEqual(keyRuns("ab c\n"), ["ab c\n"]);
+  // Latin-1 keysyms are the code point; others 0x01000000 + code point.
+  assert.deepEqual(keyRuns("aé€b"), ["a", 0xe9, 0x010020ac, "b"]);
+  assert.deepEqual(keyRuns("日本"), [0x010065e5, 0x0100672c]);
+  assert.deepEqual(keyRuns(""), []);
 });

@@ -26,7 +26,7 @@ import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
 import { hasState } from "./convert.ts";
-import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
+import { clickAt, dragBetween, pressCombo, sleepSync, typeString, wheelAt } from "./input.ts";
 import { parseCombo } from "./keys.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
@@ -757,11 +757,6 @@ export class ElementActor {
     wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
     return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
   }
-}
-
-/** Blocks the thread for `ms` (actions are synchronous FFI sequences). */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**

@@ -64,9 +64,62 @@ export function dragBetween(n: Native, from: Point, to: Point): void {
 
 /** Types a string as key events to whatever has keyboard focus. */
 export function typeString(n: Native, text: string): void {
-  if (!text) return;
-  n.sym.atspi_generate_keyboard_event(0n, cstr(text), ATSPI_KEY.STRING, n.err.buf);
-  n.check("type text", "ACTION_FAILED");
+  for (const run of keyRuns(text)) {
+    if (typeof run === "string") {
+      n.sym.atspi_generate_keyboard_event(0n, cstr(run), ATSPI_KEY.STRING, n.err.buf);
+    } else {
+      n.sym.atspi_generate_keyboard_event(BigInt(run), EMPTY, ATSPI_KEY.SYM, n.err.buf);
+    }
+    n.check("type text", "ACTION_FAILED");
+    // A character outside the keyboard map is typed through one spare keycode that the
+    // synthesizer remaps for each such character: the app must read the mapping before the
+    // next remap, or every one of them arrives as the last (αβγδ typed as αδδδ).
+    if (typeof run !== "string") {
+      n.pump();
+      sleepSync(REMAP_PAUSE_MS);
+    }
+  }
+}
+
+/** Pause after a character typed through a remapped keycode (ms). */
+const REMAP_PAUSE_MS = 40;
+
+/** Characters every keyboard map has (printable ASCII, newline, tab): typed as one string. */
+const IN_KEYMAP = /^[\x20-\x7e\n\t]$/;
+
+/**
+ * Splits text into runs the synthesizer can type safely: strings of
+ * characters on the keyboard map, and the X keysym of each other character
+ * (Latin-1 keysyms are the code point; others are 0x01000000 + code point).
+ *
+ * @param text the text to type
+ * @returns strings and keysyms, in order
+ * @example
+ * ```ts
+ * import { keyRuns } from "./input.ts";
+ * console.log(keyRuns("aé€b")); // ["a", 233, 16785580, "b"]
+ * ```
+ */
+export function keyRuns(text: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  let run = "";
+  for (const ch of text) {
+    if (IN_KEYMAP.test(ch)) {
+      run += ch;
+      continue;
+    }
+    if (run) out.push(run);
+    run = "";
+    const cp = ch.codePointAt(0)!;
+    out.push(cp >= 0xa0 && cp <= 0xff ? cp : 0x01000000 + cp);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+/** Blocks the thread for `ms` (actions are synchronous FFI sequences). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /** Presses a combo: lock its modifiers, press and release the key, unlock. */
