@@ -30,7 +30,7 @@ import { clickAt, dragBetween, pressCombo, sleepSync, typeString, wheelAt } from
 import { parseCombo } from "./keys.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
-import { ensureAppFocused } from "./windows.ts";
+import { ensureAppFocused, windowOrigin } from "./windows.ts";
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -138,8 +138,10 @@ export class ElementActor {
 
   /** The element's box clipped to its window's box, or null when nothing of it is inside. */
   #visiblePart(): Bounds | null {
-    const e = readExtents(this.#n, this.#acc);
-    if (!e || e[2] <= 0 || e[3] <= 0 || e[0] === -2147483648) return null;
+    const raw = readExtents(this.#n, this.#acc);
+    if (!raw || raw[2] <= 0 || raw[3] <= 0 || raw[0] === -2147483648) return null;
+    const [ox, oy] = this.#windowOrigin();
+    const e: Bounds = [raw[0] + ox, raw[1] + oy, raw[2], raw[3]];
     const w = this.#windowBox();
     return w ? intersect(e, w) : e;
   }
@@ -162,6 +164,35 @@ export class ElementActor {
    * app itself.
    */
   #topWindow(): { title: string; box?: Bounds } | undefined {
+    const top = this.#topWindowAsReported();
+    if (!top?.box) return top;
+    const [ox, oy] = this.#windowOrigin();
+    return { ...top, box: [top.box[0] + ox, top.box[1] + oy, top.box[2], top.box[3]] };
+  }
+
+  #origin: [number, number] | undefined;
+
+  /**
+   * What to add to the boxes the app reports to get screen coordinates:
+   * GTK 4 on X11 reports them relative to its window (whose own box then
+   * starts at 0,0), so the window's position comes from the X server. [0, 0]
+   * for every other toolkit.
+   */
+  #windowOrigin(): [number, number] {
+    if (this.#origin) return this.#origin;
+    this.#origin = [0, 0];
+    const { name, version } = this.#toolkit();
+    if (!/^gtk$/i.test(name) || !/^4\./.test(version)) return this.#origin;
+    const top = this.#topWindowAsReported();
+    if (!top?.box || top.box[0] !== 0 || top.box[1] !== 0) return this.#origin;
+    const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
+    this.#n.check("read process id", "STALE_REF");
+    this.#origin = windowOrigin(pid, top.title, top.box) ?? [0, 0];
+    return this.#origin;
+  }
+
+  /** {@link ElementActor.#topWindow} with the box as the app reports it. */
+  #topWindowAsReported(): { title: string; box?: Bounds } | undefined {
     const n = this.#n;
     using held = new DisposableStack();
     let cur: Ptr = this.#acc;

@@ -353,3 +353,28 @@ function boundsOf(e: AtspiRawNode["extents"]): Bounds | undefined {
   if (x === OFFSCREEN || y === OFFSCREEN || w <= 0 || h <= 0) return undefined;
   return [x, y, w, h];
 }
+
+/**
+ * Moves the boxes of a subtree by `dx`, `dy` (in place): boxes a toolkit
+ * reported relative to their window, made screen coordinates.
+ *
+ * @param el the subtree's root
+ * @param dx pixels to the right
+ * @param dy pixels down
+ * @example
+ * ```ts
+ * import { shiftBoxes } from "./convert.ts";
+ * const w = { i: 1, r: "window" as const, b: [0, 0, 400, 300] as [number, number, number, number] };
+ * shiftBoxes(w, 240, 212);
+ * console.log(w.b); // [240, 212, 400, 300]
+ * ```
+ */
+export function shiftBoxes(el: Element, dx: number, dy: number): void {
+  if (dx === 0 && dy === 0) return;
+  const stack = [el];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.b) e.b = [e.b[0] + dx, e.b[1] + dy, e.b[2], e.b[3]];
+    for (const c of e.c ?? []) stack.push(c);
+  }
+}

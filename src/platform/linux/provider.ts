@@ -30,7 +30,7 @@ import type {
 import { ElementActor } from "./act.ts";
 import { appInfo, type LiveApp, liveApps, liveWindows, windowInfo } from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
-import { parseNodeId, rawToElement } from "./convert.ts";
+import { parseNodeId, rawToElement, shiftBoxes } from "./convert.ts";
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
@@ -38,10 +38,10 @@ import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
-import { readNode, walkTree } from "./walk.ts";
+import { optional, readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
-import { closeAppWindows, windowAction } from "./windows.ts";
+import { closeAppWindows, windowAction, windowOrigin } from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
 import { startWatch } from "./watch.ts";
 
@@ -72,6 +72,8 @@ export class LinuxProvider implements Provider {
   #dir: AppDirectory;
   #timeoutMs: number;
   #bulk: Promise<BulkReader | null> | null = null;
+  /** Each app's toolkit ("GTK 4.8.3"), by bus name: asked once. */
+  readonly #toolkits = new Map<string, string>();
   #stops = new Set<() => void>();
   #closed = false;
 
@@ -173,7 +175,7 @@ export class LinuxProvider implements Provider {
       if (!app.responsive) throw unresponsive(app);
       try {
         const wins = liveWindows(app, await this.#dir.windows(app, deadline, true));
-        return wins.map((w) => windowInfo(app, w));
+        return wins.map((w) => this.#onScreen(app, windowInfo(app, w)));
       } catch (e) {
         if (scoped) throw toDesktopError(e);
         return []; // an unscoped listing keeps the apps that answer
@@ -221,10 +223,53 @@ export class LinuxProvider implements Provider {
       wi >= 0 || wins.length > 0,
     );
     const root: Element = rawToElement(raw);
+    if (bounds && this.#boxesRelativeToWindow(app)) {
+      for (const w of root.r === "app" ? root.c ?? [] : [root]) {
+        // A window whose box starts at 0,0 reported its children relative to itself.
+        const origin = w.b && w.b[0] === 0 && w.b[1] === 0
+          ? windowOrigin(app.pid, w.t ?? "", w.b)
+          : null;
+        if (origin) shiftBoxes(w, origin[0], origin[1]);
+      }
+    }
     if (window && root.b) window.b = root.b;
     const snap: Snapshot = { app: appInfo(app), readAt: new Date().toISOString(), root };
     if (window) snap.window = window;
     return snap;
+  }
+
+  /** A window's box on the screen (see {@link LinuxProvider.#boxesRelativeToWindow}). */
+  #onScreen(app: LiveApp, w: WindowInfo): WindowInfo {
+    if (!w.b || w.b[0] !== 0 || w.b[1] !== 0 || !this.#boxesRelativeToWindow(app)) return w;
+    const origin = windowOrigin(app.pid, w.title, w.b);
+    return origin ? { ...w, b: [origin[0], origin[1], w.b[2], w.b[3]] } : w;
+  }
+
+  /**
+   * Whether the app reports boxes relative to its window instead of the
+   * screen: GTK 4 on X11 (its windows' boxes start at 0,0 wherever they are).
+   */
+  #boxesRelativeToWindow(app: LiveApp): boolean {
+    let toolkit = this.#toolkits.get(app.bus);
+    if (toolkit === undefined) {
+      const n = this.#n;
+      toolkit = optional(() =>
+        this.#op((stack) => {
+          const acc = stack.use(lookupOrStale(n, `${app.bus}${app.path}`));
+          const name = n.str(
+            n.sym.atspi_accessible_get_toolkit_name(acc.ptr, n.err.buf),
+            "toolkit",
+          );
+          const version = n.str(
+            n.sym.atspi_accessible_get_toolkit_version(acc.ptr, n.err.buf),
+            "toolkit",
+          );
+          return `${name.trim()} ${version.trim()}`;
+        })
+      ) ?? "";
+      this.#toolkits.set(app.bus, toolkit);
+    }
+    return /^gtk 4\./i.test(toolkit);
   }
 
   /** Reads with the bulk reader when it works, else with the libatspi walk. */

@@ -327,6 +327,27 @@ export function closeAppWindows(pid: number): number {
 }
 
 /**
+ * Where an app's window lies on the screen, by the X server: for toolkits that
+ * report boxes relative to their window (GTK 4 on X11). The window is picked
+ * by title, else by size.
+ *
+ * @param pid the app's process
+ * @param title the window's accessible title
+ * @param b its box as the app reports it (only the size counts)
+ * @returns the window's top-left corner on the screen, or null when it has no X11 window
+ */
+export function windowOrigin(pid: number, title: string, b: Bounds): [number, number] | null {
+  using x = X11.open();
+  const clients = clientsOf(x, pid).filter((c) => c.viewable);
+  if (clients.length === 0) return null;
+  const size = (c: Client) => Math.abs(c.b[2] - b[2]) + Math.abs(c.b[3] - b[3]);
+  const titled = clients.filter((c) => c.title === title);
+  const pool = titled.length ? titled : clients;
+  const best = pool.reduce((a, c) => (size(c) < size(a) ? c : a));
+  return [best.b[0], best.b[1]];
+}
+
+/**
  * The process whose window has the keyboard focus (`_NET_WM_PID` of the
  * focus window or the nearest ancestor that has one), or 0 when no window
  * has it.
