@@ -59,6 +59,9 @@ Deno.test("convert: state bits map to the compact flags", () => {
     { bits: [...LIVE, 32], role: 7, want: { chk: "mixed" } },
     { bits: [...LIVE, 41], role: 43, want: { chk: false } },
     { bits: [...LIVE, 20], role: 62, want: { chk: true } },
+    // Qt 5: a checked menu item (35) says CHECKED without CHECKABLE.
+    { bits: [...LIVE, 4], role: 35, want: { chk: true } },
+    { bits: [...LIVE], role: 35, want: { chk: undefined } },
     { bits: [...LIVE, 9], want: { exp: false } },
     { bits: [...LIVE, 9, 10], want: { exp: true } },
     { bits: [...LIVE, 33], want: { req: true } },

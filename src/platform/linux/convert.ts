@@ -238,7 +238,8 @@ export function rawToElement(node: AtspiRawNode): Element {
   if (anyState && !has(S.ENABLED) && !has(S.SENSITIVE)) el.e = false;
   if (has(S.SELECTED)) el.s = true;
   if (has(S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || has(S.CHECKABLE))) el.chk = "mixed";
-  else if (CHECK_ROLES.has(node.role) || has(S.CHECKABLE)) {
+  // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
+  else if (CHECK_ROLES.has(node.role) || has(S.CHECKABLE) || has(S.CHECKED)) {
     el.chk = has(S.CHECKED) || (node.role === R.TOGGLE_BUTTON && has(S.PRESSED));
   }
   if (has(S.EXPANDABLE) || has(S.EXPANDED)) el.exp = has(S.EXPANDED);
