@@ -125,8 +125,12 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
   const needle = opts.text?.trim().normalize("NFKC").toLowerCase() || undefined;
   const roles = opts.roles?.size ? opts.roles : undefined;
   const selective = roles !== undefined || needle !== undefined || !!opts.focused;
+  // GTK 3 gives a menu bar's titles (File, Edit) the role of the menu they open: a labeled
+  // menu is clicked like a menu item.
+  const roleMatches = (el: Element) =>
+    roles!.has(el.r) || (el.r === "menu" && roles!.has("menuitem") && !!el.t?.trim());
   const matches = (el: Element): boolean =>
-    (!roles || roles.has(el.r)) && (!needle || textMatches(el, needle)) &&
+    (!roles || roleMatches(el)) && (!needle || textMatches(el, needle)) &&
     (!opts.focused || !!el.f);
 
   // Pre-order list with parent positions; then decide bottom-up (reverse order).

@@ -206,3 +206,18 @@ Deno.test("filter: refs are those of the full read", () => {
     assert.ok(full.has(r), r);
   }
 });
+
+Deno.test("filter: menuitem keeps a menu bar's labeled menus (GTK 3's File, Edit), not popups", () => {
+  const root: Element = {
+    i: 1,
+    r: "menubar",
+    c: [
+      { i: 2, r: "menu", t: "File" },
+      { i: 3, r: "menu", t: "Tabs", c: [{ i: 4, r: "menuitem", t: "Next Tab" }] },
+      { i: 5, r: "menu" },
+    ],
+  };
+  const out = filterTree(root, { roles: new Set(["menuitem" as const]) });
+  const kept = (out.root?.c ?? []).map((e) => e.t ?? "(popup)");
+  assert.deepEqual(kept, ["File", "Tabs"]);
+});
