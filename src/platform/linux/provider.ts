@@ -315,10 +315,12 @@ export class LinuxProvider implements Provider {
     this.#begin(opts.deadline);
     return Promise.resolve(this.#op((stack) => {
       if ("point" in target) return actAtPoint(this.#n, target.point, action);
-      const nid = target.element.nid;
+      // A row the reader made of a tree view's cells (GTK 3 lists them flat under the table)
+      // has no object of its own: its first cell stands for it, as a click on a row lands there.
+      const nid = target.element.nid ?? firstNid(target.element);
       if (!nid) {
-        throw new DesktopError("STALE_REF", "the element carries no native identity", {
-          suggestion: "Read the app again and target an element from that read",
+        throw new DesktopError("ACTION_NOT_SUPPORTED", "the element has no object in the app", {
+          suggestion: "Act on one of its children (read --scope-ref it) instead",
         });
       }
       const acc = stack.use(lookupOrStale(this.#n, nid));
@@ -495,4 +497,15 @@ function actAtPoint(n: Native, p: { x: number; y: number }, action: Action): Act
         { suggestion: "Target an element with --ref, --id or --text" },
       );
   }
+}
+
+/** The native id of an element's first descendant that has one (depth-first), if any. */
+function firstNid(el: Element): string | undefined {
+  const stack = [...(el.c ?? [])].reverse();
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.nid) return e.nid;
+    for (let k = (e.c?.length ?? 0) - 1; k >= 0; k--) stack.push(e.c![k]);
+  }
+  return undefined;
 }
