@@ -167,8 +167,11 @@ export function judgeEffect(
   if (action.kind === "type" || action.kind === "set-value") {
     // Only its value counts: a field that took the focus while the keys went to another
     // app changed too, but not its text.
-    const ownValue = own?.type === "changed" &&
-      Object.keys(own.changes).some((k) => VALUE_FIELDS.has(k));
+    // A combo box with an entry takes the text in its entry: a value inside it counts too.
+    const inside = after ? descendantRefs(after) : new Set<string>();
+    const ownValue = (own?.type === "changed" &&
+      Object.keys(own.changes).some((k) => VALUE_FIELDS.has(k))) ||
+      changes.some((c) => c.type === "changed" && inside.has(c.ref) && "v" in c.changes);
     if (ownValue && action.kind === "type" && after && !holdsTyped(after, action.text)) {
       // Keys that arrive as other characters (a keyboard map that could not type them) change
       // the value too: say so rather than ok.
@@ -233,6 +236,18 @@ function holdsTyped(el: Element, text: string): boolean {
   if (el.sec || el.v === undefined) return true;
   const typed = text.replace(/[\p{Cc}]/gu, "");
   return typed === "" || String(el.v).includes(typed);
+}
+
+/** The refs of an element's descendants. */
+function descendantRefs(el: Element): Set<string> {
+  const out = new Set<string>();
+  const stack = [...(el.c ?? [])];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.ref !== undefined) out.add(e.ref);
+    for (const c of e.c ?? []) stack.push(c);
+  }
+  return out;
 }
 
 /** Whether a change is only a focus change. */

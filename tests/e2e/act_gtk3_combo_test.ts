@@ -41,6 +41,31 @@ print(json.dumps(out))
   return JSON.parse(new TextDecoder().decode(res.stdout));
 }
 
+/** The texts of the app's editable text fields, read by pyatspi. */
+async function pyatspiEntryTexts(d: TestDesktop): Promise<string[]> {
+  const script = `
+import json, sys, pyatspi
+out = []
+def walk(a, depth):
+    if a is None or depth > 40: return
+    if a.getState().contains(pyatspi.STATE_EDITABLE) and a.getRoleName() == "text":
+        out.append(a.queryText().getText(0, -1))
+    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == int(sys.argv[1]): walk(app, 0)
+print(json.dumps(out))
+`;
+  const res = await new Deno.Command("timeout", {
+    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
+    env: d.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.equal(res.code, 0, "pyatspi read the app");
+  return JSON.parse(new TextDecoder().decode(res.stdout));
+}
+
 Deno.test({
   name: "act: a GTK 3 combo's choice is its value, set-value chooses an item, clicks still work",
   ignore: !hasDesktopTools(),
@@ -81,6 +106,18 @@ Deno.test({
     // The same ref, now with the new value.
     const again = allElements((await read()).root).find((e) => e.ref === combo.ref) as Element;
     assert.equal(again?.v, want);
+
+    // A combo box with an entry takes free text into its entry (pyatspi reads it there).
+    const withEntry = allElements((await read()).root).find((e) =>
+      e.r === "combo" && e.e !== false && e.c?.some((k) => k.r === "input")
+    )!;
+    assert.ok(withEntry?.ref, "a combo box with an entry");
+    const typed = await cli(["set-value", "--ref", withEntry.ref!, "--value", "free text 42"]);
+    assert.match(typed, /^ok set-value/);
+    await eventually("pyatspi to read the entry's text", async () => {
+      const texts = await pyatspiEntryTexts(d);
+      return texts.includes("free text 42") ? true : undefined;
+    }, 10000);
 
     // The app still takes pointer clicks: a check button clicked by ref changes state.
     const box = allElements((await read()).root).find((e) =>

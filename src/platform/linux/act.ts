@@ -680,11 +680,38 @@ export class ElementActor {
         return { via: "input", detail: "keyboard" };
       case "selected":
       case "select": {
-        const selected = this.#select(value);
+        let selected: ActionResult | null;
+        try {
+          selected = this.#select(value);
+        } catch (e) {
+          // A combo box with an entry takes any text, not only its items' (a search field).
+          const typed = e instanceof DesktopError && e.code === "ELEMENT_NOT_FOUND"
+            ? this.#setEntryText(value)
+            : null;
+          if (!typed) throw e;
+          return typed;
+        }
         if (selected) return selected;
+        const typed = this.#setEntryText(value);
+        if (typed) return typed;
         throw noSettableValue();
       }
     }
+  }
+
+  /** Sets the text of the editable field inside a combo box with an entry; null when it has none. */
+  #setEntryText(value: string): ActionResult | null {
+    const n = this.#n;
+    const count = Math.min(n.sym.atspi_accessible_get_child_count(this.#acc, n.err.buf), 16);
+    n.check("read children");
+    for (let i = 0; i < count; i++) {
+      using child = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, i, n.err.buf));
+      n.check("read child");
+      if (!child) continue;
+      using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(child.ptr));
+      if (et) return new ElementActor(n, child.ptr).setValue(value);
+    }
+    return null;
   }
 
   /**
