@@ -429,20 +429,31 @@ export function changesAsLastRead(
     }
     return byRef.get(ref);
   };
-  return changes.map((ch): Change => {
-    switch (ch.type) {
-      case "added":
-        return { ...ch, el: { ...ch.el, i: lastReadId(ch.el, run) ?? 0 } };
-      case "removed":
-        return { ...ch, i: lastReadId({ ...beforeEl(ch.ref), ...ch }, run) ?? 0 };
-      case "changed": {
-        // A renamed element had its old ref before the action.
-        const ref = ch.changes.ref?.[0];
-        const was = beforeEl(typeof ref === "string" ? ref : ch.ref);
-        return { ...ch, i: (was && lastReadId(was, run)) ?? 0 };
-      }
+  // Each id of the last read names one element: elements the differ followed (changed,
+  // removed) claim theirs first, so a newcomer that took an old twin ref (group.6 after the
+  // old group.6 became group.11) never shows the old element's id.
+  const taken = new Set<number>();
+  const claim = (i: number | undefined) => {
+    if (i === undefined || taken.has(i)) return 0;
+    taken.add(i);
+    return i;
+  };
+  const ids = new Map<Change, number>();
+  for (const ch of changes) {
+    if (ch.type === "removed") {
+      ids.set(ch, claim(lastReadId({ ...beforeEl(ch.ref), ...ch }, run)));
+    } else if (ch.type === "changed") {
+      // A renamed element had its old ref before the action.
+      const ref = ch.changes.ref?.[0];
+      const was = beforeEl(typeof ref === "string" ? ref : ch.ref);
+      ids.set(ch, claim(was && lastReadId(was, run)));
     }
-  });
+  }
+  return changes.map((ch): Change =>
+    ch.type === "added"
+      ? { ...ch, el: { ...ch.el, i: claim(lastReadId(ch.el, run)) } }
+      : { ...ch, i: ids.get(ch) ?? 0 }
+  );
 }
 
 /** The id the last read gave an element with this ref, role, label (and native id). */

@@ -380,3 +380,28 @@ Deno.test("an action's changes carry the last read's ids, never the fresh reads'
   assert.ok(text.includes("~ [18|menubar/view]"), text);
   assert.ok(text.includes("- [19|menubar/file]"), text);
 });
+
+Deno.test("an action's changes never show one last-read id twice (a newcomer took an old twin ref)", () => {
+  // The last read showed group.6 as 47; the action put a new group first, so the old one is
+  // group.11 now (changed) and the newcomer is group.6 (added).
+  const run = {
+    app: { name: "App", pid: 1 },
+    readAt: "2026-01-01T00:00:00Z",
+    elements: [{ i: 47, ref: "group.6", r: "group", path: "" }],
+  };
+  const before: Element = {
+    i: 1,
+    ref: "w",
+    r: "window",
+    c: [{ i: 9, ref: "group.6", r: "group" }],
+  };
+  const changes = changesAsLastRead(
+    [
+      { type: "added", ref: "group.6", el: { i: 30, r: "group" } },
+      { type: "changed", ref: "group.11", i: 31, changes: { ref: ["group.6", "group.11"] } },
+    ],
+    before,
+    run,
+  );
+  assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [0, 47]);
+});
