@@ -76,6 +76,7 @@ export async function settleChanges(
   let changes: Change[] = [];
   let prev: Element | null = null;
   let pause = POLL_MS;
+  let readError: DesktopError | undefined;
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
     if (now() >= hard) {
@@ -89,14 +90,21 @@ export async function settleChanges(
       cur = await read();
     } catch (e) {
       if (!(e instanceof DesktopError)) throw e;
+      // An app that is quitting (the action asked it to) stops answering before its process
+      // ends: ask again while there is time, and it becomes APP_NOT_FOUND.
+      if (e.code === "APP_UNRESPONSIVE" && now() < until) {
+        readError = e;
+        continue;
+      }
       return { root, changes, readError: e };
     }
+    readError = undefined;
     root = cur;
     changes = diffTrees(before, cur, diffOpts);
     if (changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0) break;
     prev = cur;
   } while (now() < until);
-  return { root, changes };
+  return readError ? { root, changes, readError } : { root, changes };
 }
 
 function pastDeadline(): DesktopError {
@@ -149,8 +157,9 @@ export function judgeEffect(
   settleMs = Math.round(settleMs);
   const after = target ? findAgain(settled.root, target) : undefined;
   const effect: Effect = { changes, ...(target ? { after } : {}) };
-  if (readError?.code === "WINDOW_NOT_FOUND" && target) {
-    // The window the read was scoped to closed: the element went with it (a dialog's Close).
+  if ((readError?.code === "WINDOW_NOT_FOUND" || readError?.code === "APP_NOT_FOUND") && target) {
+    // The window the read was scoped to closed, or the app quit (a quit dialog's Save): the
+    // element went with it.
     effect.after = null;
     return effect;
   }

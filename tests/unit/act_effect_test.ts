@@ -276,3 +276,22 @@ Deno.test("act: typed keys that arrive as other characters are unverified, not o
     .act({}, { ref: "email" }, { kind: "type", text: "ada\n" }, fast);
   assert.equal(ok.unverified, undefined);
 });
+
+Deno.test("act: an app that quits after the action (a quit dialog's Save) reports the element gone", async () => {
+  const el: Element = { i: 2, ref: "question/save", r: "btn", t: "Save" };
+  const root: Element = { i: 1, ref: "question", r: "dialog", t: "Question", c: [el] };
+  // Busy while it shuts down, then gone.
+  const answers = [
+    new DesktopError("APP_UNRESPONSIVE", "pluma does not answer"),
+    new DesktopError("APP_NOT_FOUND", "no running app matches"),
+  ];
+  let t = 0;
+  const settled = await settleChanges(root, () => Promise.reject(answers.shift() ?? answers[0]), {
+    sleep: (ms) => Promise.resolve(void (t += ms)),
+    now: () => t,
+  });
+  assert.equal(settled.readError?.code, "APP_NOT_FOUND");
+  const e = judgeEffect({ kind: "click" }, el, settled, 1500);
+  assert.equal(e.after, null);
+  assert.equal(e.unverified, undefined);
+});
