@@ -334,7 +334,8 @@ export function closeAppWindows(pid: number): number {
  * @param pid the app's process
  * @param title the window's accessible title
  * @param b its box as the app reports it (only the size counts)
- * @returns the window's top-left corner on the screen, or null when it has no X11 window
+ * @returns the screen position of the window's top-left corner as the app counts it (inside any
+ *   shadow the X window includes), or null when it has no X11 window
  */
 export function windowOrigin(pid: number, title: string, b: Bounds): [number, number] | null {
   using x = X11.open();
@@ -344,7 +345,13 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
   const titled = clients.filter((c) => c.title === title);
   const pool = titled.length ? titled : clients;
   const best = pool.reduce((a, c) => (size(c) < size(a) ? c : a));
-  return [best.b[0], best.b[1]];
+  // The X window may include the toolkit's shadow or resize border around what the app calls its
+  // window: _GTK_FRAME_EXTENTS says how wide (left, right, top, bottom); without it, the size
+  // difference is split evenly (GTK 4 under a window manager without a compositor: 5 px a side).
+  const frame = x.longs(best.win, "_GTK_FRAME_EXTENTS").map(Number);
+  const left = frame.length === 4 ? frame[0] : Math.max(0, Math.floor((best.b[2] - b[2]) / 2));
+  const top = frame.length === 4 ? frame[2] : Math.max(0, Math.floor((best.b[3] - b[3]) / 2));
+  return [best.b[0] + left, best.b[1] + top];
 }
 
 /**
