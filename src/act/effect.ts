@@ -8,6 +8,7 @@
 
 import { type Change, diffTrees } from "../diff/diff.ts";
 import type { Element } from "../model/element.ts";
+import { walk } from "../model/tree.ts";
 import { DesktopError } from "../errors.ts";
 import type { Action } from "../platform/provider.ts";
 
@@ -250,12 +251,7 @@ function holdsTyped(el: Element, text: string): boolean {
 /** The refs of an element's descendants. */
 function descendantRefs(el: Element): Set<string> {
   const out = new Set<string>();
-  const stack = [...(el.c ?? [])];
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.ref !== undefined) out.add(e.ref);
-    for (const c of e.c ?? []) stack.push(c);
-  }
+  walk(el, (e) => void (e !== el && e.ref !== undefined && out.add(e.ref)));
   return out;
 }
 

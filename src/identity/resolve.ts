@@ -22,6 +22,7 @@
 import type { Change } from "../diff/diff.ts";
 import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
+import { walk } from "../model/tree.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
 import type { StoredElement, StoredRead } from "../state/ref_store.ts";
 import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
@@ -419,13 +420,9 @@ export function changesAsLastRead(
   let byRef: Map<string, Element> | null = null;
   const beforeEl = (ref: string) => {
     if (!byRef) {
-      byRef = new Map();
-      const stack = [before];
-      while (stack.length) {
-        const el = stack.pop()!;
-        if (el.ref !== undefined) byRef.set(el.ref, el);
-        for (const kid of el.c ?? []) stack.push(kid);
-      }
+      const index = new Map<string, Element>();
+      walk(before, (el) => void (el.ref !== undefined && index.set(el.ref, el)));
+      byRef = index;
     }
     return byRef.get(ref);
   };

@@ -31,6 +31,14 @@ import { parseCombo } from "./keys.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
+import {
+  actionsRunInDispatch,
+  boxesRelativeToWindow,
+  isGtk,
+  isQt,
+  readToolkit,
+  type Toolkit,
+} from "./toolkit.ts";
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -181,8 +189,7 @@ export class ElementActor {
   #windowOrigin(): [number, number] {
     if (this.#origin) return this.#origin;
     this.#origin = [0, 0];
-    const { name, version } = this.#toolkit();
-    if (!/^gtk$/i.test(name) || !/^4\./.test(version)) return this.#origin;
+    if (!boxesRelativeToWindow(this.#toolkit())) return this.#origin;
     const top = this.#topWindowAsReported();
     if (!top?.box || top.box[0] !== 0 || top.box[1] !== 0) return this.#origin;
     const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
@@ -278,7 +285,7 @@ export class ElementActor {
       count,
       menuItem: MENU_ITEM_ROLES.has(this.#role()),
       buttonLike: BUTTON_LIKE_ROLES.has(this.#role()),
-      actionBlocksOnModal: this.#actionsRunInDispatch(),
+      actionBlocksOnModal: actionsRunInDispatch(this.#toolkit()),
     });
     for (const route of routes) {
       if (route.via === "menu-pointer") {
@@ -303,38 +310,11 @@ export class ElementActor {
     return { via: "input", detail: `${button} x${count}` };
   }
 
-  /**
-   * Whether the app runs an accessible action's handler inside its handling
-   * of the D-Bus request: the ATK bridge of GTK 2 and 3 (whose toolkit name
-   * is "gtk" or "GAIL"), where a handler that opens a modal dialog with
-   * gtk_dialog_run keeps the request on the stack until the dialog closes,
-   * and the next synthesized key event deadlocks the app; and Qt 5 and 6,
-   * whose DoAction answers only when the dialog's exec() returns (the app
-   * stays responsive, but the action times out though it worked: qterminal's
-   * Help > About). GTK 4, Chromium and Firefox answer first and run the
-   * handler later.
-   */
-  #actionsRunInDispatch(): boolean {
-    const { name, version } = this.#toolkit();
-    if (/^qt$/i.test(name)) return true;
-    if (!/^(gtk|gail)$/i.test(name)) return false;
-    return !/^4\./.test(version);
-  }
+  #tk: Toolkit | undefined;
 
-  /** The app's toolkit name and version ("" when it does not say). */
-  #toolkit(): { name: string; version: string } {
-    const n = this.#n;
-    // Asked of the application object: Qt answers the Application interface there only.
-    using app = n.own(n.sym.atspi_accessible_get_application(this.#acc, n.err.buf));
-    optional(() => n.check("read application"));
-    const holder = app?.ptr ?? this.#acc;
-    const read = (
-      fn: "atspi_accessible_get_toolkit_name" | "atspi_accessible_get_toolkit_version",
-    ) => optional(() => n.str(n.sym[fn](holder, n.err.buf), "read toolkit"))?.trim() ?? "";
-    return {
-      name: read("atspi_accessible_get_toolkit_name"),
-      version: read("atspi_accessible_get_toolkit_version"),
-    };
+  /** The app's toolkit, asked once per actor. */
+  #toolkit(): Toolkit {
+    return this.#tk ??= readToolkit(this.#n, this.#acc);
   }
 
   /**
@@ -746,7 +726,7 @@ export class ElementActor {
       const role = n.sym.atspi_accessible_get_role(holder, n.err.buf);
       n.check("read role");
       const viaSelection = sel !== null &&
-        !(role === ATSPI_ROLE.MENU && /^(gtk|gail)$/i.test(this.#toolkit().name));
+        !(role === ATSPI_ROLE.MENU && isGtk(this.#toolkit()));
       const names = childNames(n, holder);
       offered.push(...names.filter((x) => x.trim() !== "" && !isToolkitClassName(x.trim())));
       const index = names.findIndex((c) => c.trim().toLowerCase() === want);
@@ -760,7 +740,7 @@ export class ElementActor {
       n.check("read child");
       // Qt's combo popup is a list view whose selection, or an item's action, is not the
       // combo's choice: the item is clicked in the opened popup, as a user does.
-      if (option && role === ATSPI_ROLE.LIST && /^qt$/i.test(this.#toolkit().name)) {
+      if (option && role === ATSPI_ROLE.LIST && isQt(this.#toolkit())) {
         const picked = this.#pickFromPopup(
           new ElementActor(n, holder),
           new ElementActor(n, option.ptr),

@@ -8,6 +8,7 @@
 
 import type { Bounds, Element } from "../../model/element.ts";
 import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
+import { walk } from "../../model/tree.ts";
 import { type AtspiRawNode, TEXT_VALUE_ROLES } from "./raw.ts";
 
 /** AtspiStateType bit numbers used by the conversion. */
@@ -372,10 +373,7 @@ function boundsOf(e: AtspiRawNode["extents"]): Bounds | undefined {
  */
 export function shiftBoxes(el: Element, dx: number, dy: number): void {
   if (dx === 0 && dy === 0) return;
-  const stack = [el];
-  while (stack.length) {
-    const e = stack.pop()!;
+  walk(el, (e) => {
     if (e.b) e.b = [e.b[0] + dx, e.b[1] + dy, e.b[2], e.b[3]];
-    for (const c of e.c ?? []) stack.push(c);
-  }
+  });
 }

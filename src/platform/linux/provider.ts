@@ -43,6 +43,7 @@ import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import { closeAppWindows, windowAction, windowOrigin } from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
+import { boxesRelativeToWindow, readToolkit, type Toolkit } from "./toolkit.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -72,8 +73,8 @@ export class LinuxProvider implements Provider {
   #dir: AppDirectory;
   #timeoutMs: number;
   #bulk: Promise<BulkReader | null> | null = null;
-  /** Each app's toolkit ("GTK 4.8.3"), by bus name: asked once. */
-  readonly #toolkits = new Map<string, string>();
+  /** Each app's toolkit, by bus name: asked once. */
+  readonly #toolkits = new Map<string, Toolkit>();
   #stops = new Set<() => void>();
   #closed = false;
 
@@ -245,31 +246,18 @@ export class LinuxProvider implements Provider {
     return origin ? { ...w, b: [origin[0], origin[1], w.b[2], w.b[3]] } : w;
   }
 
-  /**
-   * Whether the app reports boxes relative to its window instead of the
-   * screen: GTK 4 on X11 (its windows' boxes start at 0,0 wherever they are).
-   */
+  /** Whether the app reports boxes relative to its window (see toolkit.ts); asked once per app. */
   #boxesRelativeToWindow(app: LiveApp): boolean {
     let toolkit = this.#toolkits.get(app.bus);
     if (toolkit === undefined) {
-      const n = this.#n;
       toolkit = optional(() =>
-        this.#op((stack) => {
-          const acc = stack.use(lookupOrStale(n, `${app.bus}${app.path}`));
-          const name = n.str(
-            n.sym.atspi_accessible_get_toolkit_name(acc.ptr, n.err.buf),
-            "toolkit",
-          );
-          const version = n.str(
-            n.sym.atspi_accessible_get_toolkit_version(acc.ptr, n.err.buf),
-            "toolkit",
-          );
-          return `${name.trim()} ${version.trim()}`;
-        })
-      ) ?? "";
+        this.#op((stack) =>
+          readToolkit(this.#n, stack.use(lookupOrStale(this.#n, `${app.bus}${app.path}`)).ptr)
+        )
+      ) ?? { name: "", version: "" };
       this.#toolkits.set(app.bus, toolkit);
     }
-    return /^gtk 4\./i.test(toolkit);
+    return boxesRelativeToWindow(toolkit);
   }
 
   /** Reads with the bulk reader when it works, else with the libatspi walk. */

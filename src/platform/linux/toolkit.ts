@@ -1,0 +1,88 @@
+/**
+ * Which toolkit an app is built with, and the toolkit behaviours the Linux
+ * backend must allow for: one place for the rules, asked by the reader and
+ * the actor alike.
+ *
+ * @module
+ */
+
+import type { Native, Ptr } from "./native.ts";
+import { optional } from "./walk.ts";
+
+/** An app's toolkit as its Application interface names it. */
+export interface Toolkit {
+  /** "GTK", "gtk", "GAIL", "Qt", "Chromium"... ("" when the app does not say). */
+  name: string;
+  /** "4.8.3", "5.15.8"... ("" when the app does not say). */
+  version: string;
+}
+
+/**
+ * Reads the toolkit of the app that holds `acc`. Asked of the application
+ * object: Qt answers the Application interface there only.
+ *
+ * @param n the native library
+ * @param acc any accessible of the app
+ * @returns its toolkit, with empty fields where the app does not answer
+ */
+export function readToolkit(n: Native, acc: Ptr): Toolkit {
+  using app = n.own(n.sym.atspi_accessible_get_application(acc, n.err.buf));
+  optional(() => n.check("read application"));
+  const holder = app?.ptr ?? acc;
+  const read = (
+    fn: "atspi_accessible_get_toolkit_name" | "atspi_accessible_get_toolkit_version",
+  ) => optional(() => n.str(n.sym[fn](holder, n.err.buf), "read toolkit"))?.trim() ?? "";
+  return {
+    name: read("atspi_accessible_get_toolkit_name"),
+    version: read("atspi_accessible_get_toolkit_version"),
+  };
+}
+
+/** GTK of any version (toolkit name "gtk", "GTK" or, through the ATK bridge, "GAIL"). */
+export function isGtk(tk: Toolkit): boolean {
+  return /^(gtk|gail)$/i.test(tk.name);
+}
+
+/** GTK 2 or 3, through the ATK bridge. */
+export function isGtkAtk(tk: Toolkit): boolean {
+  return isGtk(tk) && !/^4\./.test(tk.version);
+}
+
+/** Qt 5 or 6. */
+export function isQt(tk: Toolkit): boolean {
+  return /^qt$/i.test(tk.name);
+}
+
+/**
+ * Whether the app runs an accessible action's handler inside its handling of
+ * the D-Bus request: GTK 2 and 3, where a handler that opens a modal dialog
+ * with gtk_dialog_run keeps the request on the stack until the dialog closes
+ * and the next synthesized key event deadlocks the app; and Qt 5 and 6, whose
+ * DoAction answers only when the dialog's exec() returns (the app stays
+ * responsive, but the action times out though it worked: qterminal's Help >
+ * About). GTK 4, Chromium and Firefox answer first and run the handler later.
+ *
+ * @example
+ * ```ts
+ * import { actionsRunInDispatch } from "./toolkit.ts";
+ * console.log(actionsRunInDispatch({ name: "Qt", version: "5.15.8" })); // true
+ * console.log(actionsRunInDispatch({ name: "GTK", version: "4.8.3" })); // false
+ * ```
+ */
+export function actionsRunInDispatch(tk: Toolkit): boolean {
+  return isQt(tk) || isGtkAtk(tk);
+}
+
+/**
+ * Whether the app reports boxes relative to its window instead of the screen:
+ * GTK 4 on X11 (its windows' boxes start at 0,0 wherever they are).
+ *
+ * @example
+ * ```ts
+ * import { boxesRelativeToWindow } from "./toolkit.ts";
+ * console.log(boxesRelativeToWindow({ name: "GTK", version: "4.8.3" })); // true
+ * ```
+ */
+export function boxesRelativeToWindow(tk: Toolkit): boolean {
+  return /^gtk$/i.test(tk.name) && /^4\./.test(tk.version);
+}
