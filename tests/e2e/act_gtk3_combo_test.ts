@@ -12,59 +12,11 @@
 
 import assert from "node:assert/strict";
 import { runCli } from "../harness/cli.ts";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
+import { editableTexts, namesOfRole } from "../harness/pyatspi.ts";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { slug } from "../../src/refs/generate.ts";
-
-/** The names of the app's combo boxes, read by pyatspi, in document order. */
-async function pyatspiCombos(d: TestDesktop): Promise<string[]> {
-  const script = `
-import json, sys, pyatspi
-out = []
-def walk(a, depth):
-    if a is None or depth > 40: return
-    if a.getRoleName() == "combo box": out.append(a.name)
-    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
-for app in pyatspi.Registry.getDesktop(0):
-    if app is not None and app.get_process_id() == int(sys.argv[1]): walk(app, 0)
-print(json.dumps(out))
-`;
-  const res = await new Deno.Command("timeout", {
-    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
-    env: d.env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.equal(res.code, 0, "pyatspi read the app");
-  return JSON.parse(new TextDecoder().decode(res.stdout));
-}
-
-/** The texts of the app's editable text fields, read by pyatspi. */
-async function pyatspiEntryTexts(d: TestDesktop): Promise<string[]> {
-  const script = `
-import json, sys, pyatspi
-out = []
-def walk(a, depth):
-    if a is None or depth > 40: return
-    if a.getState().contains(pyatspi.STATE_EDITABLE) and a.getRoleName() == "text":
-        out.append(a.queryText().getText(0, -1))
-    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
-for app in pyatspi.Registry.getDesktop(0):
-    if app is not None and app.get_process_id() == int(sys.argv[1]): walk(app, 0)
-print(json.dumps(out))
-`;
-  const res = await new Deno.Command("timeout", {
-    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
-    env: d.env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.equal(res.code, 0, "pyatspi read the app");
-  return JSON.parse(new TextDecoder().decode(res.stdout));
-}
 
 Deno.test({
   name: "act: a GTK 3 combo's choice is its value, set-value chooses an item, clicks still work",
@@ -92,12 +44,12 @@ Deno.test({
     assert.ok(!combo.ref!.split("/").includes(slug(combo.v!)), `ref ${combo.ref}`);
 
     const want = choices.find((c) => c !== combo.v)!;
-    const before = await pyatspiCombos(d);
+    const before = await namesOfRole(d, "combo box");
     assert.ok(before.includes(combo.v!), "pyatspi sees the same active item");
     const out = await cli(["set-value", "--ref", combo.ref!, "--value", want]);
     assert.match(out, /^ok set-value/);
     const after = await eventually("pyatspi to see the new item", async () => {
-      const names = await pyatspiCombos(d);
+      const names = await namesOfRole(d, "combo box");
       return names.filter((n) => n === want).length > before.filter((n) => n === want).length
         ? names
         : undefined;
@@ -115,7 +67,7 @@ Deno.test({
     const typed = await cli(["set-value", "--ref", withEntry.ref!, "--value", "free text 42"]);
     assert.match(typed, /^ok set-value/);
     await eventually("pyatspi to read the entry's text", async () => {
-      const texts = await pyatspiEntryTexts(d);
+      const texts = await editableTexts(d);
       return texts.includes("free text 42") ? true : undefined;
     }, 10000);
 

@@ -10,34 +10,10 @@
 
 import assert from "node:assert/strict";
 import { runCli } from "../harness/cli.ts";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
+import { editableTexts } from "../harness/pyatspi.ts";
 import type { Snapshot } from "../../src/model/element.ts";
-
-/** The texts of the app's editable text objects, read by pyatspi. */
-async function pyatspiTexts(d: TestDesktop): Promise<string[]> {
-  const script = `
-import json, sys, pyatspi
-out = []
-def walk(a, depth):
-    if a is None or depth > 40: return
-    if a.getState().contains(pyatspi.STATE_EDITABLE) and a.getRoleName() == "text":
-        out.append(a.queryText().getText(0, -1))
-    for i in range(a.childCount): walk(a.getChildAtIndex(i), depth + 1)
-for app in pyatspi.Registry.getDesktop(0):
-    if app is not None and app.get_process_id() == int(sys.argv[1]): walk(app, 0)
-print(json.dumps(out))
-`;
-  const res = await new Deno.Command("timeout", {
-    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
-    env: d.env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.equal(res.code, 0, "pyatspi read the app");
-  return JSON.parse(new TextDecoder().decode(res.stdout));
-}
 
 Deno.test({
   name: "type: characters off the keyboard map arrive as typed (pyatspi reads them back)",
@@ -65,7 +41,7 @@ Deno.test({
     const arrived = () => texts.some((t) => t.includes(text));
     for (let k = 0; k < 40 && !arrived(); k++) {
       if (k) await new Promise((r) => setTimeout(r, 250));
-      texts = await pyatspiTexts(d);
+      texts = await editableTexts(d);
     }
     assert.ok(arrived(), `${entry.ref}: ${JSON.stringify(texts.slice(0, 3))}; ${out}`);
   },

@@ -10,43 +10,9 @@
 import assert from "node:assert/strict";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { cli } from "../harness/gtk_suite.ts";
-import {
-  type DesktopApp,
-  hasDesktopTools,
-  startDesktop,
-  type TestDesktop,
-} from "../harness/desktop.ts";
+import { type DesktopApp, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
-
-/** The text of every editable text object of the app, read by pyatspi. */
-async function pyatspiEditableTexts(d: TestDesktop): Promise<string[]> {
-  const script = `
-import json, sys, pyatspi
-pid = int(sys.argv[1])
-app = next(a for a in pyatspi.Registry.getDesktop(0) if a.get_process_id() == pid)
-out = []
-def walk(o):
-    if o.getState().contains(pyatspi.STATE_EDITABLE):
-        try:
-            out.append(o.queryText().getText(0, -1))
-        except NotImplementedError:
-            pass
-    for c in o:
-        walk(c)
-walk(app)
-print(json.dumps(out))
-`;
-  const res = await new Deno.Command("/usr/bin/python3", {
-    args: ["-c", script, String(d.pid)],
-    env: d.env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  if (res.code !== 0) throw new Error(`pyatspi failed: ${dec.decode(res.stderr)}`);
-  return JSON.parse(dec.decode(res.stdout));
-}
+import { editableTexts, namesOfRole } from "../harness/pyatspi.ts";
 
 /** Whether the process runs (exists and is not a zombie). */
 function alive(pid: number): boolean {
@@ -82,7 +48,7 @@ for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [Deskto
       const text = "written by ref into Qt";
       await cli(d, ["type", "--app", d.appName, "--ref", editor.ref, "--text", text]);
       const seen = await eventually("pyatspi to read the typed text", async () => {
-        const texts = await pyatspiEditableTexts(d);
+        const texts = await editableTexts(d);
         return texts.includes(text) ? texts : undefined;
       }, 10000);
       assert.ok(seen.includes(text));
@@ -97,25 +63,6 @@ for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [Deskto
       );
     },
   });
-}
-
-/** The names of the app's dialogs, read by pyatspi. */
-async function pyatspiDialogs(d: TestDesktop): Promise<string[]> {
-  const script = `
-import json, sys, pyatspi
-pid = int(sys.argv[1])
-app = next(a for a in pyatspi.Registry.getDesktop(0) if a.get_process_id() == pid)
-print(json.dumps([w.name for w in app if w.getRoleName() == "dialog"]))
-`;
-  const res = await new Deno.Command("timeout", {
-    args: ["15", "/usr/bin/python3", "-c", script, String(d.pid)],
-    env: d.env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.equal(res.code, 0, "pyatspi answered");
-  return JSON.parse(new TextDecoder().decode(res.stdout));
 }
 
 Deno.test({
@@ -138,7 +85,7 @@ Deno.test({
     const out = await cli(d, ["click", "--app", d.appName, "--ref", "menubar/help/about"]);
     assert.match(out, /^ok click .* via input/);
     const dialogs = await eventually("pyatspi to see the About dialog", async () => {
-      const names = await pyatspiDialogs(d);
+      const names = await namesOfRole(d, "dialog");
       return names.some((n) => /about/i.test(n)) ? names : undefined;
     }, 10000);
     const title = dialogs.find((n) => /about/i.test(n))!;
@@ -151,7 +98,7 @@ Deno.test({
     assert.ok(close?.ref, "the dialog has a Close button with a ref");
     await cli(d, ["click", "--app", d.appName, "--ref", close.ref]);
     await eventually("the dialog to close", async () => {
-      const names = await pyatspiDialogs(d);
+      const names = await namesOfRole(d, "dialog");
       return names.includes(title) ? undefined : true;
     }, 10000);
     assert.ok(alive(d.pid), "featherpad is still running");
@@ -184,26 +131,8 @@ Deno.test({
       "High",
     ]);
     assert.match(out, /^ok set-value/);
-    const script = `
-import json, sys, pyatspi
-pid = int(sys.argv[1])
-app = next(a for a in pyatspi.Registry.getDesktop(0) if a.get_process_id() == pid)
-out = []
-def walk(o):
-    if o.getRoleName() == "combo box": out.append(o.name)
-    for c in o: walk(c)
-walk(app)
-print(json.dumps(out))
-`;
     const names = await eventually("pyatspi to see High chosen", async () => {
-      const res = await new Deno.Command("/usr/bin/python3", {
-        args: ["-c", script, String(d.pid)],
-        env: d.env,
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "null",
-      }).output();
-      const got = JSON.parse(new TextDecoder().decode(res.stdout)) as string[];
+      const got = await namesOfRole(d, "combo box");
       return got.includes("High") ? got : undefined;
     }, 10000);
     assert.ok(names.includes("High"));
