@@ -27,6 +27,8 @@
  *   text) carries that name as its value, so the text before it can label
  *   it and no ref changes when another item is chosen; so does the one
  *   button of a GTK 4 drop-down that shows the choice.
+ * - **A named button's text is not its value**: the "×" of a button named
+ *   "Close" is what the name stands for.
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -133,6 +135,13 @@ function clean(el: Element): void {
     const v = withoutObjectChars(el.v);
     if (v === "") delete el.v;
     else el.v = v;
+  }
+  // A named button's or link's own text is what its name replaces (the "×" of a button named
+  // "Close"): a screen reader says the name only, and the glyph is no value.
+  if (
+    el.v !== undefined && el.t !== undefined && NAMED_BY_CONTENT.has(el.r) && el.min === undefined
+  ) {
+    delete el.v;
   }
   if (el.r === "combo" && el.t !== undefined && namedByChoice(el, el.t)) {
     el.v ??= el.t;

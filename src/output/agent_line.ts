@@ -418,7 +418,8 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
 }
 
 /**
- * The children worth showing inside `el`: anonymous wrappers opened, echoes dropped.
+ * The children worth showing inside `el`: anonymous wrappers opened, echoes
+ * of its label or of its whole value dropped.
  *
  * @param el the parent
  * @param ownerLabel the label the children would only repeat
@@ -435,6 +436,8 @@ export function shownChildren(el: Element, ownerLabel: string): Element[] {
       continue;
     }
     if (isEcho(kid, ownerLabel, !TITLED_OWNERS.has(el.r)) || isPunctuation(kid)) continue;
+    // A rich-text field's text child says its value again (a contenteditable's paragraph).
+    if (el.v !== undefined && isEcho(kid, el.v, false)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     out.push(kid);
   }

@@ -258,3 +258,35 @@ Deno.test("rawToElement: text between embedded children becomes text children in
   const odd = rawToElement(node({ role: 73, text: "no objects", children: [input] }));
   assert.equal(odd.c!.length, 1);
 });
+
+Deno.test("convert: an empty spin with a number shows the number (Chromium's date parts)", () => {
+  const month = rawToElement(node({
+    role: 52,
+    name: "Month Due before",
+    interfaces: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Text", "org.a11y.atspi.Value"],
+    text: "",
+    value: { current: 12, min: 1, max: 12 },
+  }));
+  assert.equal(month.v, "12");
+  const empty = rawToElement(node({ role: 79, name: "Search", text: "" }));
+  assert.equal(empty.v, undefined, "an empty entry with no number stays empty");
+});
+
+Deno.test("convert: a single-precision value prints without float noise (Chromium's <meter>)", () => {
+  const meter = rawToElement(node({
+    role: 42,
+    value: { current: Math.fround(0.7), min: 0, max: 1 },
+  }));
+  assert.equal(meter.v, "0.7");
+  const precise = rawToElement(node({ role: 51, value: { current: 0.123456789, min: 0, max: 1 } }));
+  assert.equal(precise.v, "0.123456789", "a double keeps its digits");
+});
+
+Deno.test("convert: Chromium's tab panel (a scroll pane with xml-roles tabpanel) is a tab panel", () => {
+  const panel = rawToElement(
+    node({ role: 49, name: "Board", attributes: { "xml-roles": "tabpanel" } }),
+  );
+  assert.equal(panel.r, "tabpanel");
+  const pane = rawToElement(node({ role: 49, name: "" }));
+  assert.equal(pane.r, "scroll");
+});

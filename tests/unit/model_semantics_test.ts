@@ -250,6 +250,20 @@ Deno.test("semantics: a button with no name of its own is named by the text insi
   assert.equal(named.t, "Save");
 });
 
+Deno.test("semantics: a named button's or link's own text is no value (the × of 'Close')", () => {
+  const close = el("btn", "Close", undefined, { v: "×" });
+  const link = el("lnk", "Home", undefined, { v: "⌂" });
+  const spin = el("spin", "Copies", undefined, { v: "2" });
+  const ranged = el("btn", "Bold", undefined, { v: "0", min: 0, max: 1 });
+  const unnamed = el("btn", undefined, undefined, { v: "×" });
+  foldLabels(el("window", "W", [close, link, spin, ranged, unnamed]));
+  assert.equal(close.v, undefined);
+  assert.equal(link.v, undefined);
+  assert.equal(spin.v, "2", "a control's value stays");
+  assert.equal(ranged.v, "0", "a range is not text (its noise has its own rule)");
+  assert.equal(unnamed.v, "×", "with no name, the text is all there is");
+});
+
 Deno.test("semantics: a GTK 4 drop-down's button shows its choice: the combo's value, not a ref", () => {
   const button = el("btn", undefined, [el("txt", "Unix/Linux (LF)")]);
   const combo = el("combo", "Line Ending", [button]);

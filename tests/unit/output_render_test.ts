@@ -95,6 +95,19 @@ Deno.test("agent: a text child repeating its parent's label is collapsed", () =>
   assert.ok(!text.includes("invoices/invoice-17/txt"));
 });
 
+Deno.test("agent: a text child repeating its parent's whole value gets no line (contenteditable)", () => {
+  const note = "Remember the retro on Friday.";
+  const root = el("window", "Board", [
+    el("input", "Notes", [el("txt", note)], { v: note }),
+    el("input", "Title", [el("txt", "Retro")], { v: "Retro and planning" }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.equal(text.split(note).length - 1, 1, text);
+  assert.ok(text.includes(`"Retro"`), "a text saying part of the value is its own");
+});
+
 Deno.test("agent: a simple row is printed on one line, interactive cells keep their ref", () => {
   const text = renderElements(app(), { format: "agent" });
   assert.ok(

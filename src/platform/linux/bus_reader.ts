@@ -8,6 +8,7 @@
  */
 
 import type { AtspiRawNode } from "./raw.ts";
+import type { Toolkit } from "./toolkit.ts";
 
 /** The part of the D-Bus client the provider uses. */
 export interface BulkReader {
@@ -17,6 +18,8 @@ export interface BulkReader {
     rootPath: string,
     opts: { depth?: number; bounds: boolean; deadline: number },
   ): Promise<AtspiRawNode>;
+  /** The app's toolkit, as its read asked it (fields "" when it does not say). */
+  toolkit(bus: string, deadline: number): Promise<Toolkit>;
   /** Closes the connection. */
   close(): void;
 }

@@ -42,6 +42,7 @@ const R = {
   TEXT: 61,
   ENTRY: 79,
   HEADING: 83,
+  SCROLL_PANE: 49,
 } as const;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
@@ -219,7 +220,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   } else {
     const combo = node.role === R.COMBO_BOX;
     const v = valueOf(node) ||
-      (combo ? chosenOption(node) ?? closedChoice(node, label) : undefined);
+      (combo ? chosenOption(node) ?? (node.chosen || closedChoice(node, label)) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
     if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || combo || v.trim() !== label)) {
@@ -251,6 +252,10 @@ export function rawToElement(node: AtspiRawNode): Element {
 
   const attrs = node.attributes ?? {};
   if (el.r === "landmark") el.r = landmarkRole(attrs["xml-roles"]);
+  // Chromium exposes an ARIA tab panel as a scroll pane; its xml-roles says what it is.
+  if (node.role === R.SCROLL_PANE && /\btabpanel\b/.test(attrs["xml-roles"] ?? "")) {
+    el.r = "tabpanel";
+  }
   const ph = attrs["placeholder-text"]?.trim();
   if (ph) el.ph = ph;
   if (node.role === R.HEADING || attrs.level !== undefined) {
@@ -306,7 +311,8 @@ function valueOf(node: AtspiRawNode): string | undefined {
   const text = input || node.children.length === 0
     ? node.text?.replaceAll("\uFFFC", "")
     : undefined;
-  if (text || (text !== undefined && EDIT_ROLES.has(node.role))) return text;
+  // An empty field with a number (Chromium's date parts) shows the number.
+  if (text || (text !== undefined && EDIT_ROLES.has(node.role) && !node.value)) return text;
   if (node.value) {
     if (node.value.text) return node.value.text;
     if ((node.value.max > node.value.min && bounded(node.value)) || node.value.current !== 0) {
@@ -345,7 +351,9 @@ function closedChoice(node: AtspiRawNode, label: string): string | undefined {
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */
 function formatNumber(n: number): string {
-  return String(Number.isInteger(n) ? n : Number(n.toPrecision(12)));
+  if (Number.isInteger(n)) return String(n);
+  // A single-precision value (Chromium's <meter>: 0.699999988079071) is exact to 7 digits.
+  return String(Number(n.toPrecision(Math.fround(n) === n ? 7 : 12)));
 }
 
 /** Extents as bounds, dropping the INT32_MIN "not on screen" marker and empty boxes. */

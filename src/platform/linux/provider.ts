@@ -69,7 +69,9 @@ function exists(path: string): boolean {
 export class LinuxProvider implements Provider {
   /** Always "linux". */
   readonly platform = "linux" as const;
-  #n: Native;
+  #native: Native | null = null;
+  /** The current operation's libatspi call timeout, applied when libatspi opens mid-operation. */
+  #callTimeoutMs = 0;
   #dir: AppDirectory;
   #timeoutMs: number;
   #bulk: Promise<BulkReader | null> | null = null;
@@ -81,15 +83,20 @@ export class LinuxProvider implements Provider {
   private constructor(opts: ProviderOptions, dir: AppDirectory) {
     this.#timeoutMs = opts.timeoutMs;
     this.#dir = dir;
-    try {
-      this.#n = Native.open();
-      // Sets libatspi's cache mask on the desktop (the fallback walk is several
-      // times slower without its cache); libatspi keeps the desktop object.
-      this.#n.desktop()[Symbol.dispose]();
-    } catch (e) {
-      dir.close();
-      throw e;
-    }
+  }
+
+  /**
+   * libatspi, opened on first use: a read the bulk reader answers needs none,
+   * and opening it costs a dlopen and a bus connection.
+   */
+  get #n(): Native {
+    if (this.#native) return this.#native;
+    const n = Native.open();
+    // Sets libatspi's cache mask on the desktop (the fallback walk is several
+    // times slower without its cache); libatspi keeps the desktop object.
+    n.desktop()[Symbol.dispose]();
+    n.setTimeout(this.#callTimeoutMs || callTimeoutFor(this.#timeoutMs));
+    return this.#native = n;
   }
 
   /**
@@ -121,8 +128,9 @@ export class LinuxProvider implements Provider {
     const deadline = Math.min(Date.now() + this.#timeoutMs, callerDeadline ?? Infinity);
     const left = deadline - Date.now();
     if (left <= 0) throw pastDeadline();
-    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), left));
-    this.#n.pump();
+    this.#callTimeoutMs = Math.min(callTimeoutFor(this.#timeoutMs), left);
+    this.#native?.setTimeout(this.#callTimeoutMs);
+    this.#native?.pump();
     return deadline;
   }
 
@@ -274,6 +282,8 @@ export class LinuxProvider implements Provider {
     if (bulk) {
       try {
         const tree = await bulk.readTree(bus, path, { depth, bounds, deadline });
+        // The read asked the toolkit already: the toolkit rules need no libatspi call.
+        if (!this.#toolkits.has(bus)) this.#toolkits.set(bus, await bulk.toolkit(bus, deadline));
         // An app that reports windows but comes back empty was not read: fall back.
         if (tree.children.length > 0 || !expectChildren || depth === 0) return tree;
       } catch (e) {
@@ -283,7 +293,8 @@ export class LinuxProvider implements Provider {
     }
     const left = deadline - Date.now();
     if (left <= 0) throw pastDeadline();
-    this.#n.setTimeout(Math.min(callTimeoutFor(this.#timeoutMs), left));
+    this.#callTimeoutMs = Math.min(callTimeoutFor(this.#timeoutMs), left);
+    this.#n.setTimeout(this.#callTimeoutMs);
     return this.#op((stack) => {
       const acc = stack.use(lookupOrStale(this.#n, `${bus}${path}`));
       return walkTree(this.#n, acc.ptr, { depth, bounds, deadline });

@@ -61,6 +61,27 @@ export function readsText(
   return leaf && !(NAMED_TEXT_ROLES.has(node.role) && node.name !== "");
 }
 
+/** Roles whose object attributes say something printed: heading (level), landmark and scroll pane (xml-roles: their kind, a tab panel). */
+const ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([83, 110, 49]);
+
+/**
+ * Whether a reader reads a node's object attributes (placeholder, level,
+ * xml-roles): for inputs, password fields, headings, landmarks and scroll
+ * panes (Chromium's tab panels are scroll panes with xml-roles "tabpanel").
+ *
+ * @param node role and interfaces
+ * @returns true when the attributes are read
+ * @example
+ * ```ts
+ * import { readsAttributes } from "./raw.ts";
+ * console.log(readsAttributes({ role: 49, interfaces: [] }), readsAttributes({ role: 43, interfaces: [] })); // true false
+ * ```
+ */
+export function readsAttributes(node: Pick<AtspiRawNode, "role" | "interfaces">): boolean {
+  return ATTRIBUTE_ROLES.has(node.role) || node.role === ROLE_PASSWORD_TEXT ||
+    TEXT_VALUE_ROLES.has(node.role) || node.interfaces.includes("org.a11y.atspi.EditableText");
+}
+
 /**
  * A text as the readers keep it: at most {@link TEXT_CAP} characters, then
  * {@link TRUNCATION_MARK} when there was more.
@@ -114,4 +135,9 @@ export interface AtspiRawNode {
    * children): their names, from the app's cache at no extra call.
    */
   choices?: string[];
+  /**
+   * The choice its closed popup marks SELECTED (Chromium's `<select>`, named
+   * by its label: the current value is only there).
+   */
+  chosen?: string;
 }

@@ -86,3 +86,23 @@ export function actionsRunInDispatch(tk: Toolkit): boolean {
 export function boxesRelativeToWindow(tk: Toolkit): boolean {
   return /^gtk$/i.test(tk.name) && /^4\./.test(tk.version);
 }
+
+/** Toolkits whose bridge is known to answer `Properties.GetAll` (the ATK bridge, GTK 4). */
+const GET_ALL_TOOLKITS = /^(gtk|gail|chromium|gecko|vcl)$/i;
+
+/**
+ * Whether one `Properties.GetAll` may replace a `Get` per property. Qt 5's
+ * bridge crashes the app on GetAll (it reads a second argument that GetAll
+ * does not have), so only toolkits known to answer it get it; an app that
+ * names no toolkit gets one Get per property.
+ *
+ * @param toolkitName the app's toolkit name ("" when unknown)
+ * @example
+ * ```ts
+ * import { answersGetAll } from "./toolkit.ts";
+ * console.log(answersGetAll("Chromium"), answersGetAll("Qt"), answersGetAll("")); // true false false
+ * ```
+ */
+export function answersGetAll(toolkitName: string): boolean {
+  return GET_ALL_TOOLKITS.test(toolkitName.trim());
+}

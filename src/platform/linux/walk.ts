@@ -11,7 +11,7 @@
  * @module
  */
 
-import { ATSPI_COORD_TYPE_SCREEN, ATSPI_RELATION, ATSPI_ROLE } from "../../ffi/atspi.ts";
+import { ATSPI_COORD_TYPE_SCREEN, ATSPI_RELATION } from "../../ffi/atspi.ts";
 import { cstr, readCString, readPointerArray } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import { nativeError } from "./errors.ts";
@@ -19,9 +19,9 @@ import { hasState, isHidden } from "./convert.ts";
 import {
   type AtspiRawNode,
   PASSIVE_ROLES,
+  readsAttributes,
   readsText,
   TEXT_CAP,
-  TEXT_VALUE_ROLES,
   TRUNCATION_MARK,
 } from "./raw.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
@@ -165,10 +165,7 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
     const leaf = !failed && kids === 0 && !hasState(states, 31 /* MANAGES_DESCENDANTS */);
     if (readsText(node, leaf)) node.text = optional(() => readText(n, acc));
   }
-  if (
-    role === ATSPI_ROLE.HEADING || has("EditableText") || TEXT_VALUE_ROLES.has(role) ||
-    role === ATSPI_ROLE.PASSWORD_TEXT
-  ) {
+  if (readsAttributes(node)) {
     const attrs = optional(() => readAttributes(n, acc));
     if (attrs) node.attributes = attrs;
   }

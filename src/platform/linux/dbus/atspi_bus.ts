@@ -19,10 +19,11 @@ import {
   readItems,
 } from "./cache_items.ts";
 import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
-import { DetailFetcher } from "./details.ts";
+import { type BulkCalls, DetailFetcher } from "./details.ts";
 import { readShowing } from "./showing.ts";
 import { dbusErrorName } from "./errors.ts";
-import { getProperties } from "./props.ts";
+import { getAllProperties, getProperties } from "./props.ts";
+import { answersGetAll, type Toolkit } from "../toolkit.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
 /** AT-SPI's combo box role. */
@@ -30,6 +31,8 @@ const ROLE_COMBO_BOX = 11;
 
 /** Most items of a closed combo box popup asked for by name when the app has no cache. */
 const MAX_CHOICES = 64;
+/** ATSPI_STATE_SELECTED (23) in the first state word. */
+const SELECTED_BIT = 1 << 23;
 
 const REGISTRY = "org.a11y.atspi.Registry";
 const ROOT = "/org/a11y/atspi/accessible/root";
@@ -117,6 +120,7 @@ export class AtspiBus {
   readonly #conn: DBusConnection;
   /** Direct connections to apps by bus name (null: the app offers none). */
   readonly #direct = new Map<string, Promise<DBusConnection | null>>();
+  readonly #toolkits = new Map<string, Promise<Toolkit>>();
   readonly #directConns: DBusConnection[] = [];
   #activated: Promise<void> | null = null;
   /** Counters of the last {@link readTree}. */
@@ -256,6 +260,7 @@ export class AtspiBus {
       return decode ? conn.callWith(m, opts.deadline, decode) : conn.call(m, opts.deadline);
     }) as AppCall;
     let idx: ItemIndex | null = null;
+    const toolkit = this.toolkit(bus, opts.deadline);
     if (opts.bulk !== false) {
       try {
         const parsed = await conn.callWith(
@@ -274,16 +279,26 @@ export class AtspiBus {
         if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
       }
     }
+    const tk = (await toolkit).name;
+    const bulk: BulkCalls = { getAll: answersGetAll(tk) };
     // Details are fetched while the tree is still being discovered.
-    const fetcher = new DetailFetcher(idx, call, opts.bounds, MAX_IN_FLIGHT);
+    const fetcher = new DetailFetcher(idx, call, opts.bounds, MAX_IN_FLIGHT, bulk);
     let count = 0;
     const walked = { n: 0 };
     let root: AtspiRawNode;
     try {
-      root = await buildTree(bus, rootPath, idx, countingFetch(call, walked), opts, (n, leaf) => {
-        count++;
-        fetcher.add(n, leaf);
-      });
+      root = await buildTree(
+        bus,
+        rootPath,
+        idx,
+        countingFetch(call, walked),
+        opts,
+        bulk,
+        (n, leaf) => {
+          count++;
+          fetcher.add(n, leaf);
+        },
+      );
     } catch (e) {
       // Never leave fetches running behind a failed read.
       fetcher.abort(e);
@@ -313,6 +328,38 @@ export class AtspiBus {
   close(): void {
     for (const c of this.#directConns) c.close();
     this.#conn.close();
+  }
+
+  /**
+   * The app's toolkit ("" fields when it does not say), asked once per app
+   * and kept: it decides which bulk calls the app answers safely, and the
+   * provider's toolkit rules take it from here at no extra call.
+   *
+   * @param bus the app's unique bus name
+   * @param deadline when to give up (epoch ms); a missed answer is "" fields
+   * @returns the toolkit's name and version
+   */
+  toolkit(bus: string, deadline: number): Promise<Toolkit> {
+    let p = this.#toolkits.get(bus);
+    if (!p) {
+      const get = (prop: string) =>
+        this.#directTo(bus, deadline).then((direct) =>
+          (direct ?? this.#conn).call({
+            destination: bus,
+            path: ROOT,
+            interface: PROPS,
+            member: "Get",
+            signature: "ss",
+            body: ["org.a11y.atspi.Application", prop],
+          }, deadline)
+        ).then(([v]) => String((v as Variant).value ?? "").trim(), () => "");
+      p = Promise.all([get("ToolkitName"), get("Version")]).then(([name, version]) => ({
+        name,
+        version,
+      }));
+      this.#toolkits.set(bus, p);
+    }
+    return p;
   }
 
   /**
@@ -379,12 +426,15 @@ function countingFetch(call: AppCall, walked: { n: number }): AppCall {
 }
 
 /** The basic fields of a node, as the walk fetches them when there is no cache row. */
-async function fetchItem(call: AppCall, path: string): Promise<CacheItem> {
+async function fetchItem(call: AppCall, path: string, bulk: BulkCalls): Promise<CacheItem> {
+  const props = ["ChildCount", "Name", "Description"];
   const [[role], [states], [ifaces], p] = await Promise.all([
     call(path, ACCESSIBLE, "GetRole"),
     call(path, ACCESSIBLE, "GetState"),
     call(path, ACCESSIBLE, "GetInterfaces"),
-    getProperties(call, path, ACCESSIBLE, ["ChildCount", "Name", "Description"]),
+    bulk.getAll
+      ? getAllProperties(call, path, ACCESSIBLE, props)
+      : getProperties(call, path, ACCESSIBLE, props),
   ]);
   const st = states as number[];
   return {
@@ -423,6 +473,7 @@ async function buildTree(
   idx: ItemIndex | null,
   call: AppCall,
   opts: ReadTreeOptions,
+  bulk: BulkCalls,
   found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
   /**
@@ -432,7 +483,10 @@ async function buildTree(
    */
   const noteChoices = async (node: AtspiRawNode, popup: AtspiRawNode): Promise<void> => {
     if (node.role !== ROLE_COMBO_BOX) return;
-    let names = (idx?.childrenOf.get(popup.path) ?? []).map((k) => k.name.trim());
+    const items = idx?.childrenOf.get(popup.path) ?? [];
+    let names = items.map((k) => k.name.trim());
+    const chosen = items.find((k) => (k.states[0] & SELECTED_BIT) !== 0)?.name.trim();
+    if (chosen && node.chosen === undefined) node.chosen = chosen;
     if (!idx) {
       const [refs] = await call(popup.path, ACCESSIBLE, "GetChildren").catch(() => [[]]);
       const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).slice(
@@ -449,7 +503,7 @@ async function buildTree(
   };
   const leafItem = (k: CacheItem) =>
     k.childCount === 0 && (k.states[0] & MANAGES_DESCENDANTS_BIT) === 0;
-  const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath);
+  const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath, bulk);
   const root = toNode(bus, rootItem);
   found(root, leafItem(rootItem));
   /**
@@ -459,7 +513,7 @@ async function buildTree(
   const adopt = async (node: AtspiRawNode, paths: readonly string[], level: number) => {
     const slots: Array<AtspiRawNode | null> = paths.map(() => null);
     await Promise.all(paths.map(async (p, i) => {
-      const k = idx?.byPath.get(p) ?? await fetchItem(call, p).catch(skipGone);
+      const k = idx?.byPath.get(p) ?? await fetchItem(call, p, bulk).catch(skipGone);
       if (!k) return;
       const child = toNode(bus, k);
       if (isHidden(child, node.role)) return await noteChoices(node, child);

@@ -12,20 +12,16 @@ import {
   type AtspiRawNode,
   capText,
   PASSIVE_ROLES,
+  readsAttributes,
   readsText,
   TEXT_CAP,
-  TEXT_VALUE_ROLES,
 } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
-import { getProperties } from "./props.ts";
+import { getAllProperties, getProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 import { readLabelFor, wantsLabelFor } from "./relations.ts";
-
-/** AtspiRole values used to decide what to fetch. */
-const ROLE_PASSWORD_TEXT = 40;
-const ROLE_HEADING = 83;
 
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
@@ -33,8 +29,6 @@ const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40,
 const RELATION_LABELLED_BY = 2;
 /** Object attributes worth keeping. */
 const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id", "xml-roles"];
-/** AtspiRole LANDMARK: its `xml-roles` attribute names its kind (navigation, main...). */
-const ROLE_LANDMARK = 110;
 const ATSPI = "org.a11y.atspi.";
 const COORD_TYPE_SCREEN = 0;
 /** Properties of the Value interface that are read. */
@@ -65,6 +59,12 @@ function unexpected(sig: string, member: string): DesktopError {
   });
 }
 
+/** Which bulk calls the app's toolkit answers safely (toolkit.ts). */
+export interface BulkCalls {
+  /** `Properties.GetAll` instead of a `Get` per property. */
+  getAll: boolean;
+}
+
 /** One fetch for one node. */
 type Task = () => Promise<void>;
 
@@ -92,18 +92,12 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   const has = (i: string) => node.interfaces.includes(ATSPI + i);
   const out: string[] = [];
   const editable = has("EditableText");
-  const textValue = TEXT_VALUE_ROLES.has(node.role);
   if (bounds && has("Component")) out.push("extents");
   if (has("Action") && !PASSIVE_ROLES.has(node.role)) out.push("actions");
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
   if (readsText(node, leaf)) out.push("text");
-  if (
-    node.role === ROLE_HEADING || editable || textValue || node.role === ROLE_PASSWORD_TEXT ||
-    node.role === ROLE_LANDMARK
-  ) {
-    out.push("attributes");
-  }
+  if (readsAttributes(node)) out.push("attributes");
   if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
   if (wantsLabelFor(node)) out.push("labelFor");
   return out;
@@ -128,6 +122,7 @@ export class DetailFetcher {
   readonly #call: AppCall;
   readonly #bounds: boolean;
   readonly #max: number;
+  readonly #bulk: BulkCalls;
   readonly #queue: Task[] = [];
   #head = 0;
   #active = 0;
@@ -139,9 +134,17 @@ export class DetailFetcher {
    * @param call the app call function
    * @param bounds whether extents are wanted
    * @param maxInFlight concurrency limit
+   * @param bulk which bulk calls the app answers safely (none by default)
    */
-  constructor(idx: ItemIndex | null, call: AppCall, bounds: boolean, maxInFlight: number) {
+  constructor(
+    idx: ItemIndex | null,
+    call: AppCall,
+    bounds: boolean,
+    maxInFlight: number,
+    bulk: BulkCalls = { getAll: false },
+  ) {
     this.#idx = idx;
+    this.#bulk = bulk;
     this.#call = call;
     this.#bounds = bounds;
     this.#max = maxInFlight;
@@ -155,7 +158,7 @@ export class DetailFetcher {
    */
   add(node: AtspiRawNode, leaf = false): void {
     for (const what of plan(node, this.#bounds, leaf)) {
-      this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call));
+      this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call, this.#bulk));
     }
     this.#pump();
   }
@@ -203,6 +206,7 @@ async function fetchOne(
   what: string,
   idx: ItemIndex | null,
   call: AppCall,
+  bulk: BulkCalls,
 ): Promise<void> {
   const p = node.path;
   try {
@@ -222,7 +226,9 @@ async function fetchOne(
         // The count comes from the NActions property, never from GetActions:
         // that reply carries each action's key binding, and Firefox ESR
         // aborts (libdbus invalid-UTF-8 assertion) building it for the items
-        // of an open menu. `desktop action` takes the names GetName returns.
+        // of an open menu. `desktop action` takes the names GetName returns;
+        // GetActions gives localized names instead ("Click" in GTK 3, "" in
+        // Chromium).
         const props = await getProperties(call, p, ATSPI + "Action", ["NActions"]);
         const n = Number(props.get("NActions") ?? 0);
         node.actions = await Promise.all(
@@ -234,7 +240,12 @@ async function fetchOne(
         return;
       }
       case "value": {
-        const m = await getProperties(call, p, ATSPI + "Value", VALUE_PROPERTIES);
+        const m = await (bulk.getAll ? getAllProperties : getProperties)(
+          call,
+          p,
+          ATSPI + "Value",
+          VALUE_PROPERTIES,
+        );
         const num = (k: string) => Number(m.get(k) ?? 0);
         node.value = {
           current: num("CurrentValue"),
@@ -248,12 +259,14 @@ async function fetchOne(
       case "text": {
         // The whole text (-1), as LibreOffice fails an end past the length;
         // GTK 4.8 answers "" for -1, so the length decides when that is wrong.
-        const [whole, count] = await Promise.all([
-          call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText),
-          getProperties(call, p, ATSPI + "Text", ["CharacterCount"]).then((m) =>
-            Number(m.get("CharacterCount") ?? 0)
-          ),
-        ]);
+        // The length is asked only of an empty answer: one call per text, not two.
+        const whole = await call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText);
+        const count = whole !== "" ? 0 : await getProperties(
+          call,
+          p,
+          ATSPI + "Text",
+          ["CharacterCount"],
+        ).then((m) => Number(m.get("CharacterCount") ?? 0));
         node.text = capText(
           whole === "" && count > 0
             ? await call(

@@ -1,9 +1,10 @@
 /**
- * Reading D-Bus properties of an accessible object, one `Properties.Get` per
- * property. `Properties.GetAll` is never sent: Qt 5's AT-SPI bridge reads a
+ * Reading D-Bus properties of an accessible object: one `Properties.Get` per
+ * property by default, or one `Properties.GetAll` for toolkits known to
+ * answer it (see toolkit.ts `answersGetAll`). Qt 5's AT-SPI bridge reads a
  * second argument from every Properties call and crashes the app (SIGSEGV in
  * QVariant::toString) on GetAll, which has only one. Gets are pipelined, so
- * the extra calls cost no round trips.
+ * the extra calls cost no round trips, but each costs the app its handling.
  *
  * @module
  */
@@ -69,4 +70,37 @@ export async function getProperties(
 function isUnknownProperty(e: unknown): boolean {
   const text = String((e as { message?: string })?.message ?? e);
   return /UnknownProperty|UnknownMethod|InvalidArgs|UnknownInterface|No such property/i.test(text);
+}
+
+/**
+ * Reads every property of interface `iface` on object `path` in one
+ * `Properties.GetAll`, keeping `names`. Send it only to toolkits known to
+ * answer it (Qt 5 crashes on it).
+ *
+ * @param call the bound call function
+ * @param path object path
+ * @param iface interface that owns the properties
+ * @param names property names to keep
+ * @returns property name to value (missing ones left out)
+ * @example
+ * ```ts
+ * import { getAllProperties } from "./props.ts";
+ * const call = () =>
+ *   Promise.resolve([[["Name", { signature: "s", value: "OK" }], ["Locale", { signature: "s", value: "C" }]]]);
+ * const m = await getAllProperties(call, "/o", "org.a11y.atspi.Accessible", ["Name", "ChildCount"]);
+ * if (m.get("Name") !== "OK" || m.size !== 1) throw new Error("expected Name only");
+ * ```
+ */
+export async function getAllProperties(
+  call: PropCall,
+  path: string,
+  iface: string,
+  names: readonly string[],
+): Promise<Map<string, DBusValue>> {
+  const [dict] = await call(path, PROPS, "GetAll", "s", [iface]);
+  const out = new Map<string, DBusValue>();
+  for (const [k, v] of dict as Array<[string, Variant]>) {
+    if (names.includes(k)) out.set(k, v.value);
+  }
+  return out;
 }

@@ -1,0 +1,66 @@
+/**
+ * Which toolkits get one Properties.GetAll instead of a Get per property,
+ * and the detail fetcher's use of it: fewer calls per object for the app to
+ * answer, never a call that crashes an app (Qt on GetAll).
+ */
+
+import assert from "node:assert/strict";
+import { answersGetAll } from "../../src/platform/linux/toolkit.ts";
+import { DetailFetcher } from "../../src/platform/linux/dbus/details.ts";
+import type { AppCall } from "../../src/platform/linux/dbus/atspi_bus.ts";
+import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
+import type { DBusValue } from "../../src/platform/linux/dbus/value.ts";
+
+Deno.test("bulk calls: GetAll for ATK-bridge toolkits and GTK 4, never Qt or an unnamed toolkit", () => {
+  for (const tk of ["GAIL", "gtk", "GTK", "Chromium", "Gecko", "VCL"]) {
+    assert.ok(answersGetAll(tk), tk);
+  }
+  for (const tk of ["Qt", "", "SomethingNew"]) assert.ok(!answersGetAll(tk), tk);
+});
+
+function slider(): AtspiRawNode {
+  return {
+    bus: ":1.9",
+    path: "/slider",
+    role: 51,
+    name: "Volume",
+    description: "",
+    states: [0, 0],
+    interfaces: ["org.a11y.atspi.Value"],
+    children: [],
+  };
+}
+
+/** A fake app answering the Value calls, recording each member asked. */
+function fakeApp(asked: string[]): AppCall {
+  const props: Record<string, number | string> = {
+    CurrentValue: 6,
+    MinimumValue: 0,
+    MaximumValue: 10,
+    Text: "",
+  };
+  return ((_path: string, _iface: string, member: string, _sig?: string, body?: DBusValue[]) => {
+    asked.push(member);
+    if (member === "GetAll") {
+      return Promise.resolve([
+        Object.entries(props).map(([k, v]) => [k, { signature: "d", value: v }]),
+      ]);
+    }
+    if (member === "Get") {
+      return Promise.resolve([{ signature: "d", value: props[String(body?.[1])] }]);
+    }
+    return Promise.reject(new Error(`unexpected ${member}`));
+  }) as unknown as AppCall;
+}
+
+Deno.test("details: a value is one GetAll when the toolkit answers it, else a Get per property", async () => {
+  for (const getAll of [true, false]) {
+    const asked: string[] = [];
+    const el = slider();
+    const f = new DetailFetcher(null, fakeApp(asked), false, 64, { getAll });
+    f.add(el, true);
+    await f.finish();
+    assert.deepEqual(el.value, { current: 6, min: 0, max: 10 });
+    assert.deepEqual(asked, getAll ? ["GetAll"] : ["Get", "Get", "Get", "Get"]);
+  }
+});
