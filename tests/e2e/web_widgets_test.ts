@@ -1,0 +1,83 @@
+/**
+ * Chromium: HTML and ARIA widgets beyond plain forms, read as an agent needs
+ * them (tests/fixtures/web/board.html, a project board). Witness: pyatspi
+ * reads the same objects' values and roles.
+ *
+ * - a date input's parts (spin buttons with no text) show their numbers;
+ * - a `<meter>` (single-precision) prints 0.7, not 0.699999988079071;
+ * - an ARIA tab panel (a scroll pane with xml-roles "tabpanel") is a tabpanel;
+ * - a contenteditable's text is its value, printed once;
+ * - a named button's glyph is no value.
+ */
+
+import assert from "node:assert/strict";
+import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
+import { runCli } from "../harness/cli.ts";
+import { pyatspiJson } from "../harness/pyatspi.ts";
+import { eventually } from "../harness/tree.ts";
+
+const PAGE = `${REPO_ROOT}tests/fixtures/web/board.html`;
+
+interface FlatEl {
+  ref: string;
+  r: string;
+  t?: string;
+  v?: string;
+}
+
+Deno.test({
+  name:
+    "chromium widgets: date parts, meter, tab panel and contenteditable read as pyatspi sees them",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "chromium", url: PAGE });
+    const els = await eventually("the page's Notes field", async () => {
+      const res = await runCli(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+      if (res.code !== 0) return undefined;
+      const list = JSON.parse(res.stdout).elements as FlatEl[];
+      return list.some((e) => e.t === "Notes") ? list : undefined;
+    }, 60_000);
+    const witness = await pyatspiJson<Record<string, unknown>>(
+      d,
+      `
+out = {"spins": {}, "meters": [], "panels": [], "notes": None}
+for o in walk(app):
+    role = o.getRoleName()
+    if role == "spin button" and o.name.endswith("Due before"):
+        out["spins"][o.name] = o.queryValue().currentValue
+    elif role == "level bar":
+        out["meters"].append(o.queryValue().currentValue)
+    elif role == "scroll pane":
+        attrs = dict(a.split(":", 1) for a in o.getAttributes() if ":" in a)
+        if attrs.get("xml-roles") == "tabpanel":
+            out["panels"].append(o.name)
+    elif role == "entry" and o.name == "Notes":
+        out["notes"] = o.queryText().getText(0, -1)
+print(json.dumps(out))
+`,
+    );
+    const spins = witness.spins as Record<string, number>;
+    assert.equal(Object.keys(spins).length, 3, JSON.stringify(witness));
+    for (const [name, value] of Object.entries(spins)) {
+      const mine = els.find((e) => e.r === "spin" && e.t === name);
+      assert.equal(mine?.v, String(value), name);
+    }
+    const meter = (witness.meters as number[])[0];
+    assert.ok(Math.abs(meter - 0.7) < 1e-6, "pyatspi reads the meter in single precision");
+    assert.ok(els.some((e) => e.r === "progress" && e.v === "0.7"), JSON.stringify(els));
+    assert.deepEqual(witness.panels, ["Board"]);
+    assert.ok(els.some((e) => e.r === "tabpanel" && e.t === "Board"));
+    const notes = els.find((e) => e.t === "Notes");
+    assert.equal(notes?.v, witness.notes);
+
+    const tree = await runCli(d, ["read", "--app", d.appName]);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.equal(
+      tree.stdout.split(String(witness.notes)).length - 1,
+      1,
+      "the note is printed once",
+    );
+  },
+});
