@@ -53,7 +53,8 @@ export type RowPart = { text: string } | { el: Element };
 /** The cell a child of a row shows as, or null when it is not simple enough. */
 function partOf(kid: Element): RowPart | null {
   const label = labelOf(kid);
-  const inner = shownChildren(kid, label);
+  // A cell packing several renderers (GTK 3: an icon beside a name) shows what says something.
+  const inner = shownChildren(kid, label).filter((k) => !(kid.r === "cell" && isBlankCell(k)));
   const plain = INLINE_TEXT_ROLES.has(kid.r) && !hasState(kid) &&
     informativeActions(kid).length === 0 && !kid.d && (!kid.v || fold(kid.v) === fold(label));
   if (plain && inner.length === 0) return { text: label };
@@ -66,6 +67,12 @@ function partOf(kid: Element): RowPart | null {
   ) return partOf(inner[0]);
   if (inner.length === 0) return { el: kid };
   return null;
+}
+
+/** A cell that says nothing: no label, value, state, informative action or content (an icon renderer). */
+function isBlankCell(el: Element): boolean {
+  return el.r === "cell" && !labelOf(el) && !el.v && !hasState(el) &&
+    informativeActions(el).length === 0 && !el.c?.length;
 }
 
 /** The cells of a row that can be folded onto one line, or null. */

@@ -28,6 +28,7 @@ export type DesktopApp =
   | "featherpad"
   | "qt6-notes"
   | "zenity"
+  | "gnome-system-monitor"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -105,6 +106,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   featherpad: "featherpad",
   "qt6-notes": "python3",
   zenity: "zenity",
+  "gnome-system-monitor": "gnome-system-monitor",
   "gtk3-script": "python3",
 };
 
@@ -362,6 +364,9 @@ function appCommand(
       return { cmd: "gnome-calculator", args: [], env: { GSK_RENDERER: "cairo" } };
     case "thunar":
       return { cmd: "thunar", args: [opts.url ?? dir], env: {} };
+    case "gnome-system-monitor":
+      // GTK 3 (gtkmm): a process table whose name column packs an icon and a text renderer.
+      return { cmd: "gnome-system-monitor", args: [], env: { GSETTINGS_BACKEND: "memory" } };
     case "firefox-esr": {
       const url = opts.url ?? "about:blank";
       const page = /^[a-z]+:/i.test(url) ? url : `file://${url}`;

@@ -290,3 +290,13 @@ Deno.test("convert: Chromium's tab panel (a scroll pane with xml-roles tabpanel)
   const pane = rawToElement(node({ role: 49, name: "" }));
   assert.equal(pane.r, "scroll");
 });
+
+Deno.test("convert: a GTK 3 cell's edit action shows only when the cell is editable", () => {
+  const acts = ["expand or contract", "edit", "activate"];
+  const plain = rawToElement(node({ role: 56, name: "root", actions: acts }));
+  assert.deepEqual(plain.a, ["expand or contract", "activate"]);
+  const editable = rawToElement(
+    node({ role: 56, name: "x", actions: acts, states: states(...LIVE, 7) }),
+  );
+  assert.deepEqual(editable.a, acts);
+});

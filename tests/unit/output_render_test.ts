@@ -108,6 +108,25 @@ Deno.test("agent: a text child repeating its parent's whole value gets no line (
   assert.ok(text.includes(`"Retro"`), "a text saying part of the value is its own");
 });
 
+Deno.test("agent: a cell packing an icon beside its text folds onto the row's line (GTK 3)", () => {
+  const row = el("row", undefined, [
+    el("cell", undefined, [el("cell"), el("cell", "Xvfb")]),
+    el("cell", "root"),
+  ]);
+  const root = el("window", "System Monitor", [el("table", undefined, [row])]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.ok(text.includes(`row: "Xvfb" | "root"`), text);
+  // A blank cell that is the only part says nothing either way: a cell with
+  // two texts stays a tree.
+  const two = el("row", undefined, [el("cell", undefined, [el("cell", "a"), el("cell", "b")])]);
+  const root2 = el("window", "W", [el("table", undefined, [two])]);
+  assignIds(root2);
+  assignRefs(root2);
+  assert.ok(!renderElements(root2, { format: "agent" }).includes(`row: "a"`));
+});
+
 Deno.test("agent: a simple row is printed on one line, interactive cells keep their ref", () => {
   const text = renderElements(app(), { format: "agent" });
   assert.ok(

@@ -43,6 +43,7 @@ const R = {
   ENTRY: 79,
   HEADING: 83,
   SCROLL_PANE: 49,
+  TABLE_CELL: 56,
 } as const;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
@@ -263,7 +264,11 @@ export function rawToElement(node: AtspiRawNode): Element {
     if (lv >= 1 && lv <= 6) el.lv = lv;
   }
 
-  const actions = (node.actions ?? []).filter((a) => a !== "");
+  // GTK 3 lists "edit" on every tree-view cell; only an EDITABLE one can be edited.
+  const cellNotEditable = node.role === R.TABLE_CELL && !has(S.EDITABLE);
+  const actions = (node.actions ?? []).filter((a) =>
+    a !== "" && !(cellNotEditable && a === "edit")
+  );
   if (actions.length) el.a = actions;
 
   const shown = (c: AtspiRawNode) => !isHidden(c, node.role) && !isOffscreenSubtree(c);

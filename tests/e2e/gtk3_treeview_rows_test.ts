@@ -1,0 +1,74 @@
+/**
+ * gnome-system-monitor (GTK 3, gtkmm): its process table is a tree view whose
+ * Name column packs an icon renderer beside a text renderer, and whose cells
+ * all list an "edit" action though none is editable. Read as an agent needs
+ * it: one line per process, the name as its first cell, no "edit" noise.
+ * Witness: pyatspi reads the same table's process names and cell states.
+ */
+
+import assert from "node:assert/strict";
+import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
+import { runCli } from "../harness/cli.ts";
+import { pyatspiJson } from "../harness/pyatspi.ts";
+import { eventually } from "../harness/tree.ts";
+
+interface Witness {
+  /** Process names: the named cells inside the table's first column cells. */
+  names: string[];
+  /** Cells with the EDITABLE state. */
+  editable: number;
+  /** Cells listing an "edit" action. */
+  withEdit: number;
+}
+
+Deno.test({
+  name: "gnome-system-monitor: a process is one row line, named by its text cell; no edit noise",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gnome-system-monitor" });
+    const witness = await eventually("the process table", async () => {
+      const w = await pyatspiJson<Witness>(
+        d,
+        `
+names, editable, with_edit = [], 0, 0
+for o in walk(app):
+    if o.getRoleName() != "table cell":
+        continue
+    if o.getState().contains(pyatspi.STATE_EDITABLE):
+        editable += 1
+    try:
+        act = o.queryAction()
+        if any(act.getName(i) == "edit" for i in range(act.nActions)):
+            with_edit += 1
+    except NotImplementedError:
+        pass
+    parent = o.parent
+    if o.name and parent is not None and parent.getRoleName() == "table cell":
+        names.append(o.name)
+print(json.dumps({"names": names, "editable": editable, "withEdit": with_edit}))
+`,
+      );
+      return w.names.length >= 3 ? w : undefined;
+    }, 60_000);
+    assert.equal(witness.editable, 0, "no cell of the table is editable");
+    assert.ok(witness.withEdit > 0, "yet the cells list an edit action");
+
+    const res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
+    assert.equal(res.code, 0, res.stderr);
+    const lines = res.stdout.split("\n");
+    assert.ok(!res.stdout.includes("actions=edit"), res.stdout.slice(0, 2000));
+    const rowLines = lines.filter((l) => / row: "/.test(l));
+    // Every process pyatspi names is a row line that starts with its name.
+    for (const name of witness.names.slice(0, 5)) {
+      const quoted = JSON.stringify(name);
+      assert.ok(
+        rowLines.some((l) => l.includes(` row: ${quoted} | `)),
+        `a row line for ${name}:\n${lines.slice(0, 40).join("\n")}`,
+      );
+    }
+    // One line per process, not one per cell.
+    assert.ok(lines.length < witness.names.length * 2 + 60, `${lines.length} lines`);
+  },
+});
