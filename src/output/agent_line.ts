@@ -113,8 +113,11 @@ const UNINFORMATIVE_ACTIONS: ReadonlySet<string> = new Set([
   "cancel",
   "pick",
   "focus",
+  "setfocus",
   "increment",
   "decrement",
+  "increase",
+  "decrease",
   "clickancestor",
 ]);
 

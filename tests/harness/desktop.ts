@@ -26,6 +26,7 @@ export type DesktopApp =
   | "libreoffice-writer"
   | "libreoffice-calc"
   | "featherpad"
+  | "keepassxc"
   | "qt6-notes"
   | "zenity"
   | "gnome-system-monitor"
@@ -104,6 +105,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "libreoffice-writer": "soffice",
   "libreoffice-calc": "soffice",
   featherpad: "featherpad",
+  keepassxc: "keepassxc",
   "qt6-notes": "python3",
   zenity: "zenity",
   "gnome-system-monitor": "gnome-system-monitor",
@@ -356,6 +358,9 @@ function appCommand(
         args: opts.url ? [opts.url] : [],
         env: { GSETTINGS_BACKEND: "memory" },
       };
+    case "keepassxc":
+      // Its single-instance lock and socket live in the temp dir: one per desktop.
+      return { cmd: "keepassxc", args: [], env: { TMPDIR: dir } };
     case "evince":
     case "featherpad":
       return { cmd: opts.app, args: opts.url ? [opts.url] : [], env: {} };

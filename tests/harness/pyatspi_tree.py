@@ -12,7 +12,8 @@ reader documents (and nothing else of the reader's code):
 - a subtree whose root lacks VISIBLE is left out (frames and apps are kept);
 - a document that is not SHOWING (a browser's preloaded tab) is left out;
 - a subtree with no area on screen (zero-size extents all the way down) is
-  left out, as GTK 4 reports pages of a stack that are not shown;
+  left out, as GTK 4 reports pages of a stack that are not shown, and so is a
+  combo box's child with no area (its closed popup: Qt 5 keeps it SHOWING);
 - children of a container with MANAGES_DESCENDANTS are read only when it has
   at most CAP of them (such a container is marked "md"; larger ones are not
   entered at all and marked "skipped");
@@ -28,6 +29,7 @@ import sys
 import pyatspi
 
 CAP = 2048
+COMBO_BOX = 11
 TEXT_CAP = 2000
 TEXT_VALUE_ROLES = {61, 79, 52, 11}
 NAMED_TEXT_ROLES = {29, 116, 83}
@@ -142,8 +144,15 @@ def offscreen(rec):
     return all(offscreen(k) for k in rec["_kids"])
 
 
+def closed_popup(parent, rec):
+    """A combo box's child with no area: its closed popup (Qt 5 keeps the list SHOWING)."""
+    e = rec["_ext"]
+    return parent["role"] == COMBO_BOX and e is not None and (e[2] <= 0 or e[3] <= 0) \
+        and bool(rec["_kids"])
+
+
 def flatten(rec, out):
-    kids = [k for k in rec.pop("_kids") if not offscreen(k)]
+    kids = [k for k in rec.pop("_kids") if not offscreen(k) and not closed_popup(rec, k)]
     rec.pop("_ext")
     out.append(rec)
     for k in kids:

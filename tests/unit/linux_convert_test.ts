@@ -65,7 +65,7 @@ Deno.test("convert: state bits map to the compact flags", () => {
     { bits: [...LIVE, 9], want: { exp: false } },
     { bits: [...LIVE, 9, 10], want: { exp: true } },
     { bits: [...LIVE, 33], want: { req: true } },
-    { bits: [...LIVE, 43], want: { ro: true } },
+    { bits: [...LIVE, 43], role: 79, want: { ro: true } },
   ];
   for (const c of cases) {
     const el = rawToElement(node({ states: states(...c.bits), role: c.role ?? 43 }));
@@ -299,4 +299,39 @@ Deno.test("convert: a GTK 3 cell's edit action shows only when the cell is edita
     node({ role: 56, name: "x", actions: acts, states: states(...LIVE, 7) }),
   );
   assert.deepEqual(editable.a, acts);
+});
+
+Deno.test("convert: a combo's popup with no area is closed: its items are choices, not children", () => {
+  const item = (name: string, y: number) =>
+    node({ role: 32, name, extents: [0, y, 673, 25], path: `/item/${y}` });
+  const list = node({
+    role: 31,
+    extents: [0, 0, 0, 0],
+    children: [item("KDBX 4", 0), item("KDBX 3", 25)],
+  });
+  const combo = rawToElement(node({
+    role: 11,
+    name: "KDBX 4",
+    extents: [807, 731, 474, 31],
+    children: [list],
+  }));
+  assert.equal(combo.c, undefined, "no popup items as content");
+  assert.equal(combo.v, "KDBX 4", "the name is one of the choices: it is the value");
+  // An open popup (with an area) stays.
+  const open = rawToElement(node({
+    role: 11,
+    name: "KDBX 4",
+    children: [{ ...list, extents: [810, 735, 499, 50] }],
+  }));
+  assert.equal(open.c?.length, 1);
+});
+
+Deno.test("convert: read-only shows only on what could change (Qt marks labels and images so)", () => {
+  const READ_ONLY = 43;
+  const label = rawToElement(
+    node({ role: 29, name: "Welcome", states: states(...LIVE, READ_ONLY) }),
+  );
+  assert.equal(label.ro, undefined);
+  const input = rawToElement(node({ role: 79, name: "Name", states: states(...LIVE, READ_ONLY) }));
+  assert.equal(input.ro, true);
 });

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Bounds, Element } from "../../model/element.ts";
+import type { Bounds, Element, Role } from "../../model/element.ts";
 import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
 import { walk } from "../../model/tree.ts";
 import { type AtspiRawNode, TEXT_VALUE_ROLES } from "./raw.ts";
@@ -57,6 +57,19 @@ const CHECK_ROLES: ReadonlySet<number> = new Set([
 ]);
 
 /** Editable roles: missing EDITABLE on one of them means read-only. */
+/** Roles whose value a user could change, for which read-only is news. */
+const CHANGEABLE_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "input",
+  "combo",
+  "spin",
+  "slider",
+  "chk",
+  "radio",
+  "toggle",
+  "cell",
+  "treeitem",
+  "menuitem",
+]);
 const EDIT_ROLES: ReadonlySet<number> = new Set([R.TEXT, R.ENTRY, R.PASSWORD_TEXT, R.SPIN_BUTTON]);
 
 /**
@@ -205,6 +218,12 @@ export function rawToElement(node: AtspiRawNode): Element {
   // A row made to group a table's cells has no object behind it, so no identity.
   if (node.path) el.nid = nodeId(node);
 
+  // A combo box's popup that has no area is closed (Qt 5 keeps its list SHOWING): its items
+  // are the combo's choices, not content.
+  const closedPopups = node.role === R.COMBO_BOX ? node.children.filter(isClosedPopup) : [];
+  const choices = closedPopups.length
+    ? [...(node.choices ?? []), ...closedPopups.flatMap(itemNames)]
+    : node.choices;
   const own = node.name.trim();
   const label = (isGtk4ClassName(node, own) ? "" : own) || node.labelledBy?.trim() || "";
   if (label) el.t = label;
@@ -221,7 +240,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   } else {
     const combo = node.role === R.COMBO_BOX;
     const v = valueOf(node) ||
-      (combo ? chosenOption(node) ?? (node.chosen || closedChoice(node, label)) : undefined);
+      (combo ? chosenOption(node) ?? (node.chosen || closedChoice(choices, label)) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
     if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || combo || v.trim() !== label)) {
@@ -247,7 +266,11 @@ export function rawToElement(node: AtspiRawNode): Element {
   }
   if (has(S.EXPANDABLE) || has(S.EXPANDED)) el.exp = has(S.EXPANDED);
   if (has(S.REQUIRED)) el.req = true;
-  if (has(S.READ_ONLY) || (editable && EDIT_ROLES.has(node.role) && !has(S.EDITABLE))) {
+  // Read-only says something only of what could change (Qt marks every label and image so).
+  if (
+    (has(S.READ_ONLY) && CHANGEABLE_ROLES.has(role)) ||
+    (editable && EDIT_ROLES.has(node.role) && !has(S.EDITABLE))
+  ) {
     el.ro = true;
   }
 
@@ -271,7 +294,8 @@ export function rawToElement(node: AtspiRawNode): Element {
   );
   if (actions.length) el.a = actions;
 
-  const shown = (c: AtspiRawNode) => !isHidden(c, node.role) && !isOffscreenSubtree(c);
+  const shown = (c: AtspiRawNode) =>
+    !isHidden(c, node.role) && !isOffscreenSubtree(c) && !closedPopups.includes(c);
   const kids: Element[] = [];
   node.children.forEach((c, k) => {
     if (inline?.[k]) kids.push(inline[k]!);
@@ -350,8 +374,18 @@ function chosenOption(node: AtspiRawNode): string | undefined {
 }
 
 /** The name of a combo box whose popup is closed, when it is one of its choices (GTK 3, Qt). */
-function closedChoice(node: AtspiRawNode, label: string): string | undefined {
-  return label !== "" && node.choices?.includes(label) ? label : undefined;
+function closedChoice(choices: string[] | undefined, label: string): string | undefined {
+  return label !== "" && choices?.includes(label) ? label : undefined;
+}
+
+/** Whether a combo box's child is its closed popup: a list or menu with extents of no area. */
+function isClosedPopup(c: AtspiRawNode): boolean {
+  return !!c.extents && (c.extents[2] <= 0 || c.extents[3] <= 0) && c.children.length > 0;
+}
+
+/** The names of a popup's items (its children, or theirs under one more level). */
+function itemNames(popup: AtspiRawNode): string[] {
+  return popup.children.flatMap((c) => c.name.trim() ? [c.name.trim()] : itemNames(c));
 }
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */
