@@ -87,20 +87,25 @@ export function boxesRelativeToWindow(tk: Toolkit): boolean {
   return /^gtk$/i.test(tk.name) && /^4\./.test(tk.version);
 }
 
-/** Toolkits whose bridge is known to answer `Properties.GetAll` (the ATK bridge, GTK 4). */
-const GET_ALL_TOOLKITS = /^(gtk|gail|chromium|gecko|vcl)$/i;
+/**
+ * Toolkits seen to answer `Properties.GetAll` without harm (GTK 3 and
+ * LibreOffice through the ATK bridge, GTK 4, Chromium). Firefox is not one:
+ * it aborts (libdbus "end_dict_entry was written", building `a{sv}`) on a
+ * GetAll of a progress bar's Value.
+ */
+const GET_ALL_TOOLKITS = /^(gtk|gail|chromium|vcl)$/i;
 
 /**
  * Whether one `Properties.GetAll` may replace a `Get` per property. Qt 5's
  * bridge crashes the app on GetAll (it reads a second argument that GetAll
- * does not have), so only toolkits known to answer it get it; an app that
- * names no toolkit gets one Get per property.
+ * does not have) and so does Firefox, so only toolkits seen to answer it get
+ * it; any other app gets one Get per property.
  *
  * @param toolkitName the app's toolkit name ("" when unknown)
  * @example
  * ```ts
  * import { answersGetAll } from "./toolkit.ts";
- * console.log(answersGetAll("Chromium"), answersGetAll("Qt"), answersGetAll("")); // true false false
+ * console.log(answersGetAll("Chromium"), answersGetAll("Gecko"), answersGetAll("Qt")); // true false false
  * ```
  */
 export function answersGetAll(toolkitName: string): boolean {
