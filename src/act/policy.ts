@@ -94,6 +94,13 @@ export interface ClickFacts {
    */
   buttonLike?: boolean;
   /**
+   * The element is an item a single click selects, whose accessible action
+   * activates it as a double click does (a GTK tree or list view's row or
+   * cell: "activate" opens the file or folder). A click selects it with the
+   * pointer; the action is a double click's effect, never a single click's.
+   */
+  activatesLikeDoubleClick?: boolean;
+  /**
    * The backend runs an accessible action inside the app's handling of the
    * request (AT-SPI with GTK 2 or 3, Qt 5 and 6): a handler that opens a modal dialog
    * then keeps the request on the app's stack until the dialog closes.
@@ -108,7 +115,8 @@ export interface ClickFacts {
  * accessibility request (a modal dialog opened there freezes the app on the
  * next key event), menu items are clicked with the pointer, their menus
  * opened first, and button-like elements with the pointer where nothing
- * covers them.
+ * covers them. An item whose action opens it (GTK's rows and cells) is
+ * clicked with the pointer only: a single click selects it.
  *
  * @param f the facts
  * @returns the routes to try, in order
@@ -122,6 +130,7 @@ export interface ClickFacts {
 export function clickRoutes(f: ClickFacts): ClickRoute[] {
   if (f.count !== 1 || f.button === "middle") return [{ via: "pointer" }];
   if (f.button === "right") return [{ via: "action", names: MENU_ACTIONS }, { via: "pointer" }];
+  if (f.activatesLikeDoubleClick) return [{ via: "clear-pointer" }, { via: "pointer" }];
   if (f.menuItem && f.actionBlocksOnModal) {
     return [{ via: "menu-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
   }

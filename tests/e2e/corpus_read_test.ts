@@ -29,6 +29,7 @@ import {
 } from "../harness/desktop.ts";
 import { compareWithReference, type Conformance, pyatspiTree } from "../harness/pyatspi_compare.ts";
 import { eventually } from "../harness/tree.ts";
+import { pyatspiJson } from "../harness/pyatspi.ts";
 
 /** Runs the CLI against the desktop, failing with its stderr and the app's log. */
 async function cli(d: TestDesktop, args: string[]): Promise<string> {
@@ -409,6 +410,28 @@ const CASES: CorpusCase[] = [
           const names = await pyatspiNames(d);
           return names.includes("Details view") ? true : undefined;
         }, 10_000);
+      },
+      "a single click on a folder's row selects it and does not open it": async (d) => {
+        // GTK's row action activates (opens) the folder, as a double click does: a click must
+        // select it, with the pointer, and leave the window where it was.
+        const snap = JSON.parse(
+          await cli(d, ["read", "--pid", String(d.pid), "--format", "json"]),
+        ) as Snapshot;
+        const cell = all(snap.root).find((e) =>
+          e.r === "cell" && /reports\/name$/.test(e.ref ?? "")
+        );
+        assert.ok(cell, "the reports row's Name cell");
+        await cli(d, ["click", "--pid", String(d.pid), "--ref", cell.ref!]);
+        await eventually("the reports row selected (pyatspi)", async () => {
+          const selected = await pyatspiJson<string[]>(
+            d,
+            `print(json.dumps([o.name for o in walk(app) if o.getRoleName() == "table cell"
+                  and o.getState().contains(pyatspi.STATE_SELECTED) and o.name]))`,
+          );
+          return selected.includes("reports") ? true : undefined;
+        }, 10_000);
+        const names = await pyatspiNames(d);
+        assert.ok(!names.some((n) => n.startsWith("reports - ")), "the folder did not open");
       },
       "a folder opens with a double click on its row, by ref": async (d) => {
         const snap = JSON.parse(

@@ -90,3 +90,23 @@ Deno.test("policy: set-value routes are one decision for every backend", () => {
     (e: unknown) => e instanceof DesktopError && e.code === "ACTION_NOT_SUPPORTED",
   );
 });
+
+Deno.test("click policy: an item whose action opens it (GTK rows) is clicked with the pointer only", () => {
+  const routes = clickRoutes({
+    button: "left",
+    count: 1,
+    menuItem: false,
+    activatesLikeDoubleClick: true,
+    actionBlocksOnModal: true,
+  });
+  assert.deepEqual(routes.map((r) => r.via), ["clear-pointer", "pointer"]);
+  // A double click stays a pointer double click; a right click still prefers the menu action.
+  const right = clickRoutes({
+    button: "right",
+    count: 1,
+    menuItem: false,
+    activatesLikeDoubleClick: true,
+    actionBlocksOnModal: true,
+  });
+  assert.equal(right[0].via, "action");
+});

@@ -52,6 +52,9 @@ const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
 /** Push button, toggle button, check box, radio button, link: a click is their press. */
 const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([43, 62, 7, 44, 88]);
 
+/** AtspiRole codes of items a single click selects: list item, table cell, table row, tree item. */
+const ITEM_ROLES: ReadonlySet<number> = new Set([32, 56, 90, 91]);
+
 /** AtspiRole code of a menu that opens from a menu bar or another menu (popup menus cannot be opened by an action). */
 const MENU_ROLES: ReadonlySet<number> = new Set([33]);
 
@@ -285,6 +288,7 @@ export class ElementActor {
       count,
       menuItem: MENU_ITEM_ROLES.has(this.#role()),
       buttonLike: BUTTON_LIKE_ROLES.has(this.#role()),
+      activatesLikeDoubleClick: ITEM_ROLES.has(this.#role()) && isGtk(this.#toolkit()),
       actionBlocksOnModal: actionsRunInDispatch(this.#toolkit()),
     });
     for (const route of routes) {
