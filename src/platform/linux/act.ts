@@ -67,6 +67,9 @@ const MENU_BAR_ROLE = 34;
 /** Text roles whose value can be replaced by typing when EditableText is missing. */
 const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
+/** AtspiRole of a spin button. */
+const SPIN_BUTTON_ROLE = 52;
+
 /** Roles whose set-value means "checked or not". */
 const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
 
@@ -642,6 +645,18 @@ export class ElementActor {
         const ok = n.sym.atspi_value_set_current_value(val!.ptr, num, n.err.buf);
         n.check("set value", "ACTION_FAILED");
         if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused value ${num}`);
+        // A spin button that ignores its Value (Chromium's date fields) takes the number typed.
+        if (role === SPIN_BUTTON_ROLE) {
+          settle(n);
+          const now = n.sym.atspi_value_get_current_value(val!.ptr, n.err.buf);
+          if (n.err.take() === null && now !== num) {
+            this.#focusForKeys();
+            pressCombo(n, parseCombo("ctrl+a"));
+            typeString(n, value);
+            settle(n);
+            return { via: "input", detail: "keyboard: the app ignored the Value" };
+          }
+        }
         return { via: "accessible", detail: "Value" };
       }
       case "text": {
