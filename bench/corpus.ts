@@ -133,6 +133,12 @@ const CASES: Case[] = [
     },
   },
   { key: "libreoffice-calc", app: "libreoffice-calc", label: "LibreOffice Calc (gtk3), new sheet" },
+  {
+    key: "gnome-system-monitor",
+    app: "gnome-system-monitor",
+    label: "gnome-system-monitor (GTK3), the process table",
+  },
+  { key: "keepassxc", app: "keepassxc", label: "KeePassXC (Qt 5), the welcome page" },
 ];
 
 /** One app's figures. */
