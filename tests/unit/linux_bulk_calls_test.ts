@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { answersGetAll } from "../../src/platform/linux/toolkit.ts";
+import { answersGetAll, knownWholeTextAnswer } from "../../src/platform/linux/toolkit.ts";
 import { DetailFetcher } from "../../src/platform/linux/dbus/details.ts";
 import type { AppCall } from "../../src/platform/linux/dbus/atspi_bus.ts";
 import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
@@ -57,10 +57,22 @@ Deno.test("details: a value is one GetAll when the toolkit answers it, else a Ge
   for (const getAll of [true, false]) {
     const asked: string[] = [];
     const el = slider();
-    const f = new DetailFetcher(null, fakeApp(asked), false, 64, { getAll });
+    const f = new DetailFetcher(null, fakeApp(asked), false, 64, {
+      getAll,
+      emptyWholeTextMayLie: false,
+    });
     f.add(el, true);
     await f.finish();
     assert.deepEqual(el.value, { current: 6, min: 0, max: 10 });
     assert.deepEqual(asked, getAll ? ["GetAll"] : ["Get", "Get", "Get", "Get"]);
   }
+});
+
+Deno.test("toolkit traits: an empty whole text is checked against the count only where it may lie", () => {
+  assert.ok(knownWholeTextAnswer({ name: "Chromium", version: "156.0" }));
+  assert.ok(knownWholeTextAnswer({ name: "gtk", version: "3.24.38" }));
+  assert.ok(!knownWholeTextAnswer({ name: "GTK", version: "4.8.3" }), 'GTK 4.8 answers "" for -1');
+  assert.ok(!knownWholeTextAnswer({ name: "gtk", version: "" }), "a GTK of unknown version");
+  assert.ok(!knownWholeTextAnswer({ name: "", version: "" }));
+  assert.ok(!knownWholeTextAnswer({ name: "Qt", version: "5.15.8" }));
 });

@@ -111,3 +111,22 @@ const GET_ALL_TOOLKITS = /^(gtk|gail|chromium|vcl)$/i;
 export function answersGetAll(toolkitName: string): boolean {
   return GET_ALL_TOOLKITS.test(toolkitName.trim());
 }
+
+/**
+ * Whether the app's answer to a whole text asked as (0, -1) can be trusted
+ * when it is "": every toolkit seen but GTK 4, whose 4.8 answers "" for an
+ * end of -1. An app that names no toolkit is not trusted.
+ *
+ * @param tk the app's toolkit
+ * @example
+ * ```ts
+ * import { knownWholeTextAnswer } from "./toolkit.ts";
+ * console.log(knownWholeTextAnswer({ name: "Chromium", version: "" })); // true
+ * console.log(knownWholeTextAnswer({ name: "GTK", version: "4.8.3" })); // false
+ * console.log(knownWholeTextAnswer({ name: "gtk", version: "3.24.38" })); // true
+ * ```
+ */
+export function knownWholeTextAnswer(tk: Toolkit): boolean {
+  if (isGtk(tk)) return /^[23]\./.test(tk.version) || /^gail$/i.test(tk.name);
+  return answersGetAll(tk.name);
+}

@@ -19,11 +19,11 @@ import {
   readItems,
 } from "./cache_items.ts";
 import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.ts";
-import { type BulkCalls, DetailFetcher } from "./details.ts";
+import { type AppTraits, DetailFetcher } from "./details.ts";
 import { readShowing } from "./showing.ts";
 import { dbusErrorName } from "./errors.ts";
 import { getAllProperties, getProperties } from "./props.ts";
-import { answersGetAll, type Toolkit } from "../toolkit.ts";
+import { answersGetAll, knownWholeTextAnswer, type Toolkit } from "../toolkit.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
 /** AT-SPI's combo box role. */
@@ -279,10 +279,13 @@ export class AtspiBus {
         if (!dbusErrorName(e)?.startsWith("org.freedesktop.DBus.Error.Unknown")) throw e;
       }
     }
-    const tk = (await toolkit).name;
-    const bulk: BulkCalls = { getAll: answersGetAll(tk) };
+    const tk = await toolkit;
+    const traits: AppTraits = {
+      getAll: answersGetAll(tk.name),
+      emptyWholeTextMayLie: !knownWholeTextAnswer(tk),
+    };
     // Details are fetched while the tree is still being discovered.
-    const fetcher = new DetailFetcher(idx, call, opts.bounds, MAX_IN_FLIGHT, bulk);
+    const fetcher = new DetailFetcher(idx, call, opts.bounds, MAX_IN_FLIGHT, traits);
     let count = 0;
     const walked = { n: 0 };
     let root: AtspiRawNode;
@@ -293,7 +296,7 @@ export class AtspiBus {
         idx,
         countingFetch(call, walked),
         opts,
-        bulk,
+        traits,
         (n, leaf) => {
           count++;
           fetcher.add(n, leaf);
@@ -426,13 +429,13 @@ function countingFetch(call: AppCall, walked: { n: number }): AppCall {
 }
 
 /** The basic fields of a node, as the walk fetches them when there is no cache row. */
-async function fetchItem(call: AppCall, path: string, bulk: BulkCalls): Promise<CacheItem> {
+async function fetchItem(call: AppCall, path: string, traits: AppTraits): Promise<CacheItem> {
   const props = ["ChildCount", "Name", "Description"];
   const [[role], [states], [ifaces], p] = await Promise.all([
     call(path, ACCESSIBLE, "GetRole"),
     call(path, ACCESSIBLE, "GetState"),
     call(path, ACCESSIBLE, "GetInterfaces"),
-    bulk.getAll
+    traits.getAll
       ? getAllProperties(call, path, ACCESSIBLE, props)
       : getProperties(call, path, ACCESSIBLE, props),
   ]);
@@ -473,7 +476,7 @@ async function buildTree(
   idx: ItemIndex | null,
   call: AppCall,
   opts: ReadTreeOptions,
-  bulk: BulkCalls,
+  traits: AppTraits,
   found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
   /**
@@ -503,7 +506,7 @@ async function buildTree(
   };
   const leafItem = (k: CacheItem) =>
     k.childCount === 0 && (k.states[0] & MANAGES_DESCENDANTS_BIT) === 0;
-  const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath, bulk);
+  const rootItem = idx?.byPath.get(rootPath) ?? await fetchItem(call, rootPath, traits);
   const root = toNode(bus, rootItem);
   found(root, leafItem(rootItem));
   /**
@@ -513,7 +516,7 @@ async function buildTree(
   const adopt = async (node: AtspiRawNode, paths: readonly string[], level: number) => {
     const slots: Array<AtspiRawNode | null> = paths.map(() => null);
     await Promise.all(paths.map(async (p, i) => {
-      const k = idx?.byPath.get(p) ?? await fetchItem(call, p, bulk).catch(skipGone);
+      const k = idx?.byPath.get(p) ?? await fetchItem(call, p, traits).catch(skipGone);
       if (!k) return;
       const child = toNode(bus, k);
       if (isHidden(child, node.role)) return await noteChoices(node, child);

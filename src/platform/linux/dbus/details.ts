@@ -59,11 +59,19 @@ function unexpected(sig: string, member: string): DesktopError {
   });
 }
 
-/** Which bulk calls the app's toolkit answers safely (toolkit.ts). */
-export interface BulkCalls {
+/** What the app's toolkit answers safely and how (toolkit.ts): which calls a read may make. */
+export interface AppTraits {
   /** `Properties.GetAll` instead of a `Get` per property. */
   getAll: boolean;
+  /**
+   * A whole text asked as (0, -1) may come back "" though there is text (GTK
+   * 4.8): an empty answer is checked against the character count.
+   */
+  emptyWholeTextMayLie: boolean;
 }
+
+/** The traits of an app whose toolkit is not known: one Get per property, every check made. */
+export const UNKNOWN_APP: AppTraits = { getAll: false, emptyWholeTextMayLie: true };
 
 /** One fetch for one node. */
 type Task = () => Promise<void>;
@@ -122,7 +130,7 @@ export class DetailFetcher {
   readonly #call: AppCall;
   readonly #bounds: boolean;
   readonly #max: number;
-  readonly #bulk: BulkCalls;
+  readonly #traits: AppTraits;
   readonly #queue: Task[] = [];
   #head = 0;
   #active = 0;
@@ -134,17 +142,17 @@ export class DetailFetcher {
    * @param call the app call function
    * @param bounds whether extents are wanted
    * @param maxInFlight concurrency limit
-   * @param bulk which bulk calls the app answers safely (none by default)
+   * @param traits what the app's toolkit answers safely (by default: as for an unknown one)
    */
   constructor(
     idx: ItemIndex | null,
     call: AppCall,
     bounds: boolean,
     maxInFlight: number,
-    bulk: BulkCalls = { getAll: false },
+    traits: AppTraits = UNKNOWN_APP,
   ) {
     this.#idx = idx;
-    this.#bulk = bulk;
+    this.#traits = traits;
     this.#call = call;
     this.#bounds = bounds;
     this.#max = maxInFlight;
@@ -158,7 +166,7 @@ export class DetailFetcher {
    */
   add(node: AtspiRawNode, leaf = false): void {
     for (const what of plan(node, this.#bounds, leaf)) {
-      this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call, this.#bulk));
+      this.#queue.push(() => fetchOne(node, what, this.#idx, this.#call, this.#traits));
     }
     this.#pump();
   }
@@ -206,7 +214,7 @@ async function fetchOne(
   what: string,
   idx: ItemIndex | null,
   call: AppCall,
-  bulk: BulkCalls,
+  traits: AppTraits,
 ): Promise<void> {
   const p = node.path;
   try {
@@ -240,7 +248,7 @@ async function fetchOne(
         return;
       }
       case "value": {
-        const m = await (bulk.getAll ? getAllProperties : getProperties)(
+        const m = await (traits.getAll ? getAllProperties : getProperties)(
           call,
           p,
           ATSPI + "Value",
@@ -259,9 +267,9 @@ async function fetchOne(
       case "text": {
         // The whole text (-1), as LibreOffice fails an end past the length;
         // GTK 4.8 answers "" for -1, so the length decides when that is wrong.
-        // The length is asked only of an empty answer: one call per text, not two.
+        // The length is asked only of an empty answer, and only where "" may be wrong.
         const whole = await call(p, ATSPI + "Text", "GetText", "ii", [0, -1], readText);
-        const count = whole !== "" ? 0 : await getProperties(
+        const count = whole !== "" || !traits.emptyWholeTextMayLie ? 0 : await getProperties(
           call,
           p,
           ATSPI + "Text",
