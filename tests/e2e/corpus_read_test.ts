@@ -244,6 +244,18 @@ const CASES: CorpusCase[] = [
           assert.match(n.ref, new RegExp(`${n.file.replace(".", "-")}$`), "row keyed by its file");
         }
       },
+      "the file chooser window is a dialog (pyatspi: a top-level file chooser)": async (d) => {
+        const roles = await pyatspiJson<string[]>(
+          d,
+          `print(json.dumps([w.getRoleName() for w in app]))`,
+        );
+        assert.ok(roles.includes("file chooser"), JSON.stringify(roles));
+        const snap = JSON.parse(
+          await cli(d, ["read", "--pid", String(d.pid), "--format", "json"]),
+        ) as Snapshot;
+        const tops = (snap.root.c ?? []).map((w) => w.r);
+        assert.ok(tops.includes("dialog"), JSON.stringify(tops));
+      },
       "a new file is observed as its own row": async (d, dir) => {
         const obs = new Deno.Command(Deno.execPath(), {
           args: [

@@ -335,3 +335,11 @@ Deno.test("convert: read-only shows only on what could change (Qt marks labels a
   const input = rawToElement(node({ role: 79, name: "Name", states: states(...LIVE, READ_ONLY) }));
   assert.equal(input.ro, true);
 });
+
+Deno.test("convert: a file chooser that is a window of its own is a dialog; inside a window, a group", () => {
+  const chooser = node({ role: 19, name: "Extract", path: "/c" });
+  const app = rawToElement(node({ role: 75, name: "file-roller", children: [chooser] }));
+  assert.equal(app.c?.[0].r, "dialog");
+  const inner = rawToElement(node({ role: 16, name: "Save", children: [{ ...chooser }] }));
+  assert.equal(inner.c?.[0].r, "group");
+});

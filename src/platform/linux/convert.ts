@@ -43,6 +43,8 @@ const R = {
   ENTRY: 79,
   HEADING: 83,
   SCROLL_PANE: 49,
+  FILE_CHOOSER: 19,
+  APPLICATION: 75,
   TABLE_CELL: 56,
 } as const;
 
@@ -299,7 +301,11 @@ export function rawToElement(node: AtspiRawNode): Element {
   const kids: Element[] = [];
   node.children.forEach((c, k) => {
     if (inline?.[k]) kids.push(inline[k]!);
-    if (shown(c)) kids.push(rawToElement(c));
+    if (!shown(c)) return;
+    const kid = rawToElement(c);
+    // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog.
+    if (node.role === R.APPLICATION && c.role === R.FILE_CHOOSER) kid.r = "dialog";
+    kids.push(kid);
   });
   const tail = inline?.[node.children.length];
   if (tail) kids.push(tail);
