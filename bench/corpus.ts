@@ -280,6 +280,10 @@ async function main(): Promise<void> {
     } on ${facts.cores} cores.`,
     "",
     lines.join("\n"),
+    "",
+    "gnome-system-monitor lists the processes of the run itself (the walker, each `desktop`",
+    "process): its table changes between the two reads, so its coverage misses the rows of",
+    "processes that came and went, and `ours only` counts the ones that came.",
   ].join("\n");
   await publishResults("corpus.md", "Real-app corpus (Linux)", body);
 }
