@@ -29,6 +29,12 @@
  *   button of a GTK 4 drop-down that shows the choice.
  * - **A named button's text is not its value**: the "×" of a button named
  *   "Close" is what the name stands for.
+ * - **A row or cell named by all its content has no label**: Firefox names a
+ *   list item "• Ken Great write-up… Reply Like"; its content says it once.
+ * - **A paragraph holding its own text is a text** (Firefox), as it is where
+ *   the text is a child (Chromium).
+ * - **An iframe and its document are one element** (Firefox lists both under
+ *   one name).
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -143,6 +149,13 @@ function clean(el: Element): void {
   ) {
     delete el.v;
   }
+  // A paragraph whose text is its own (Firefox: no text child) is a text, as in other browsers.
+  if (
+    el.r === "group" && el.t === undefined && el.v !== undefined && !el.c?.length && !el.f &&
+    el.s === undefined && el.d === undefined
+  ) {
+    el.r = "txt";
+  }
   if (el.r === "combo" && el.t !== undefined && namedByChoice(el, el.t)) {
     el.v ??= el.t;
     delete el.t;
@@ -214,6 +227,8 @@ export function foldLabels(root: Element): void {
   for (let k = all.length - 1; k >= 0; k--) {
     nameFromContent(all[k]);
     choiceButton(all[k]);
+    unnameContentEcho(all[k]);
+    mergeFrameDocument(all[k]);
   }
   // Parents first (document order): a fold only touches an element's children.
   for (const el of all) {
@@ -244,6 +259,57 @@ const NAMED_BY_CONTENT: ReadonlySet<Role> = new Set<Role>([
   "menuitem",
   "tab",
 ]);
+
+/** Containers a toolkit may name by their whole content (Firefox's list items and rows, Chromium's cells). */
+const NAMED_BY_WHOLE_CONTENT: ReadonlySet<Role> = new Set<Role>(["row", "cell"]);
+
+/** Letters and digits only, lower case: how two texts are compared for saying the same words. */
+function words(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/** The texts inside an element, in order: each named element's label, each text's value. */
+function contentTexts(el: Element, out: string[] = []): string[] {
+  for (const kid of el.c ?? []) {
+    const own = kid.t?.trim() || ((kid.r === "txt" || kid.r === "group") ? kid.v?.trim() : "");
+    if (own) out.push(own);
+    else contentTexts(kid, out);
+  }
+  return out;
+}
+
+/**
+ * A row or cell whose name is only all the text inside it ("• Ken Great
+ * write-up… Reply Like" for a list item holding a name, a comment and two
+ * buttons) has no label of its own: its content says it, once, and its ref
+ * is keyed like an unnamed row's (by its first text).
+ */
+function unnameContentEcho(el: Element): void {
+  if (!NAMED_BY_WHOLE_CONTENT.has(el.r) || el.t === undefined || !el.c?.length) return;
+  const texts = contentTexts(el);
+  if (texts.length === 0) return;
+  const own = words(el.t);
+  if (own !== "" && own === words(texts.join(" "))) delete el.t;
+}
+
+/**
+ * A frame whose one child is its document, under the same name (an iframe in
+ * Firefox: the frame, then the document), is one element: the document's
+ * content becomes the frame's, as Chromium shows it.
+ */
+function mergeFrameDocument(el: Element): void {
+  if (el.r !== "window" || el.c?.length !== 1 || el.t === undefined) return;
+  const doc = el.c[0];
+  if (doc.r !== "web" || words(doc.t ?? "") !== words(el.t) || hasFlags(doc)) return;
+  if (doc.c?.length) el.c = doc.c;
+  else delete el.c;
+}
+
+/** Whether an element carries a state or a value of its own. */
+function hasFlags(el: Element): boolean {
+  return !!(el.f || el.s || el.v !== undefined || el.e === false || el.chk !== undefined ||
+    el.exp !== undefined);
+}
 
 /** Names an unnamed button, link, menu item or tab by the text inside it (a short one). */
 function nameFromContent(el: Element): void {

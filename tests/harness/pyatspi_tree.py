@@ -13,7 +13,8 @@ reader documents (and nothing else of the reader's code):
 - a document that is not SHOWING (a browser's preloaded tab) is left out;
 - a subtree with no area on screen (zero-size extents all the way down) is
   left out, as GTK 4 reports pages of a stack that are not shown, and so is a
-  combo box's child with no area (its closed popup: Qt 5 keeps it SHOWING);
+  combo box's child with no area (its closed popup: Qt 5 keeps it SHOWING),
+  and a combo box's list or menu that keeps none of its items;
 - children of a container with MANAGES_DESCENDANTS are read only when it has
   at most CAP of them (such a container is marked "md"; larger ones are not
   entered at all and marked "skipped");
@@ -30,6 +31,7 @@ import pyatspi
 
 CAP = 2048
 COMBO_BOX = 11
+POPUP_ROLES = {31, 33, 41}  # list, menu, popup menu
 TEXT_CAP = 2000
 TEXT_VALUE_ROLES = {61, 79, 52, 11}
 NAMED_TEXT_ROLES = {29, 116, 83}
@@ -151,8 +153,15 @@ def closed_popup(parent, rec):
         and bool(rec["_kids"])
 
 
+def empty_popup(parent, rec):
+    """A combo box's list or menu that keeps none of its items (Firefox's closed select)."""
+    return parent["role"] == COMBO_BOX and rec["role"] in POPUP_ROLES and \
+        not [k for k in rec["_kids"] if not offscreen(k)]
+
+
 def flatten(rec, out):
-    kids = [k for k in rec.pop("_kids") if not offscreen(k) and not closed_popup(rec, k)]
+    kids = [k for k in rec.pop("_kids")
+            if not offscreen(k) and not closed_popup(rec, k) and not empty_popup(rec, k)]
     rec.pop("_ext")
     out.append(rec)
     for k in kids:

@@ -343,3 +343,15 @@ Deno.test("convert: a file chooser that is a window of its own is a dialog; insi
   const inner = rawToElement(node({ role: 16, name: "Save", children: [{ ...chooser }] }));
   assert.equal(inner.c?.[0].r, "group");
 });
+
+Deno.test("convert: a checkable push button is a toggle; a combo's empty popup is no child", () => {
+  const CHECKABLE = 41;
+  const star = rawToElement(node({ role: 43, name: "Star", states: states(...LIVE, CHECKABLE) }));
+  assert.equal(star.r, "toggle");
+  const combo = rawToElement(node({
+    role: 11,
+    name: "Quality",
+    children: [node({ role: 33, path: "/menu", extents: [0, 0, 10, 10] })],
+  }));
+  assert.equal(combo.c, undefined);
+});

@@ -282,3 +282,38 @@ Deno.test("semantics: a tab list named after its current tab has no label of its
   assert.equal(tabs.t, undefined);
   assert.equal(tabs.ref, "tablist");
 });
+
+Deno.test("semantics: a row named by all its content has no label of its own (Firefox list items)", () => {
+  const row = el("row", "• Ken Great write-up. Reply Like", [
+    el("txt", "• Ken"),
+    el("txt", undefined, undefined, { v: "Great write-up." }),
+    el("btn", "Reply"),
+    el("btn", "Like"),
+  ]);
+  const partial = el("row", "Inbox", [el("lnk", "Inbox 12")]);
+  const root = el("list", "Comments", [row, partial]);
+  foldLabels(root);
+  assert.equal(row.t, undefined);
+  assert.equal(partial.t, "Inbox", "a name that is not all the content stays");
+  assignIds(root);
+  assignRefs(root);
+  assert.ok(row.ref?.endsWith("/ken"), row.ref);
+});
+
+Deno.test("semantics: an iframe and its document under one name are one element (Firefox)", () => {
+  const play = el("btn", "Play");
+  const frame = el("window", "Setup video", [el("web", "Setup video", [play])]);
+  foldLabels(el("web", "Page", [frame]));
+  assert.deepEqual(frame.c, [play]);
+  const other = el("window", "Ads", [el("web", "Sponsored", [el("btn", "Buy")])]);
+  foldLabels(el("web", "Page", [other]));
+  assert.equal(other.c?.[0].r, "web", "a document of another name stays");
+});
+
+Deno.test("semantics: a paragraph holding its own text is a text (Firefox)", () => {
+  const p = el("group", undefined, undefined, { v: "Prices were checked." });
+  const labelled = el("group", "Profile", undefined, { v: "x" });
+  foldLabels(el("web", "Page", [p, labelled]));
+  assert.equal(p.r, "txt");
+  assert.equal(labelled.r, "group");
+});

@@ -43,6 +43,7 @@ const R = {
   ENTRY: 79,
   HEADING: 83,
   SCROLL_PANE: 49,
+  PUSH_BUTTON: 43,
   FILE_CHOOSER: 19,
   APPLICATION: 75,
   TABLE_CELL: 56,
@@ -212,9 +213,12 @@ export function rawToElement(node: AtspiRawNode): Element {
   const st = node.states;
   const has = (s: number) => hasState(st, s);
   const editable = node.interfaces.includes("org.a11y.atspi.EditableText");
-  // GTK3 entries and text views use the generic "text" role; editable ones are inputs.
+  // GTK3 entries and text views use the generic "text" role; editable ones are inputs. A push
+  // button that can be checked is a toggle (Firefox's aria-pressed buttons; Chromium says so).
   const role = node.role === R.TEXT && editable
     ? roleFromAtspiCode(R.ENTRY)
+    : node.role === R.PUSH_BUTTON && has(S.CHECKABLE)
+    ? roleFromAtspiCode(R.TOGGLE_BUTTON)
     : roleFromAtspiCode(node.role);
   const el: Element = { i: 0, r: role };
   // A row made to group a table's cells has no object behind it, so no identity.
@@ -303,6 +307,7 @@ export function rawToElement(node: AtspiRawNode): Element {
     if (inline?.[k]) kids.push(inline[k]!);
     if (!shown(c)) return;
     const kid = rawToElement(c);
+    if (node.role === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) return;
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog.
     if (node.role === R.APPLICATION && c.role === R.FILE_CHOOSER) kid.r = "dialog";
     kids.push(kid);
@@ -383,6 +388,13 @@ function chosenOption(node: AtspiRawNode): string | undefined {
 function closedChoice(choices: string[] | undefined, label: string): string | undefined {
   return label !== "" && choices?.includes(label) ? label : undefined;
 }
+
+/** Roles of a combo box's popup: with no item shown (Firefox's closed `<select>`), it says nothing. */
+const EMPTY_POPUP_ROLES: ReadonlySet<number> = new Set([
+  31, /* list */
+  33, /* menu */
+  41, /* popup menu */
+]);
 
 /** Whether a combo box's child is its closed popup: a list or menu with extents of no area. */
 function isClosedPopup(c: AtspiRawNode): boolean {
