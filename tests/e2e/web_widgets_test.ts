@@ -46,11 +46,17 @@ for (const app of ["chromium", "firefox-esr"] as DesktopApp[]) {
     sanitizeOps: false,
     async fn() {
       await using d = await startDesktop({ app, url: PAGE });
-      const els = await eventually("the page's Notes field", async () => {
+      // Read until two reads a second apart agree: a browser builds the page's tree as it loads.
+      let last = "";
+      const els = await eventually("the page's Notes field, settled", async () => {
         const res = await runCli(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
         if (res.code !== 0) return undefined;
         const list = JSON.parse(res.stdout).elements as FlatEl[];
-        return list.some((e) => e.t === "Notes") ? list : undefined;
+        const key = JSON.stringify(list.map((e) => [e.ref, e.r, e.t, e.v]));
+        const settled = key === last && list.some((e) => e.t === "Notes");
+        last = key;
+        if (!settled) await new Promise((r) => setTimeout(r, 1000));
+        return settled ? list : undefined;
       }, 60_000);
       const witness = await pyatspiJson<Witness>(
         d,

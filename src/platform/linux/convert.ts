@@ -246,7 +246,7 @@ export function rawToElement(node: AtspiRawNode): Element {
   } else {
     const combo = node.role === R.COMBO_BOX;
     const v = valueOf(node) ||
-      (combo ? chosenOption(node) ?? (node.chosen || closedChoice(choices, label)) : undefined);
+      (combo ? chosenOption(node) ?? (closedChoice(choices, label) || node.chosen) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
     if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || combo || v.trim() !== label)) {

@@ -480,28 +480,31 @@ async function buildTree(
   found: (node: AtspiRawNode, leaf: boolean) => void,
 ): Promise<AtspiRawNode> {
   /**
-   * A combo box's closed popup: its items' names, as the cache has them, else
-   * asked of the app (Qt 6 publishes no cache), for at most
+   * A combo box's closed popup: its items' names and which one is SELECTED,
+   * as the cache has them, else asked of the app (Qt 6 publishes no cache; a
+   * page loaded after the first contact is not in Chromium's), for at most
    * {@link MAX_CHOICES} items.
    */
   const noteChoices = async (node: AtspiRawNode, popup: AtspiRawNode): Promise<void> => {
     if (node.role !== ROLE_COMBO_BOX) return;
-    const items = idx?.childrenOf.get(popup.path) ?? [];
-    let names = items.map((k) => k.name.trim());
-    const chosen = items.find((k) => (k.states[0] & SELECTED_BIT) !== 0)?.name.trim();
-    if (chosen && node.chosen === undefined) node.chosen = chosen;
-    if (!idx) {
+    let items: Array<{ name: string; states: number[] }> = idx?.childrenOf.get(popup.path) ?? [];
+    if (items.length === 0) {
       const [refs] = await call(popup.path, ACCESSIBLE, "GetChildren").catch(() => [[]]);
       const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).slice(
         0,
         MAX_CHOICES,
       );
-      const props = await Promise.all(
-        own.map(([, p]) => getProperties(call, p, ACCESSIBLE, ["Name"]).catch(() => null)),
-      );
-      names = props.map((m) => String(m?.get("Name") ?? "").trim());
+      items = await Promise.all(own.map(async ([, p]) => {
+        const [props, states] = await Promise.all([
+          getProperties(call, p, ACCESSIBLE, ["Name"]).catch(() => null),
+          call(p, ACCESSIBLE, "GetState").then(([st]) => st as number[], () => [0, 0]),
+        ]);
+        return { name: String(props?.get("Name") ?? ""), states };
+      }));
     }
-    names = names.filter(Boolean);
+    const chosen = items.find((k) => ((k.states[0] ?? 0) & SELECTED_BIT) !== 0)?.name.trim();
+    if (chosen && node.chosen === undefined) node.chosen = chosen;
+    const names = items.map((k) => k.name.trim()).filter(Boolean);
     if (names.length) node.choices = [...(node.choices ?? []), ...names];
   };
   const leafItem = (k: CacheItem) =>
