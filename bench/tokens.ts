@@ -322,7 +322,15 @@ if (import.meta.main) {
     if (reach.missing.length) console.error("  not addressable:", reach.missing.slice(0, 5));
   }
   const appRows: string[] = [];
-  for (const app of ["gnome-calculator", "zenity", "mousepad", "libreoffice-writer"] as const) {
+  const apps = [
+    "gnome-calculator",
+    "zenity",
+    "mousepad",
+    "libreoffice-writer",
+    "gnome-system-monitor",
+    "keepassxc",
+  ] as const;
+  for (const app of apps) {
     try {
       const r = await readApp(app, before);
       appRows.push(`| ${app} | ${r.before ?? ""} | ${r.after} | ${r.lines} |`);
