@@ -536,7 +536,12 @@ async function buildTree(
     // what is showing, never all their children.
     if ((item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0) {
       checkDeadline(opts.deadline);
-      const showing = await readShowing(call, bus, item.path, item.interfaces);
+      // A container that went away while we read has no children; the read goes on.
+      const showing = await readShowing(call, bus, item.path, item.interfaces).catch((e) =>
+        level > 0 && skipGone(e) === null
+          ? { headers: [], children: [], rows: [] }
+          : Promise.reject(e)
+      );
       await adopt(node, showing.headers, level);
       await adopt(node, showing.children, level);
       await Promise.all(showing.rows.map(async (r) => {
@@ -574,7 +579,11 @@ async function buildTree(
     }
     // The cache cannot tell the order (GTK3 menus report childCount -1 and
     // index -1): GetChildren does, and the cache still gives each child's fields.
-    const [refs] = await call(item.path, ACCESSIBLE, "GetChildren");
+    // A child that went away while we read (a process row of a system monitor) has no
+    // children; the read goes on. The read's own root going away is an error.
+    const [refs] = await call(item.path, ACCESSIBLE, "GetChildren").catch((e) =>
+      level > 0 && skipGone(e) === null ? [[]] : Promise.reject(e)
+    );
     const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).map(([, p]) => p);
     await adopt(node, own, level);
   };
