@@ -59,7 +59,6 @@ const CHECK_ROLES: ReadonlySet<number> = new Set([
   R.SWITCH,
 ]);
 
-/** Editable roles: missing EDITABLE on one of them means read-only. */
 /** Roles whose value a user could change, for which read-only is news. */
 const CHANGEABLE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "input",
@@ -73,6 +72,7 @@ const CHANGEABLE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "treeitem",
   "menuitem",
 ]);
+/** Editable roles: missing EDITABLE on one of them means read-only. */
 const EDIT_ROLES: ReadonlySet<number> = new Set([R.TEXT, R.ENTRY, R.PASSWORD_TEXT, R.SPIN_BUTTON]);
 
 /**

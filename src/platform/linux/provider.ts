@@ -12,6 +12,7 @@
 
 import { DesktopError, toDesktopError } from "../../errors.ts";
 import type { AppInfo, Bounds, Element, Snapshot, WindowInfo } from "../../model/element.ts";
+import { walk } from "../../model/tree.ts";
 import type {
   Action,
   ActionResult,
@@ -500,11 +501,10 @@ function actAtPoint(n: Native, p: { x: number; y: number }, action: Action): Act
 
 /** The native id of an element's first descendant that has one (depth-first), if any. */
 function firstNid(el: Element): string | undefined {
-  const stack = [...(el.c ?? [])].reverse();
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.nid) return e.nid;
-    for (let k = (e.c?.length ?? 0) - 1; k >= 0; k--) stack.push(e.c![k]);
-  }
-  return undefined;
+  let found: string | undefined;
+  walk(el, (e) => {
+    if (found !== undefined) return false;
+    if (e !== el && e.nid) found = e.nid;
+  });
+  return found;
 }

@@ -22,7 +22,7 @@ import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.
 import { type AppTraits, DetailFetcher } from "./details.ts";
 import { readShowing } from "./showing.ts";
 import { dbusErrorName } from "./errors.ts";
-import { getAllProperties, getProperties } from "./props.ts";
+import { getProperties, readProperties } from "./props.ts";
 import { answersGetAll, knownWholeTextAnswer, type Toolkit } from "../toolkit.ts";
 import type { DBusValue, Variant } from "./value.ts";
 
@@ -37,6 +37,7 @@ const SELECTED_BIT = 1 << 23;
 const REGISTRY = "org.a11y.atspi.Registry";
 const ROOT = "/org/a11y/atspi/accessible/root";
 const ACCESSIBLE = "org.a11y.atspi.Accessible";
+const APPLICATION = "org.a11y.atspi.Application";
 const PROPS = "org.freedesktop.DBus.Properties";
 /** A rarely emitted event: registering it makes toolkits publish their cache. */
 const ACTIVATING_EVENT = "object:property-change:accessible-parent";
@@ -248,17 +249,7 @@ export class AtspiBus {
       this.#directTo(bus, opts.deadline),
     ]);
     const conn = direct ?? this.#conn;
-    const call = ((
-      path: string,
-      iface: string,
-      member: string,
-      signature?: string,
-      body?: DBusValue[],
-      decode?: BodyDecoder<unknown>,
-    ) => {
-      const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
-      return decode ? conn.callWith(m, opts.deadline, decode) : conn.call(m, opts.deadline);
-    }) as AppCall;
+    const call = appCall(conn, bus, opts.deadline);
     let idx: ItemIndex | null = null;
     const toolkit = this.toolkit(bus, opts.deadline);
     if (opts.bulk !== false) {
@@ -345,21 +336,19 @@ export class AtspiBus {
   toolkit(bus: string, deadline: number): Promise<Toolkit> {
     let p = this.#toolkits.get(bus);
     if (!p) {
-      const get = (prop: string) =>
-        this.#directTo(bus, deadline).then((direct) =>
-          (direct ?? this.#conn).call({
-            destination: bus,
-            path: ROOT,
-            interface: PROPS,
-            member: "Get",
-            signature: "ss",
-            body: ["org.a11y.atspi.Application", prop],
-          }, deadline)
-        ).then(([v]) => String((v as Variant).value ?? "").trim(), () => "");
-      p = Promise.all([get("ToolkitName"), get("Version")]).then(([name, version]) => ({
-        name,
-        version,
-      }));
+      // One Get per property: GetAll is what the toolkit decides (Qt crashes on it).
+      p = this.#directTo(bus, deadline).then((direct) =>
+        getProperties(appCall(direct ?? this.#conn, bus, deadline), ROOT, APPLICATION, [
+          "ToolkitName",
+          "Version",
+        ])
+      ).then(
+        (m) => ({
+          name: String(m.get("ToolkitName") ?? "").trim(),
+          version: String(m.get("Version") ?? "").trim(),
+        }),
+        () => ({ name: "", version: "" }),
+      );
       this.#toolkits.set(bus, p);
     }
     return p;
@@ -412,6 +401,21 @@ export class AtspiBus {
   }
 }
 
+/** Calls on one app's objects, over `conn`, each failing at `deadline`. */
+function appCall(conn: DBusConnection, bus: string, deadline: number): AppCall {
+  return ((
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: DBusValue[],
+    decode?: BodyDecoder<unknown>,
+  ) => {
+    const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
+    return decode ? conn.callWith(m, deadline, decode) : conn.call(m, deadline);
+  }) as AppCall;
+}
+
 function checkDeadline(deadline: number): void {
   if (Date.now() > deadline) {
     throw new DesktopError("TIMEOUT", "reading the accessibility tree ran past the deadline", {
@@ -430,14 +434,11 @@ function countingFetch(call: AppCall, walked: { n: number }): AppCall {
 
 /** The basic fields of a node, as the walk fetches them when there is no cache row. */
 async function fetchItem(call: AppCall, path: string, traits: AppTraits): Promise<CacheItem> {
-  const props = ["ChildCount", "Name", "Description"];
   const [[role], [states], [ifaces], p] = await Promise.all([
     call(path, ACCESSIBLE, "GetRole"),
     call(path, ACCESSIBLE, "GetState"),
     call(path, ACCESSIBLE, "GetInterfaces"),
-    traits.getAll
-      ? getAllProperties(call, path, ACCESSIBLE, props)
-      : getProperties(call, path, ACCESSIBLE, props),
+    readProperties(call, path, ACCESSIBLE, ["ChildCount", "Name", "Description"], traits.getAll),
   ]);
   const st = states as number[];
   return {
@@ -536,11 +537,8 @@ async function buildTree(
     // what is showing, never all their children.
     if ((item.states[0] & MANAGES_DESCENDANTS_BIT) !== 0) {
       checkDeadline(opts.deadline);
-      // A container that went away while we read has no children; the read goes on.
-      const showing = await readShowing(call, bus, item.path, item.interfaces).catch((e) =>
-        level > 0 && skipGone(e) === null
-          ? { headers: [], children: [], rows: [] }
-          : Promise.reject(e)
+      const showing = await readShowing(call, bus, item.path, item.interfaces).catch(
+        goneBelowRoot(level, { headers: [], children: [], rows: [] }),
       );
       await adopt(node, showing.headers, level);
       await adopt(node, showing.children, level);
@@ -579,10 +577,8 @@ async function buildTree(
     }
     // The cache cannot tell the order (GTK3 menus report childCount -1 and
     // index -1): GetChildren does, and the cache still gives each child's fields.
-    // A child that went away while we read (a process row of a system monitor) has no
-    // children; the read goes on. The read's own root going away is an error.
-    const [refs] = await call(item.path, ACCESSIBLE, "GetChildren").catch((e) =>
-      level > 0 && skipGone(e) === null ? [[]] : Promise.reject(e)
+    const [refs] = await call(item.path, ACCESSIBLE, "GetChildren").catch(
+      goneBelowRoot<DBusValue[]>(level, [[]]),
     );
     const own = (refs as Array<[string, string]>).filter(([b]) => b === bus).map(([, p]) => p);
     await adopt(node, own, level);
@@ -608,6 +604,20 @@ function tableRow(bus: string): AtspiRawNode {
     states: [...ROW_STATES],
     interfaces: [],
     children: [],
+  };
+}
+
+/**
+ * An error handler for asking an object at `level` for its children: an
+ * object below the read's root that went away while we read (a process row of
+ * a system monitor) has none, and the read goes on; the root itself gone, or
+ * any other error, stands.
+ */
+function goneBelowRoot<T>(level: number, none: T): (e: unknown) => T {
+  return (e) => {
+    if (level === 0) throw e;
+    skipGone(e);
+    return none;
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
-import { getAllProperties, getProperties } from "./props.ts";
+import { getProperties, readProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 import { readLabelFor, wantsLabelFor } from "./relations.ts";
@@ -248,12 +248,7 @@ async function fetchOne(
         return;
       }
       case "value": {
-        const m = await (traits.getAll ? getAllProperties : getProperties)(
-          call,
-          p,
-          ATSPI + "Value",
-          VALUE_PROPERTIES,
-        );
+        const m = await readProperties(call, p, ATSPI + "Value", VALUE_PROPERTIES, traits.getAll);
         const num = (k: string) => Number(m.get(k) ?? 0);
         node.value = {
           current: num("CurrentValue"),

@@ -104,3 +104,33 @@ export async function getAllProperties(
   }
   return out;
 }
+
+/**
+ * Reads `names` of interface `iface` on `path`: with one `Properties.GetAll`
+ * when `all` (a toolkit known to answer it, see toolkit.ts `answersGetAll`),
+ * else with one `Get` per property.
+ *
+ * @param call the bound call function
+ * @param path object path
+ * @param iface interface that owns the properties
+ * @param names property names
+ * @param all whether the app answers GetAll safely
+ * @returns property name to value (missing ones left out)
+ * @example
+ * ```ts
+ * import { readProperties } from "./props.ts";
+ * const call = (_p: string, _i: string, m: string) =>
+ *   Promise.resolve(m === "GetAll" ? [[["Name", { signature: "s", value: "OK" }]]] : [{ signature: "s", value: "OK" }]);
+ * const m = await readProperties(call, "/o", "org.a11y.atspi.Accessible", ["Name"], true);
+ * if (m.get("Name") !== "OK") throw new Error("expected the Name property");
+ * ```
+ */
+export function readProperties(
+  call: PropCall,
+  path: string,
+  iface: string,
+  names: readonly string[],
+  all: boolean,
+): Promise<Map<string, DBusValue>> {
+  return (all ? getAllProperties : getProperties)(call, path, iface, names);
+}
