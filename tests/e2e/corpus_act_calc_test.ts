@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { type CliResult, runCli } from "../harness/cli.ts";
+import { runCliOk } from "../harness/cli.ts";
 
 interface FlatEl {
   ref: string;
@@ -15,14 +15,8 @@ interface FlatEl {
   v?: string;
 }
 
-async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
-  const res = await runCli(d, args);
-  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
-  return res;
-}
-
 async function cells(d: TestDesktop): Promise<FlatEl[]> {
-  const res = await ok(d, [
+  const res = await runCliOk(d, [
     "read",
     "--app",
     d.appName,
@@ -81,8 +75,8 @@ Deno.test({
     }
     assert.ok(b2, "cell B2 shows");
     const scope = ["--app", d.appName, "--timeout", "60000"];
-    await ok(d, ["type", ...scope, "--ref", b2.ref, "--text", "42"]);
-    const committed = await ok(d, ["key", ...scope, "Return", "--diff"]);
+    await runCliOk(d, ["type", ...scope, "--ref", b2.ref, "--text", "42"]);
+    const committed = await runCliOk(d, ["key", ...scope, "Return", "--diff"]);
     // The key's own report names the cell and its new value.
     assert.ok(committed.stdout.includes(`|${b2.ref}] v: none -> "42"`), committed.stdout);
     assert.equal((await cells(d)).find((e) => e.t === "B2")?.v, "42");

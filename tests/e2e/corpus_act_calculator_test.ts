@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { type CliResult, runCli } from "../harness/cli.ts";
+import { runCliOk } from "../harness/cli.ts";
 import { focusableFieldText } from "../harness/pyatspi.ts";
 
 interface FlatEl {
@@ -18,14 +18,8 @@ interface FlatEl {
   f?: boolean;
 }
 
-async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
-  const res = await runCli(d, args);
-  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
-  return res;
-}
-
 async function flat(d: TestDesktop): Promise<FlatEl[]> {
-  const res = await ok(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+  const res = await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
   return JSON.parse(res.stdout).elements as FlatEl[];
 }
 
@@ -57,8 +51,8 @@ Deno.test({
       button((e) => (e.d ?? "").startsWith("Multiply"), "×"),
       digit("3"),
     ];
-    for (const ref of keys) await ok(d, ["click", "--app", d.appName, "--ref", ref]);
-    const equals = await ok(d, [
+    for (const ref of keys) await runCliOk(d, ["click", "--app", d.appName, "--ref", ref]);
+    const equals = await runCliOk(d, [
       "click",
       "--app",
       d.appName,
@@ -74,7 +68,7 @@ Deno.test({
     assert.equal((await focusableFieldText(d)).trim(), "36");
 
     // A right click uses the element's context-menu action, as on macOS (AXShowMenu).
-    const right = await ok(d, [
+    const right = await runCliOk(d, [
       "click",
       "--app",
       d.appName,

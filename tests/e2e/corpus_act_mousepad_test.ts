@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { type CliResult, runCli } from "../harness/cli.ts";
+import { runCliOk } from "../harness/cli.ts";
 
 interface FlatEl {
   ref: string;
@@ -17,14 +17,8 @@ interface FlatEl {
 }
 
 /** Runs the CLI and fails the test with its output when it does not exit 0. */
-async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
-  const res = await runCli(d, args);
-  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
-  return res;
-}
-
 async function flat(d: TestDesktop): Promise<FlatEl[]> {
-  const res = await ok(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+  const res = await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
   return JSON.parse(res.stdout).elements as FlatEl[];
 }
 
@@ -78,7 +72,7 @@ Deno.test({
     try {
       const editor = await waitFor(d, "the text view", (els) => els.find((e) => e.r === "input"));
       // The action reports its effect: the text view's value, old and new.
-      const typed = await ok(d, [
+      const typed = await runCliOk(d, [
         "type",
         "--app",
         d.appName,
@@ -96,21 +90,21 @@ Deno.test({
         "File > Save As",
         (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
       );
-      await ok(d, ["click", "--app", d.appName, "--ref", saveAs.ref]);
+      await runCliOk(d, ["click", "--app", d.appName, "--ref", saveAs.ref]);
 
       const name = await waitFor(
         d,
         "the dialog's Name field",
         (els) => els.find((e) => e.r === "input" && e.t === "Name:"),
       );
-      await ok(d, ["set-value", "--app", d.appName, "--ref", name.ref, "--value", ""]);
-      await ok(d, ["type", "--app", d.appName, "--ref", name.ref, "--text", path]);
+      await runCliOk(d, ["set-value", "--app", d.appName, "--ref", name.ref, "--value", ""]);
+      await runCliOk(d, ["type", "--app", d.appName, "--ref", name.ref, "--text", path]);
       const save = await waitFor(
         d,
         "the enabled Save button",
         (els) => els.find((e) => e.r === "btn" && e.t === "Save" && e.e !== false),
       );
-      await ok(d, ["click", "--app", d.appName, "--ref", save.ref]);
+      await runCliOk(d, ["click", "--app", d.appName, "--ref", save.ref]);
 
       // The file on disk is the witness of the save.
       const until = Date.now() + 20_000;
@@ -138,9 +132,9 @@ Deno.test({
         "File > Save As",
         (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
       );
-      await ok(d, ["action", "--app", d.appName, "--ref", again.ref, "--name", "click"]);
+      await runCliOk(d, ["action", "--app", d.appName, "--ref", again.ref, "--name", "click"]);
       await waitFor(d, "the dialog", (els) => els.find((e) => e.r === "input" && e.t === "Name:"));
-      await ok(d, ["key", "--app", d.appName, "Escape"]);
+      await runCliOk(d, ["key", "--app", d.appName, "Escape"]);
       await waitFor(
         d,
         "the dialog to close",

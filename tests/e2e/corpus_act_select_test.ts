@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { cliError, type CliResult, runCli } from "../harness/cli.ts";
+import { cliError, runCli, runCliOk } from "../harness/cli.ts";
 
 const PAGE = `<!doctype html><html><head><title>Order form</title></head><body>
 <form><label for="size">Size</label>
@@ -23,12 +23,6 @@ interface FlatEl {
   r: string;
   t?: string;
   v?: string;
-}
-
-async function ok(d: TestDesktop, args: string[]): Promise<CliResult> {
-  const res = await runCli(d, args);
-  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
-  return res;
 }
 
 async function waitFor(
@@ -104,8 +98,8 @@ for (const { app, afterContact } of CASES) {
           url: afterContact ? "about:blank" : `file://${page}`,
         });
         if (afterContact) {
-          await ok(d, ["read", "--app", d.appName]);
-          await ok(d, [
+          await runCliOk(d, ["read", "--app", d.appName]);
+          await runCliOk(d, [
             "type",
             "--app",
             d.appName,
@@ -114,7 +108,7 @@ for (const { app, afterContact } of CASES) {
             "--text",
             `file://${page}`,
           ]);
-          await ok(d, ["key", "--app", d.appName, "Return"]);
+          await runCliOk(d, ["key", "--app", d.appName, "Return"]);
         }
         const combo = await waitFor(
           d,
@@ -124,7 +118,7 @@ for (const { app, afterContact } of CASES) {
         assert.equal(combo.v, "Medium");
         assert.match(await witnessOptions(d), /Medium True/);
 
-        const res = await ok(d, [
+        const res = await runCliOk(d, [
           "set-value",
           "--app",
           d.appName,

@@ -8,15 +8,9 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { runCli } from "../harness/cli.ts";
+import { runCli, runCliOk } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
-
-async function ok(d: TestDesktop, args: string[]): Promise<string> {
-  const res = await runCli(d, args);
-  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
-  return res.stdout;
-}
 
 /** The names of the app's showing combo boxes, as pyatspi reads them. */
 function comboNames(d: TestDesktop): Promise<string[]> {
@@ -41,12 +35,12 @@ Deno.test({
       const res = await runCli(d, ["find", ...app, "--ref", "create-new-database"]);
       return res.code === 0 ? true : undefined;
     }, 60_000);
-    await ok(d, ["click", ...app, "--ref", "create-new-database"]);
+    await runCliOk(d, ["click", ...app, "--ref", "create-new-database"]);
     await eventually("the wizard", async () => {
       const res = await runCli(d, ["find", ...app, "--ref", "continue"]);
       return res.code === 0 ? true : undefined;
     }, 30_000);
-    await ok(d, ["click", ...app, "--ref", "continue"]);
+    await runCliOk(d, ["click", ...app, "--ref", "continue"]);
     const combo = await eventually("the database format combo", async () => {
       const res = await runCli(d, [
         "find",
@@ -63,12 +57,14 @@ Deno.test({
     assert.ok((await comboNames(d)).includes(combo.v!), `pyatspi names the combo ${combo.v}`);
 
     // One line: the popup's items are not printed as its children.
-    const scoped = await ok(d, ["read", ...app, "--scope-ref", combo.ref]);
+    const scoped = (await runCliOk(d, ["read", ...app, "--scope-ref", combo.ref])).stdout;
     assert.equal(scoped.trim().split("\n").length, 1, scoped);
     assert.ok(!/\brow\b/.test(scoped), scoped);
 
     const other = combo.v === "KDBX 3" ? "KDBX 4 (recommended)" : "KDBX 3";
-    const out = await ok(d, ["set-value", ...app, "--ref", combo.ref, "--value", other, "--diff"]);
+    const out =
+      (await runCliOk(d, ["set-value", ...app, "--ref", combo.ref, "--value", other, "--diff"]))
+        .stdout;
     assert.ok(out.includes(`-> ${JSON.stringify(other)}`), out);
     assert.ok((await comboNames(d)).includes(other), "pyatspi sees the new choice");
     const bad = await runCli(d, ["set-value", ...app, "--ref", combo.ref, "--value", "KDBX 9"]);

@@ -4,6 +4,7 @@
  * @module
  */
 
+import assert from "node:assert/strict";
 import { REPO_ROOT, type TestDesktop } from "./desktop.ts";
 
 /** What one CLI run produced. */
@@ -45,6 +46,20 @@ export async function runCli(
   const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/**
+ * Runs the CLI like {@link runCli} and asserts it succeeded; the failure
+ * message carries the command and its output.
+ *
+ * @param desktop the test desktop
+ * @param args CLI arguments
+ * @returns exit code (0) and output
+ */
+export async function runCliOk(desktop: TestDesktop, args: string[]): Promise<CliResult> {
+  const res = await runCli(desktop, args);
+  assert.equal(res.code, 0, `desktop ${args.join(" ")}\n${res.stdout}\n${res.stderr}`);
+  return res;
 }
 
 /**
