@@ -496,7 +496,11 @@ const CASES: CorpusCase[] = [
     },
     steps: {
       "the page's text is read, hidden documents are neither printed nor matched": async (d) => {
-        const out = await cli(d, ["find", "--pid", String(d.pid), "--text", "press send"]);
+        // The browser registers before its page has loaded: wait for the page's text.
+        const out = await eventually("the page's text", async () => {
+          const res = await runCli(d, ["find", "--pid", String(d.pid), "--text", "press send"]);
+          return res.code === 0 ? res.stdout : undefined;
+        }, 30_000);
         assert.match(out, /Fill in the order and press send\./, out);
         // The witness: pyatspi lists the documents and whether they show.
         // Firefox preloads its hidden New Tab document a moment after start.
