@@ -97,8 +97,13 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       continue;
     }
     const level = wrapper ? ` heading${wrapper.lv !== undefined ? ` lv=${wrapper.lv}` : ""}` : "";
-    lines.push(indent + elementLine(el, o) + level);
     const kids = shownChildren(el, labelOf(el));
+    // A button that holds its closed menu's items itself (GTK 3's menu button) is one line too.
+    if (depth >= 1 && holdsClosedMenu(el, kids)) {
+      lines.push(indent + elementLine(el, o) + level + closedSuffix(el, kids.length, o));
+      continue;
+    }
+    lines.push(indent + elementLine(el, o) + level);
     const next: Entry[] = [];
     const kidIndent = tree ? "  ".repeat(depth + 1) : "";
     // Rows are folded once: into runs of one shape, else onto a line each.
@@ -160,12 +165,33 @@ export function isClosedMenu(menu: Element, owner: Element): boolean {
     menu.c.every((item) => item.b === undefined);
 }
 
+/**
+ * Whether an element on screen holds a closed menu's items directly, none of
+ * them on screen: GTK's menu bar entries (a `menu` on the bar) and menu
+ * buttons list their menu's items as their own children.
+ *
+ * @param owner the element
+ * @param kids its shown children
+ * @returns true when its children are a closed menu's items
+ */
+function holdsClosedMenu(owner: Element, kids: readonly Element[]): boolean {
+  if (owner.r === "menubar" || owner.b === undefined) return false;
+  // An opener whose one child is its menu (Chromium, Qt) leaves that to isClosedMenu.
+  return kids.some((k) => k.r === "menuitem") &&
+    kids.every((k) => (k.r === "menuitem" || k.r === "menu") && k.b === undefined);
+}
+
+/** What follows a closed menu's line: how many items it holds, and how to see them. */
+function closedSuffix(menu: Element, items: number, opts: AgentOptions): string {
+  return ` (closed, ${items} ${items === 1 ? "item" : "items"}: open it, or read --scope-ref ${
+    refText(menu, opts)
+  })`;
+}
+
 /** A closed menu's one line: its ref, how many items it holds, and how to see them. */
 function closedMenuLine(menu: Element, opts: AgentOptions): string {
   const items = shownChildren(menu, labelOf(menu)).length;
-  return `${elementLine({ ...menu, b: undefined }, opts)} (closed, ${items} ${
-    items === 1 ? "item" : "items"
-  }: open it, or read --scope-ref ${refText(menu, opts)})`;
+  return elementLine({ ...menu, b: undefined }, opts) + closedSuffix(menu, items, opts);
 }
 
 function withViewport(opts: AgentOptions, viewport: Bounds): AgentOptions {

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { cliError, runCli } from "../harness/cli.ts";
+import { pyatspiJson } from "../harness/pyatspi.ts";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
 import { cli } from "../harness/gtk_suite.ts";
 import { eventually } from "../harness/tree.ts";
@@ -106,6 +107,21 @@ Deno.test({
           await eventually("zenity to exit", () => Promise.resolve(alive(pid) ? undefined : true));
         },
       );
+
+      await t.step("a GTK 2 app launched by desktop joins the accessibility bus", async () => {
+        // GTK 2 loads its bridge only when GTK_MODULES names it; launch sets it.
+        const res = await launch("gtk-demo");
+        assert.equal(res.app.name, "gtk-demo");
+        const read = await cli(d, ["read", "--pid", String(res.app.pid)]);
+        assert.match(read, /window "GTK\+ Code Demos"/, read);
+        // The witness: pyatspi sees the app and its window too.
+        const names = await pyatspiJson<string[]>(
+          { ...d, pid: res.app.pid },
+          `print(json.dumps([w.name for w in app]))`,
+        );
+        assert.deepEqual(names, ["GTK+ Code Demos"]);
+        await cli(d, ["quit", "--pid", String(res.app.pid), "--force"]);
+      });
 
       await t.step("a window that cannot be resized gets ACTION_NOT_SUPPORTED", async () => {
         const res = await launch("zenity --question --title Sure --text Really");

@@ -337,6 +337,33 @@ const CASES: CorpusCase[] = [
         const ref = await pyatspiTree(d);
         assert.ok(ref.some((n) => n.text?.includes("Revenue grew")), "pyatspi reads the page text");
       },
+      "a find bar that is not drawn is not read; opened, it is": async (d) => {
+        // The witness: where the find bar's controls are and whether they show, per pyatspi.
+        const findBar = () =>
+          pyatspiJson<{ showing: boolean; x: number }[]>(
+            d,
+            `
+out = []
+for o in walk(app):
+    if o.description.startswith("Find previous occurrence"):
+        e = o.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        out.append({"showing": o.getState().contains(pyatspi.STATE_SHOWING), "x": e.x})
+print(json.dumps(out))
+`,
+          );
+        const hidden = await findBar();
+        assert.deepEqual(hidden, [{ showing: false, x: -2147483648 }], "the bar is there, undrawn");
+        const pid = String(d.pid);
+        const before = await cli(d, ["read", "--pid", pid]);
+        assert.doesNotMatch(before, /Find previous occurrence/, before);
+        await cli(d, ["key", "--pid", pid, "ctrl+f"]);
+        await eventually(
+          "the find bar opens",
+          async () => (await findBar())[0]?.showing || undefined,
+        );
+        const after = await cli(d, ["read", "--pid", pid]);
+        assert.match(after, /btn "[^"\n]*"[^\n]* desc="Find previous occurrence/, after);
+      },
     },
   },
   {
@@ -404,6 +431,43 @@ const CASES: CorpusCase[] = [
     setup: async (dir) => {
       await Deno.writeTextFile(`${dir}/notes.txt`, "Shopping list\nmilk\n");
       return { url: `${dir}/notes.txt` };
+    },
+    steps: {
+      "a closed menu of the menu bar is one line; opened, it lists its items": async (d) => {
+        // The witness: whether File's items show on screen, per pyatspi.
+        const fileItemsShowing = () =>
+          pyatspiJson<boolean[]>(
+            d,
+            `
+bar = next(o for o in walk(app) if o.getRoleName() == "menu bar")
+menu = next(o for o in bar if o.name == "File")
+print(json.dumps([o.getState().contains(pyatspi.STATE_SHOWING) for o in menu
+                  if o.getRoleName() == "menu item"]))
+`,
+          );
+        const pid = String(d.pid);
+        assert.ok(!(await fileItemsShowing()).some(Boolean), "File is closed");
+        const closed = await cli(d, ["read", "--pid", pid]);
+        assert.match(
+          closed,
+          /menu "File"[^\n]* \(closed, \d+ items: open it, or read --scope-ref /,
+        );
+        assert.doesNotMatch(closed, /Save As/, closed);
+        // Scoped to it, the closed menu lists its items.
+        const scoped = await cli(d, ["read", "--pid", pid, "--scope-ref", "menubar/file"]);
+        assert.match(scoped, /menuitem "Save As\.\.\."/, scoped);
+        await cli(d, ["click", "--pid", pid, "--ref", "menubar/file"]);
+        try {
+          await eventually(
+            "File opens",
+            async () => (await fileItemsShowing()).some(Boolean) || undefined,
+          );
+          const open = await cli(d, ["read", "--pid", pid]);
+          assert.match(open, /menuitem "Save As\.\.\."/, open);
+        } finally {
+          await cli(d, ["key", "--pid", pid, "Escape"]);
+        }
+      },
     },
   },
   {

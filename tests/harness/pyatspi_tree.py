@@ -11,6 +11,10 @@ Each line: {"path", "parent", "role", "name", "states": [...], "text"?,
 reader documents (and nothing else of the reader's code):
 - a subtree whose root lacks VISIBLE is left out (frames and apps are kept);
 - a document that is not SHOWING (a browser's preloaded tab) is left out;
+- a subtree whose root is not SHOWING and sits at INT32_MIN (GTK 3 does not
+  draw it: a closed revealer or popover) is left out, unless it is a menu, a
+  menu item or in a menu (closed menus are kept), or a cell, row or item of a
+  table or list (GTK 2 puts scrolled-out cells there);
 - a subtree with no area on screen (zero-size extents all the way down) is
   left out, as GTK 4 reports pages of a stack that are not shown, and so is a
   combo box's child with no area (its closed popup: Qt 5 keeps it SHOWING),
@@ -146,6 +150,20 @@ def offscreen(rec):
     return all(offscreen(k) for k in rec["_kids"])
 
 
+UNDRAWN_AT = -2147483648
+# Menus and their items; the cells, rows and items of tables and lists.
+KEPT_UNDRAWN_ROLES = {33, 35, 8, 45, 59, 41, 56, 57, 58, 10, 47, 90, 91, 32}
+MENU_ROLES = {33, 41}
+
+
+def undrawn(parent, rec):
+    """Not drawn: not SHOWING, at INT32_MIN (GTK 3's unmapped widget); menus stay."""
+    e = rec["_ext"]
+    return e is not None and e[0] == UNDRAWN_AT and e[1] == UNDRAWN_AT and \
+        SHOWING not in rec["states"] and rec["role"] not in KEPT_UNDRAWN_ROLES and \
+        parent["role"] not in MENU_ROLES
+
+
 def closed_popup(parent, rec):
     """A combo box's child with no area: its closed popup (Qt 5 keeps the list SHOWING)."""
     e = rec["_ext"]
@@ -161,7 +179,8 @@ def empty_popup(parent, rec):
 
 def flatten(rec, out):
     kids = [k for k in rec.pop("_kids")
-            if not offscreen(k) and not closed_popup(rec, k) and not empty_popup(rec, k)]
+            if not offscreen(k) and not undrawn(rec, k) and not closed_popup(rec, k)
+            and not empty_popup(rec, k)]
     rec.pop("_ext")
     out.append(rec)
     for k in kids:

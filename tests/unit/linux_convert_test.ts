@@ -3,6 +3,7 @@ import {
   hasState,
   isHidden,
   isOffscreenSubtree,
+  isUndrawn,
   parseNodeId,
   rawToElement,
 } from "../../src/platform/linux/convert.ts";
@@ -354,4 +355,49 @@ Deno.test("convert: a checkable push button is a toggle; a combo's empty popup i
     children: [node({ role: 33, path: "/menu", extents: [0, 0, 10, 10] })],
   }));
   assert.equal(combo.c, undefined);
+});
+
+Deno.test("convert: a subtree GTK 3 does not draw (not SHOWING, at INT32_MIN) is dropped, menus kept", () => {
+  const undrawn: [number, number, number, number] = [-2147483648, -2147483648, 252, 47];
+  const notShowing = states(ENABLED, SENSITIVE, VISIBLE);
+  const findBar = node({
+    path: "/find",
+    role: 39, // panel
+    states: notShowing,
+    extents: undrawn,
+    children: [node({ path: "/up", name: "Up", states: notShowing, extents: undrawn })],
+  });
+  const closedItem = node({
+    path: "/item",
+    role: 35,
+    name: "b.txt",
+    states: notShowing,
+    extents: undrawn,
+  });
+  const recent = node({ path: "/recent", role: 62, name: "Recent", children: [closedItem] });
+  const separatorInMenu = node({ path: "/sep", role: 70, states: notShowing, extents: undrawn });
+  const menu = node({
+    path: "/menu",
+    role: 33,
+    name: "File",
+    states: notShowing,
+    extents: undrawn,
+    children: [separatorInMenu, closedItem],
+  });
+  // Scrolled out of view: not SHOWING, but at real coordinates.
+  const scrolledOut = node({
+    path: "/row",
+    name: "Row 90",
+    states: notShowing,
+    extents: [10, 4000, 200, 20],
+  });
+  const el = rawToElement(node({ children: [findBar, recent, menu, scrolledOut] }));
+  assert.deepEqual(el.c?.map((c) => c.nid?.split("/").pop()), ["recent", "menu", "row"]);
+  assert.equal(el.c?.[0].c?.length, 1, "the closed menu button keeps its item");
+  assert.equal(el.c?.[1].c?.length, 2, "a closed menu keeps what it holds");
+  assert.equal(isUndrawn(findBar), true);
+  // GTK 2 puts a table's scrolled-out cells at INT32_MIN: content, kept.
+  assert.equal(isUndrawn({ ...findBar, role: 56 }), false);
+  assert.equal(isUndrawn(separatorInMenu, 33), false);
+  assert.equal(isUndrawn({ ...findBar, states: states(...LIVE) }), false, "SHOWING wins");
 });

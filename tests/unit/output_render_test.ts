@@ -580,3 +580,39 @@ Deno.test("agent: a text inside a window that says part of its title is kept", (
   // A link's text split over spans still folds into the link.
   assert.ok(!text.includes('  "Open"'), text);
 });
+
+Deno.test("agent: a closed menu is one line with its item count; scoped to it, it opens", () => {
+  const items = (...names: string[]) => names.map((n) => el("menuitem", n, undefined, {}));
+  const root = el("app", "Editor", [
+    el("window", "Editor", [
+      el("menubar", undefined, [
+        el("menuitem", "File", [el("menu", "File", items("New", "Save As…"))], {
+          b: [0, 0, 40, 20],
+          exp: false,
+        }),
+      ]),
+      // GTK 3's menu button lists its closed menu's items as its own children.
+      el("toggle", "Recent", items("a.txt", "b.txt", "c.txt"), { b: [50, 0, 30, 20] }),
+      // An open one (its items on screen) prints them.
+      el("toggle", "Open", items("x.txt"), { b: [90, 0, 30, 20] }),
+    ]),
+  ]);
+  root.c![0].c![2].c![0].b = [90, 20, 80, 20];
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.match(
+    text,
+    /menu "File" \(closed, 2 items: open it, or read --scope-ref menubar\/file\/menu\)/,
+  );
+  assert.match(
+    text,
+    /toggle "Recent"[^\n]* \(closed, 3 items: open it, or read --scope-ref recent\)\n/,
+  );
+  assert.doesNotMatch(text, /b\.txt|Save As/);
+  assert.match(text, /menuitem "x\.txt"/);
+  const recent = root.c![0].c![1];
+  const scoped = renderElements(recent, { format: "agent" });
+  assert.doesNotMatch(scoped, /closed/);
+  assert.match(scoped, /menuitem "b\.txt"/);
+});

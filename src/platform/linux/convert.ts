@@ -176,6 +176,65 @@ export function isOffscreenSubtree(node: AtspiRawNode): boolean {
   return node.children.every(isOffscreenSubtree);
 }
 
+/**
+ * Roles that INT32_MIN does not mark as undrawn: menus and their items (kept
+ * when closed: the actor opens them), and the cells, rows and items of tables
+ * and lists (GTK 2 puts scrolled-out cells there; they are content, not a
+ * hidden widget).
+ */
+const KEPT_UNDRAWN_ROLES: ReadonlySet<number> = new Set([
+  33, // menu
+  35, // menu item
+  8, // check menu item
+  45, // radio menu item
+  59, // tearoff menu item
+  41, // popup menu
+  56, // table cell
+  57, // table column header
+  58, // table row header
+  10, // column header
+  47, // row header
+  90, // table row
+  91, // tree item
+  32, // list item
+]);
+
+/** Menus: what they hold is kept when closed. */
+const MENU_ROLES: ReadonlySet<number> = new Set([33, 41]);
+
+/**
+ * Whether a node is not drawn at all: it is not SHOWING and its extents sit at
+ * INT32_MIN, GTK 3's mark for a widget that is not mapped (a closed revealer
+ * such as a hidden search bar, a popover that is not open, a collapsed
+ * expander's content). Scrolled-out content keeps real coordinates and stays,
+ * and so do the cells and items of tables and lists (GTK 2 puts scrolled-out
+ * cells at INT32_MIN). Menus and what they hold stay too: a closed menu is
+ * still reachable (the actor opens it) and reads as one line.
+ *
+ * @param node the raw node (extents read)
+ * @param parentRole its parent's AT-SPI role, when known
+ * @returns true when the node and its subtree should be skipped
+ * @example
+ * ```ts
+ * import { isUndrawn } from "./convert.ts";
+ * const base = { states: [1 << 30, 0] as [number, number], extents: [-2147483648, -2147483648, 252, 47] as [number, number, number, number] };
+ * console.log(isUndrawn({ ...base, role: 39 }), isUndrawn({ ...base, role: 35 })); // true false
+ * ```
+ */
+export function isUndrawn(
+  node: Pick<AtspiRawNode, "states" | "role" | "extents">,
+  parentRole?: number,
+): boolean {
+  const e = node.extents;
+  if (!e || e[0] !== OFFSCREEN || e[1] !== OFFSCREEN) return false;
+  if (
+    KEPT_UNDRAWN_ROLES.has(node.role) || (parentRole !== undefined && MENU_ROLES.has(parentRole))
+  ) {
+    return false;
+  }
+  return !hasState(node.states, 25 /* SHOWING */);
+}
+
 /** The node identity used as `nid`: bus name followed by object path. */
 export function nodeId(node: Pick<AtspiRawNode, "bus" | "path">): string {
   return `${node.bus}${node.path}`;
@@ -301,7 +360,8 @@ export function rawToElement(node: AtspiRawNode): Element {
   if (actions.length) el.a = actions;
 
   const shown = (c: AtspiRawNode) =>
-    !isHidden(c, node.role) && !isOffscreenSubtree(c) && !closedPopups.includes(c);
+    !isHidden(c, node.role) && !isOffscreenSubtree(c) && !isUndrawn(c, node.role) &&
+    !closedPopups.includes(c);
   const kids: Element[] = [];
   node.children.forEach((c, k) => {
     if (inline?.[k]) kids.push(inline[k]!);

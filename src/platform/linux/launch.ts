@@ -11,20 +11,42 @@ import { DesktopError } from "../../errors.ts";
 import type { StartedApp } from "../provider.ts";
 import { type DesktopEntry, execArgv, parseDesktopEntry, splitCommand } from "./desktop_entry.ts";
 
-/** Environment that turns accessibility on in Chromium/Electron, Qt and older GNOME apps. */
-const A11Y_ENV: Record<string, string> = {
-  ACCESSIBILITY_ENABLED: "1",
-  GNOME_ACCESSIBILITY: "1",
-  QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-  QT_ACCESSIBILITY: "1",
-};
-
 function env(name: string): string | undefined {
   try {
     return Deno.env.get(name);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * GTK modules with the accessibility bridge added: GTK 2 apps (GIMP, Pidgin)
+ * join the accessibility bus only when `gail` and `atk-bridge` are loaded;
+ * GTK 3 has both built in and skips the names. Modules already asked for stay.
+ *
+ * @param current the inherited GTK_MODULES, if any
+ * @returns the list to launch with
+ * @example
+ * ```ts
+ * import { withA11yModules } from "./launch.ts";
+ * console.log(withA11yModules("canberra-gtk-module")); // canberra-gtk-module:gail:atk-bridge
+ * ```
+ */
+export function withA11yModules(current: string | undefined): string {
+  const mods = (current ?? "").split(/[:,]/).filter((m) => m !== "");
+  for (const m of ["gail", "atk-bridge"]) if (!mods.includes(m)) mods.push(m);
+  return mods.join(":");
+}
+
+/** Environment that turns accessibility on in Chromium/Electron, Qt, GTK 2 and older GNOME apps. */
+function a11yEnv(): Record<string, string> {
+  return {
+    ACCESSIBILITY_ENABLED: "1",
+    GNOME_ACCESSIBILITY: "1",
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+    QT_ACCESSIBILITY: "1",
+    GTK_MODULES: withA11yModules(env("GTK_MODULES")),
+  };
 }
 
 /** Directories holding desktop files, most specific first (XDG base directories). */
@@ -149,7 +171,7 @@ export function startApp(spec: string): StartedApp {
   try {
     child = new Deno.Command(target.argv[0], {
       args: target.argv.slice(1),
-      env: A11Y_ENV,
+      env: a11yEnv(),
       stdin: "null",
       stdout: "null",
       stderr: "null",
