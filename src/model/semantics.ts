@@ -112,10 +112,13 @@ function labelText(el: Element): string {
 
 /**
  * Whether a subtree is only text (a label's own content), no control and no
- * state. Actions do not count: a label is clickable (it focuses its control).
+ * state; unnamed icons may sit beside the text. Actions do not count: a label
+ * is clickable (it focuses its control).
  */
 function onlyText(el: Element): boolean {
-  return LABEL_ROLES.has(el.r) && !el.f && !el.s && el.chk === undefined &&
+  // An unnamed image beside the text (an icon) is decoration: it says nothing.
+  const says = LABEL_ROLES.has(el.r) || (el.r === "img" && !el.t?.trim() && !el.c?.length);
+  return says && !el.f && !el.s && el.chk === undefined &&
     el.exp === undefined && (el.c ?? []).every(onlyText);
 }
 
@@ -311,9 +314,14 @@ function hasFlags(el: Element): boolean {
     el.exp !== undefined);
 }
 
-/** Names an unnamed button, link, menu item or tab by the text inside it (a short one). */
+/**
+ * Names an unnamed button, link, menu item or tab by the text inside it (a
+ * short one). A description is no name: it is the tooltip (GTK 4's path bar
+ * buttons carry their folder both as tooltip and as text); but a single
+ * character gives way to the description that spells it out.
+ */
 function nameFromContent(el: Element): void {
-  if (!NAMED_BY_CONTENT.has(el.r) || !unlabelled(el) || !el.c?.length) return;
+  if (!NAMED_BY_CONTENT.has(el.r) || el.t?.trim() || !el.c?.length) return;
   const parts: string[] = [];
   for (const kid of el.c) {
     if (!onlyText(kid)) continue;
@@ -321,6 +329,8 @@ function nameFromContent(el: Element): void {
     if (t) parts.push(t);
   }
   const text = parts.join(" ").trim();
+  // One character (a calculator's π) says less than the description ("Pi") does.
+  if (el.d?.trim() && [...text].length === 1) return;
   if (text && text.length <= MAX_SCREEN_LABEL) el.t = text;
 }
 

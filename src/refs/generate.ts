@@ -21,7 +21,9 @@
  *     from a menu item, button or combo contributes nothing: the item already
  *     named it (`menubar/file/new-window`);
  *   - rows and tree items: label slug, else row key (slug of the first
- *     labeled cell, link, text or heading inside), else nothing;
+ *     labeled cell, link, text or heading inside), else nothing; so does a
+ *     grid view's item (a cell straight in a table with no rows and no
+ *     column headers: a file manager's icon), by its row key;
  *   - any other element with a label (labeled group, link with text inside):
  *     its slug. Unlabeled containers contribute nothing.
  * - Duplicates: every element sharing a ref gets `.1`, `.2`... in document
@@ -217,6 +219,7 @@ export function traceRefs(root: Element): RefTrace[] {
   const out: RefTrace[] = [];
   const slugOf = cachedSlug();
   const cellKeys = new Map<Element, string>();
+  const gridItems = new Set<Element>();
   const seg: Segment = { own: "", contributes: null };
   // One frame per open parent (not per child), walked without recursion: generated
   // trees can be deeper than the call stack, and fewer allocations keep 100k-element
@@ -231,11 +234,12 @@ export function traceRefs(root: Element): RefTrace[] {
     depth: number,
     cell: string | null,
   ) => {
-    if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys);
+    if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
     segmentOf(el, parent, path, slugOf, seg);
     if (el.r === "cell") {
       seg.own = cellKeys.get(el) || "cell";
-      seg.contributes = null;
+      // A grid view's item names what is inside it, as a row does.
+      seg.contributes = gridItems.has(el) ? seg.own : null;
     } else if (cell !== null) {
       // Inside a cell, text is the cell's value: keyed by role. Controls keep their label.
       if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
@@ -319,6 +323,7 @@ function indexTable(
   table: Element,
   slugOf: (el: Element) => string,
   keys: Map<Element, string>,
+  items: Set<Element>,
 ): void {
   const direct = cellsOf(table);
   let headers = direct.filter((c) => c.r === "colheader").map(slugOf);
@@ -329,6 +334,18 @@ function indexTable(
       return cells.length > 0 && cells.every((c) => c.r === "colheader");
     });
     if (head) headers = cellsOf(head).map(slugOf);
+  }
+  if (headers.length === 0 && rows.length === 0) {
+    // A grid view (cells straight in the table, no rows, no headers: a file manager's icons)
+    // holds items, not values: each cell is keyed like a row, by its first text.
+    for (const c of direct) {
+      const key = c.r === "cell" ? rowKey(c, slugOf) : "";
+      if (key) {
+        keys.set(c, key);
+        items.add(c);
+      }
+    }
+    return;
   }
   if (headers.length === 0) return;
   for (const row of rows) {

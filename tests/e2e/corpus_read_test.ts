@@ -367,6 +367,55 @@ print(json.dumps(out))
     },
   },
   {
+    app: "nautilus",
+    name: "nautilus (GTK 4 grid view)",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/folder/reports`, { recursive: true });
+      for (const f of ["budget.ods", "notes.txt"]) {
+        await Deno.writeTextFile(`${dir}/folder/${f}`, f);
+      }
+      return { url: `${dir}/folder` };
+    },
+    steps: {
+      "grid items are keyed by their file name, path bar buttons by their folder": async (d) => {
+        const snap = await eventually("the folder's items", async () => {
+          const json = await cli(d, ["read", "--pid", String(d.pid), "--format", "json"]);
+          const s = JSON.parse(json) as Snapshot;
+          return all(s.root).some((e) => /\/notes-txt$/.test(e.ref ?? "")) ? s : undefined;
+        }, 15_000);
+        const cells = all(snap.root).filter((e) =>
+          e.r === "cell" && !/\/cell(\.\d+)?$/.test(e.ref ?? "")
+        );
+        const keys = cells.map((c) => c.ref!.split("/").pop()).sort();
+        assert.deepEqual(keys, ["budget-ods", "notes-txt", "reports"], JSON.stringify(keys));
+        // The path bar's last button shows the folder's name (pyatspi: its tooltip and its text).
+        const buttons = all(snap.root).filter((e) => e.r === "btn").map((e) => e.t);
+        assert.ok(buttons.includes("folder"), JSON.stringify(buttons));
+        const names = await pyatspiNames(d);
+        for (const f of ["budget.ods", "notes.txt", "reports"]) assert.ok(names.includes(f), f);
+      },
+      "a double click on a folder's item by ref opens it": async (d) => {
+        const pid = String(d.pid);
+        // One click selects the item (pyatspi: SELECTED), and opens nothing.
+        await cli(d, ["click", "--pid", pid, "--ref", "reports"]);
+        await eventually("the item is selected", async () => {
+          const sel = await pyatspiJson<boolean>(
+            d,
+            `print(json.dumps(any(o.getState().contains(pyatspi.STATE_SELECTED)
+                  for o in walk(app) if o.getRoleName() == "table cell"
+                  and any(k.name == "reports" for k in walk(o)))))`,
+          );
+          return sel || undefined;
+        });
+        await cli(d, ["click", "--pid", pid, "--ref", "reports", "--double"]);
+        await eventually("the reports folder opens (pyatspi: the window's title)", async () => {
+          const titles = await pyatspiJson<string[]>(d, `print(json.dumps([w.name for w in app]))`);
+          return titles.includes("reports") ? true : undefined;
+        }, 10_000);
+      },
+    },
+  },
+  {
     app: "libreoffice-calc",
     name: "LibreOffice Calc",
     steps: {

@@ -30,6 +30,7 @@ export type DesktopApp =
   | "qt6-notes"
   | "zenity"
   | "gnome-system-monitor"
+  | "nautilus"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -38,7 +39,7 @@ export interface DesktopOptions {
   app: DesktopApp;
   /**
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
-   * evince, LibreOffice, featherpad), a folder (thunar), or zenity's arguments
+   * evince, LibreOffice, featherpad), a folder (thunar, nautilus), or zenity's arguments
    * joined by NUL characters (after `--forms` unless the first one is
    * `--file-selection`), or the Python GTK 3 script to run (`gtk3-script`).
    */
@@ -109,6 +110,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "qt6-notes": "python3",
   zenity: "zenity",
   "gnome-system-monitor": "gnome-system-monitor",
+  nautilus: "nautilus",
   "gtk3-script": "python3",
 };
 
@@ -369,6 +371,13 @@ function appCommand(
       return { cmd: "gnome-calculator", args: [], env: { GSK_RENDERER: "cairo" } };
     case "thunar":
       return { cmd: "thunar", args: [opts.url ?? dir], env: {} };
+    case "nautilus":
+      // GTK 4: a folder in a grid view, a path bar; cairo frames as for the calculator.
+      return {
+        cmd: "nautilus",
+        args: ["--new-window", opts.url ?? dir],
+        env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory" },
+      };
     case "gnome-system-monitor":
       // GTK 3 (gtkmm): a process table whose name column packs an icon and a text renderer.
       return { cmd: "gnome-system-monitor", args: [], env: { GSETTINGS_BACKEND: "memory" } };

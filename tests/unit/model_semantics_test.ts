@@ -317,3 +317,20 @@ Deno.test("semantics: a paragraph holding its own text is a text (Firefox)", () 
   assert.equal(p.r, "txt");
   assert.equal(labelled.r, "group");
 });
+
+Deno.test("semantics: a button named only by its tooltip takes the text it shows (GTK 4 path bar)", () => {
+  // Nautilus's path bar: a button with no name, its folder as tooltip, an icon and the folder's text.
+  const root = el("toolbar", undefined, [
+    el("btn", undefined, [el("group", undefined, [el("img"), el("txt", "Debian GNU/Linux")])], {
+      d: "Debian GNU/Linux",
+    }),
+    el("btn", undefined, [el("txt", "Save")], { d: "Save the document" }),
+  ]);
+  const out = refs(root);
+  assert.equal(root.c![0].t, "Debian GNU/Linux");
+  assert.equal(root.c![1].t, "Save");
+  assert.deepEqual(out.filter((r) => r.startsWith("btn")), [
+    "btn toolbar/debian-gnu-linux",
+    "btn toolbar/save",
+  ]);
+});

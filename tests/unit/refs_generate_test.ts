@@ -479,3 +479,25 @@ Deno.test("refs: a row's text wins over its buttons as its key", () => {
   const root = el("window", "Mail", [el("list", "Inbox", [row])]);
   assert.equal(refsOf(root).get(row), "inbox/quarterly-report");
 });
+
+Deno.test("refs: a grid view's items (cells with no row and no header) are keyed by their text", () => {
+  // GTK 4's GridView in a file manager: table > cell > cell > icon + name.
+  const item = (name: string) =>
+    el("cell", undefined, [el("cell", undefined, [el("img"), el("txt", name)])]);
+  const grid = el("table", "Files", [item("report.pdf"), item("notes.txt"), item("report.pdf")]);
+  const refs = refsOf(el("window", "Folder", [grid]));
+  assert.deepEqual(grid.c!.map((c) => refs.get(c)), [
+    "files/report-pdf.1",
+    "files/notes-txt",
+    "files/report-pdf.2",
+  ]);
+  assert.equal(refs.get(grid.c![1].c![0]), "files/notes-txt/cell");
+  // Cells of a table with column headers stay keyed by their column, never by their value.
+  const table = el("table", "Orders", [
+    el("colheader", "Order"),
+    el("colheader", "Status"),
+    el("row", undefined, [el("cell", "SO-1005"), el("cell", "Open")]),
+  ]);
+  const orders = refsOf(el("window", "Shop", [table]));
+  assert.equal(orders.get(table.c![2].c![1]), "orders/so-1005/status");
+});
