@@ -122,17 +122,26 @@ function onlyText(el: Element): boolean {
     el.exp === undefined && (el.c ?? []).every(onlyText);
 }
 
+/**
+ * Chromium's offer to describe an image, appended to the name of an image it
+ * finds undescribed (and of the link holding it): "logo. To get missing image
+ * descriptions, open the context menu." It is the browser speaking, not the page.
+ */
+const IMAGE_DESCRIPTION_OFFER =
+  /\.?\s*To get missing image descriptions, open the context menu\.?$/;
+
 /** A label that says the same thing twice ("7 7"), captured once. */
 const DOUBLED = /^(.+) \1$/s;
 
 /**
- * Cleans one element's own keys: class-name labels and U+FFFC go, and a label
+ * Cleans one element's own keys: class-name labels, U+FFFC and Chromium's
+ * image-description offer go, and a label
  * that repeats its only text child twice (GTK 4 names a button "7 7" after
  * its label "7") says it once.
  */
 function clean(el: Element): void {
   if (el.t !== undefined) {
-    let t = withoutObjectChars(el.t);
+    let t = withoutObjectChars(el.t).replace(IMAGE_DESCRIPTION_OFFER, "");
     const half = DOUBLED.exec(t)?.[1];
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
     if (t === "" || isToolkitClassName(t)) delete el.t;

@@ -10,7 +10,8 @@
  * - an ARIA tab panel (a scroll pane with xml-roles "tabpanel") is a tabpanel;
  * - a contenteditable's text is its value, printed once;
  * - a named button's glyph is no value;
- * - set-value on a date part (Chromium ignores its Value) types the number.
+ * - set-value on a date part (Chromium ignores its Value) types the number;
+ * - Chromium's offer to describe an image is not part of its link's label.
  */
 
 import assert from "node:assert/strict";
@@ -97,6 +98,15 @@ print(json.dumps(out))
       assert.equal(tree.code, 0, tree.stderr);
       assert.equal(tree.stdout.split(String(witness.notes)).length - 1, 1, "the note once");
       if (app === "chromium") {
+        // Chromium offers to describe the logo in its name; that offer is not the page's label.
+        const offered = await pyatspiJson<string[]>(
+          d,
+          `print(json.dumps([o.name for o in walk(app) if o.getRoleName() == "link"
+             and "image descriptions" in o.name]))`,
+        );
+        assert.equal(offered.length, 1, "pyatspi: the browser's offer is in the link's name");
+        assert.match(tree.stdout, /\] lnk "logo"\n/, tree.stdout);
+        assert.doesNotMatch(tree.stdout, /image descriptions/);
         // Chromium's date parts ignore a Value set through AT-SPI: the number is typed instead.
         const month = els.find((e) => e.r === "spin" && e.t === "Month Due before")!;
         const set = await runCli(d, ["set-value", "--app", d.appName, "--ref", month.ref, "3"]);

@@ -334,3 +334,12 @@ Deno.test("semantics: a button named only by its tooltip takes the text it shows
     "btn toolbar/save",
   ]);
 });
+
+Deno.test("semantics: Chromium's offer to describe an image is not part of a label", () => {
+  const logo = el("lnk", "logo. To get missing image descriptions, open the context menu.");
+  const bare = el("img", "To get missing image descriptions, open the context menu.");
+  const out = refs(el("web", "Page", [logo, bare]));
+  assert.equal(logo.t, "logo");
+  assert.equal(bare.t, undefined);
+  assert.deepEqual(out.slice(1), ["lnk logo", "img img"]);
+});
