@@ -9,6 +9,10 @@
  * duplicate appears or goes; they are still matched by ref (a known, accepted
  * limit).
  *
+ * An element added (or removed) inside another added (or removed) one names
+ * that nearest one as `up`: a new dialog and its content are one event for a
+ * reader that wants it so.
+ *
  * @module
  */
 
@@ -17,8 +21,8 @@ import { traceRefs } from "../refs/generate.ts";
 
 /** One difference between two reads. */
 export type Change =
-  | { type: "added"; ref: string; el: FlatElement; p?: string }
-  | { type: "removed"; ref: string; i: number; r: string; t?: string }
+  | { type: "added"; ref: string; el: FlatElement; p?: string; up?: string }
+  | { type: "removed"; ref: string; i: number; r: string; t?: string; up?: string }
   | { type: "changed"; ref: string; i: number; changes: Record<string, [unknown, unknown]> };
 
 /** Which fields to ignore when diffing. */
@@ -79,15 +83,18 @@ function reportable(el: Element): FlatElement {
   return rest;
 }
 
-/** Every element of a tree in document order (iterative). */
-function preorder(root: Element): Element[] {
+/** Every element of a tree in document order (iterative), noting each one's parent. */
+function preorder(root: Element, parents?: Map<Element, Element>): Element[] {
   const out: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length) {
     const el = stack.pop()!;
     out.push(el);
     const kids = el.c ?? [];
-    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    for (let k = kids.length - 1; k >= 0; k--) {
+      parents?.set(kids[k], el);
+      stack.push(kids[k]);
+    }
   }
   return out;
 }
@@ -114,7 +121,9 @@ function preorder(root: Element): Element[] {
 export function diffTrees(before: Element, after: Element, opts: DiffOptions = {}): Change[] {
   const old = new Map<string, Element>();
   const oldByNid = new Map<string, Element>();
-  for (const el of preorder(before)) {
+  const oldParents = new Map<Element, Element>();
+  const newParents = new Map<Element, Element>();
+  for (const el of preorder(before, oldParents)) {
     if (el.ref === undefined || old.has(el.ref)) continue;
     old.set(el.ref, el);
     if (el.nid !== undefined && !opts.refsOnly && !oldByNid.has(el.nid)) oldByNid.set(el.nid, el);
@@ -128,11 +137,13 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   const matched = new Set<Element>();
   const out: Change[] = [];
   const added: Array<{ at: number; el: Element }> = [];
-  for (const el of preorder(after)) {
+  const addedEls = new Set<Element>();
+  for (const el of preorder(after, newParents)) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
     const prev = matchOf(el);
     if (!prev) {
+      addedEls.add(el);
       added.push({ at: out.length, el });
       out.push({ type: "added", ref: el.ref, el: reportable(el) });
       continue;
@@ -154,15 +165,39 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     const paths = new Map<Element, string>();
     for (const t of traceRefs(after)) if (t.anc) paths.set(t.el, t.anc.roles);
     for (const { at, el } of added) {
+      const ch = out[at] as Extract<Change, { type: "added" }>;
       const p = paths.get(el);
-      if (p) (out[at] as Extract<Change, { type: "added" }>).p = p;
+      if (p) ch.p = p;
+      const up = nearest(el, newParents, (a) => addedEls.has(a));
+      if (up) ch.up = up;
     }
   }
+  const removedEls = new Set([...old.values()].filter((el) => !matched.has(el)));
   for (const [ref, el] of old) {
     if (matched.has(el)) continue;
-    out.push({ type: "removed", ref, i: el.i, r: el.r, ...(el.t ? { t: el.t } : {}) });
+    const up = nearest(el, oldParents, (a) => removedEls.has(a));
+    out.push({
+      type: "removed",
+      ref,
+      i: el.i,
+      r: el.r,
+      ...(el.t ? { t: el.t } : {}),
+      ...(up ? { up } : {}),
+    });
   }
   return out;
+
+  /** The ref of the nearest ancestor that passes `test`, if any. */
+  function nearest(
+    el: Element,
+    parents: Map<Element, Element>,
+    test: (a: Element) => boolean,
+  ): string | undefined {
+    for (let a = parents.get(el); a; a = parents.get(a)) {
+      if (a.ref !== undefined && test(a)) return a.ref;
+    }
+    return undefined;
+  }
 
   /**
    * The old element a new one continues: the same native object, else the

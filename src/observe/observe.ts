@@ -67,8 +67,6 @@ interface View {
   roles?: Map<string, Role>;
   /** Each element by ref. */
   byRef: Map<string, Element>;
-  /** Each ref's parent ref (absent for the root). */
-  parent: Map<string, string>;
   /** Elements of the view by native id. */
   byNid: Map<string, Element>;
   /** Native ids of every element of the full read. */
@@ -242,12 +240,14 @@ async function* run(
       const kept = opts.roles
         ? changes.filter((c) => matchesRoles(c, opts.roles!, curr, prev))
         : changes;
-      const added = new Set(kept.filter((c) => c.type === "added").map((c) => c.ref));
-      const removed = new Set(kept.filter((c) => c.type === "removed").map((c) => c.ref));
+      const reported = new Set(kept.map((c) => `${c.type} ${c.ref}`));
+      const upOf = new Map<string, string | undefined>();
+      for (const c of changes) if (c.type !== "changed") upOf.set(`${c.type} ${c.ref}`, c.up);
       for (const change of kept) {
         // Descendants of a new (or vanished) element travel with its event.
-        if (change.type === "added" && underAny(change.ref, curr.parent, added)) continue;
-        if (change.type === "removed" && underAny(change.ref, prev.parent, removed)) continue;
+        if (change.type !== "changed" && underReported(change.type, change.up, upOf, reported)) {
+          continue;
+        }
         events++;
         yield toEvent(change, ts, curr);
       }
@@ -307,22 +307,19 @@ async function readView(provider: Provider, scope: Scope, opts: ObserveOptions):
   let count = 0;
   const roles = opts.roles ? new Map<string, Role>() : undefined;
   const byRef = new Map<string, Element>();
-  const parent = new Map<string, string>();
   const byNid = new Map<string, Element>();
   const known = new Set<string>();
   walk(full, (el) => {
     if (el.nid !== undefined) known.add(el.nid);
   });
-  walk(root, (el, ancestors) => {
+  walk(root, (el) => {
     if (!opts.roles || opts.roles.has(el.r)) count++;
     if (el.nid !== undefined) byNid.set(el.nid, el);
     if (el.ref === undefined) return;
     byRef.set(el.ref, el);
-    const up = ancestors.at(-1)?.ref;
-    if (up !== undefined) parent.set(el.ref, up);
     if (roles) roles.set(el.ref, el.r);
   });
-  return { root, count, roles, byRef, parent, byNid, known };
+  return { root, count, roles, byRef, byNid, known };
 }
 
 /** Whether a change is about an element of one of the observed roles. */
@@ -347,10 +344,18 @@ function matchesRoles(
   }
 }
 
-/** Whether an ancestor of `ref` (by the parent map) is in `set`. */
-function underAny(ref: string, parent: Map<string, string>, set: Set<string>): boolean {
-  for (let up = parent.get(ref); up !== undefined; up = parent.get(up)) {
-    if (set.has(up)) return true;
+/**
+ * Whether an added (or removed) element sits inside another added (or removed)
+ * one that is reported: following the diff's `up` links outwards.
+ */
+function underReported(
+  type: "added" | "removed",
+  up: string | undefined,
+  upOf: Map<string, string | undefined>,
+  reported: Set<string>,
+): boolean {
+  for (let u = up; u !== undefined; u = upOf.get(`${type} ${u}`)) {
+    if (reported.has(`${type} ${u}`)) return true;
   }
   return false;
 }

@@ -17,6 +17,7 @@ import type { Change } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import { idText, READ_MAX_TEXT } from "./agent_line.ts";
+import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
 import { refShortener } from "./short_refs.ts";
@@ -155,22 +156,84 @@ function safeChange(ch: Change): Change {
  */
 export function renderChanges(changes: Change[], format: "agent" | "jsonl"): string {
   if (changes.length === 0) return "";
-  const lines = changes.map((ch) => {
-    if (format === "jsonl") return JSON.stringify(safeChange(ch));
+  if (format === "jsonl") {
+    return changes.map((ch) => JSON.stringify(safeChange(ch))).join("\n") + "\n";
+  }
+  // What a removed element held goes with it: one line and a count. So does what a new
+  // element holds, when it is more than a glance (a page of search results).
+  const upOf = new Map<string, string>();
+  for (const ch of changes) {
+    if (ch.type !== "changed" && ch.up) upOf.set(`${ch.type} ${ch.ref}`, ch.up);
+  }
+  const top = (ch: Change): string | undefined => {
+    let u = ch.type === "changed" ? undefined : ch.up;
+    for (let next = u; next !== undefined; next = upOf.get(`${ch.type} ${next}`)) u = next;
+    return u;
+  };
+  const inside = new Map<string, number>();
+  for (const ch of changes) {
+    const t = top(ch);
+    if (t !== undefined) inside.set(`${ch.type} ${t}`, (inside.get(`${ch.type} ${t}`) ?? 0) + 1);
+  }
+  const count = (ch: Change) => inside.get(`${ch.type} ${ch.ref}`) ?? 0;
+  const listed = (ch: Change) => {
+    const t = top(ch);
+    return t === undefined ||
+      (ch.type === "added" && (inside.get(`added ${t}`) ?? 0) <= ADDED_INSIDE_LISTED);
+  };
+  const held = (ch: Change) => {
+    const n = count(ch);
+    return n > ADDED_INSIDE_LISTED ? ` (and ${n} inside: read --scope-ref ${ch.ref})` : "";
+  };
+  const gone = (ch: Change) => {
+    const n = count(ch);
+    return n ? ` (and ${n} inside)` : "";
+  };
+  const lines: string[] = [];
+  const renumbered: string[] = [];
+  for (const ch of changes) {
     switch (ch.type) {
       case "added":
-        return `+ ${elementLine({ ...ch.el, ref: ch.ref })}`;
+        if (listed(ch)) lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref })}${held(ch)}`);
+        break;
       case "removed":
-        return `- ${elementLine({ i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t })}`;
+        if (ch.up === undefined) {
+          const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
+          lines.push(`- ${elementLine(el)}${gone(ch)}`);
+        }
+        break;
       case "changed": {
+        // A twin's index that moved (a twin came or went before it) is bookkeeping, not news.
+        const keys = Object.keys(ch.changes);
+        const [a, b] = ch.changes.ref ?? [];
+        if (keys.length === 1 && isTwinShift(a, b)) {
+          renumbered.push(`${a} -> ${b}`);
+          break;
+        }
         const parts = Object.entries(ch.changes).map(([k, [a, b]]) =>
           `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
         );
-        return `~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`;
+        lines.push(`~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`);
       }
     }
-  });
+  }
+  if (renumbered.length) {
+    const shown = renumbered.slice(0, 3).join(", ");
+    const more = renumbered.length > 3 ? `, … (${renumbered.length - 3} more)` : "";
+    lines.push(
+      `~ ${renumbered.length} twin refs renumbered (a twin came or went): ${shown}${more}`,
+    );
+  }
   return lines.join("\n") + "\n";
+}
+
+/** How many elements a new one may hold and still be listed in full in a diff. */
+const ADDED_INSIDE_LISTED = 12;
+
+/** Whether two refs are one twin base with another `.N` index (or none). */
+function isTwinShift(a: unknown, b: unknown): boolean {
+  if (typeof a !== "string" || typeof b !== "string" || a === b) return false;
+  return stripIndex(a) === stripIndex(b);
 }
 
 /** Every ref of a tree, document order. */

@@ -11,7 +11,8 @@
  * - a contenteditable's text is its value, printed once;
  * - a named button's glyph is no value;
  * - set-value on a date part (Chromium ignores its Value) types the number;
- * - Chromium's offer to describe an image is not part of its link's label.
+ * - Chromium's offer to describe an image is not part of its link's label;
+ * - an action that adds or removes a list of 20 entries reports it as one line with a count.
  */
 
 import assert from "node:assert/strict";
@@ -118,6 +119,46 @@ print(json.dumps(out))
         );
         assert.equal(now, 3);
       }
+      // An action that brings in (then takes away) a list of 20 entries reports the list as
+      // one line with a count, not a line per entry.
+      const shown = await runCli(d, [
+        "click",
+        "--app",
+        d.appName,
+        "--text",
+        "Show activity",
+        "--roles",
+        "btn",
+        "--diff",
+      ]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(
+        shown.stdout,
+        /\n\+ \[[^|\]]+\|[^\]]*activity\] list "Activity"[^\n]* \(and \d+ inside: read --scope-ref /,
+      );
+      assert.doesNotMatch(shown.stdout, /Task 7 moved/);
+      const entries = await pyatspiJson<number>(
+        d,
+        `print(json.dumps(len([o for o in walk(app) if o.getRoleName() == "link"
+           and o.name.startswith("Task ")])))`,
+      );
+      assert.equal(entries, 20, "pyatspi: the list holds 20 entries");
+      const hidden = await runCli(d, [
+        "click",
+        "--app",
+        d.appName,
+        "--text",
+        "Show activity",
+        "--roles",
+        "btn",
+        "--diff",
+      ]);
+      assert.equal(hidden.code, 0, hidden.stderr);
+      assert.match(
+        hidden.stdout,
+        /\n- \[[^|\]]+\|[^\]]*activity\] list "Activity"[^\n]* \(and \d+ inside\)/,
+      );
+      assert.ok(hidden.stdout.split("\n").length < 10, hidden.stdout);
       const list = await runCli(d, ["list", "--format", "json"]);
       assert.ok(
         (JSON.parse(list.stdout) as Array<{ pid: number }>).some((a) => a.pid === d.pid),

@@ -127,7 +127,12 @@ Deno.test("cli diff: agent lines name the added row, the filled email and the cl
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split("\n");
     assert.ok(lines.some((l) => /^\+.*invoices\/invoice-2024-13\/delete/.test(l)), r.stdout);
-    assert.ok(lines.some((l) => /^-.*confirm\/ok/.test(l)), r.stdout);
+    // A removed dialog is one line that counts what it held; its button gets none of its own.
+    assert.ok(
+      lines.some((l) => /^- .*\|confirm\] dialog "Confirm" \(and 3 inside\)$/.test(l)),
+      r.stdout,
+    );
+    assert.ok(!lines.some((l) => /confirm\/ok/.test(l)), r.stdout);
     assert.ok(lines.some((l) => /^~.*form\/email/.test(l) && /ada@example\.com/.test(l)), r.stdout);
     // Rows that only moved are not reported with --ignore-bounds.
     assert.ok(!lines.some((l) => /invoice-2024-05/.test(l)), r.stdout);

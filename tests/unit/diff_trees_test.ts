@@ -64,7 +64,7 @@ Deno.test("diff: a removed element lists ref, id, role and label", () => {
   const changes = diffTrees(screen({ dialog: true }), screen());
   assert.deepEqual(changes, [
     { type: "removed", ref: "saved", i: 13, r: "dialog", t: "Saved" },
-    { type: "removed", ref: "saved/close", i: 14, r: "btn", t: "Close" },
+    { type: "removed", ref: "saved/close", i: 14, r: "btn", t: "Close", up: "saved" },
   ]);
 });
 

@@ -616,3 +616,38 @@ Deno.test("agent: a closed menu is one line with its item count; scoped to it, i
   assert.doesNotMatch(scoped, /closed/);
   assert.match(scoped, /menuitem "b\.txt"/);
 });
+
+Deno.test("changes: a big new subtree is one line with a count; renumbered twins are one line", () => {
+  const results = Array.from({ length: 20 }, (_, k): Change => ({
+    type: "added",
+    ref: `results/item-${k}`,
+    el: { i: 10 + k, r: "lnk", t: `Item ${k}` },
+    up: "results",
+  }));
+  const text = renderChanges([
+    { type: "added", ref: "results", el: { i: 9, r: "list", t: "Results" } },
+    ...results,
+    {
+      type: "changed",
+      ref: "main/group.4",
+      i: 40,
+      changes: { ref: ["main/group.3", "main/group.4"] },
+    },
+    {
+      type: "changed",
+      ref: "main/group.5",
+      i: 41,
+      changes: { ref: ["main/group.4", "main/group.5"] },
+    },
+    { type: "changed", ref: "search", i: 3, changes: { v: ["", "tuple"] } },
+  ], "agent");
+  assert.equal(
+    text,
+    '+ [9|results] list "Results" (and 20 inside: read --scope-ref results)\n' +
+      '~ [3|search] v: "" -> "tuple"\n' +
+      "~ 2 twin refs renumbered (a twin came or went): main/group.3 -> main/group.4, " +
+      "main/group.4 -> main/group.5\n",
+  );
+  // JSONL keeps every change.
+  assert.equal(renderChanges(results, "jsonl").trim().split("\n").length, 20);
+});
