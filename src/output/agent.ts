@@ -37,9 +37,13 @@ import {
   fold,
   hasState,
   informativeActions,
+  isPunctuation,
+  isStaticText,
   labelOf,
+  type LiftedTexts,
   refText,
   shownChildren,
+  textCap,
 } from "./agent_line.ts";
 import { foldRow, inlineRow, runLines, uniformRunAt } from "./agent_rows.ts";
 
@@ -97,7 +101,11 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       continue;
     }
     const level = wrapper ? ` heading${wrapper.lv !== undefined ? ` lv=${wrapper.lv}` : ""}` : "";
-    const kids = shownChildren(el, labelOf(el));
+    const from: LiftedTexts = { origins: new Map(), inline: new Set() };
+    const shown = shownChildren(el, labelOf(el), from);
+    const kids = o.bareText && !o.bounds
+      ? joinTextRuns(shown, from, textCap(o))
+      : shown.filter((k) => !isPunctuation(k));
     // A button that holds its closed menu's items itself (GTK 3's menu button) is one line too.
     if (depth >= 1 && holdsClosedMenu(el, kids)) {
       lines.push(indent + elementLine(el, o) + level + closedSuffix(el, kids.length, o));
@@ -127,6 +135,64 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     for (let k = next.length - 1; k >= 0; k--) stack.push(next[k]);
   }
   return lines.length ? lines.join("\n") + "\n" : "";
+}
+
+/** A text run's next piece that needs no space before it (closing punctuation). */
+const NO_SPACE_BEFORE = /^[,.;:!?)\]}’”»%]/u;
+/** A piece that needs no space after it (opening punctuation). */
+const NO_SPACE_AFTER = /[(\[{‘“«]$/u;
+
+/**
+ * Whether two pieces of one paragraph were set apart by a space. Browsers
+ * trim the pieces' names, so a space is assumed unless punctuation closes on
+ * the next piece or opens on this one; a gap between boxes on one line always
+ * means a space.
+ */
+function spaced(a: Element, b: Element, before: string, next: string): boolean {
+  if (a.b && b.b && Math.abs(a.b[1] - b.b[1]) < Math.max(2, a.b[3] / 2)) {
+    if (b.b[0] - (a.b[0] + a.b[2]) >= 2) return true;
+  }
+  return !NO_SPACE_BEFORE.test(next) && !NO_SPACE_AFTER.test(before);
+}
+
+/**
+ * Joins the static texts of one paragraph into one line. A browser splits a
+ * paragraph at every inline element ("Rust is a" / "statically typed" /
+ * "language, which…"); printed apart, each costs a line and the paragraph's
+ * bounds are lost. A run joins only when one of its texts sat in an inline
+ * run (rich text, not a title above a subtitle), within the unprinted
+ * container it came from (never across paragraphs), and while the whole fits
+ * the text cap. Punctuation left alone gets no line.
+ *
+ * @param kids the children to print (punctuation-only texts kept)
+ * @param from where lifted children came from
+ * @param cap the text cap
+ * @returns the children, with each run of static texts as one text
+ */
+function joinTextRuns(kids: readonly Element[], from: LiftedTexts, cap: number): Element[] {
+  const out: Element[] = [];
+  for (let k = 0; k < kids.length;) {
+    const first = kids[k];
+    let end = k + 1;
+    while (
+      end < kids.length && isStaticText(first) && isStaticText(kids[end]) &&
+      from.origins.get(kids[end]) === from.origins.get(first)
+    ) end++;
+    let text = labelOf(first);
+    let joinedTo = k + 1;
+    if (end - k > 1 && kids.slice(k, end).some((t) => from.inline.has(t))) {
+      for (; joinedTo < end; joinedTo++) {
+        const next = labelOf(kids[joinedTo]);
+        const glue = spaced(kids[joinedTo - 1], kids[joinedTo], text, next) ? " " : "";
+        if (text.length + glue.length + next.length > cap) break;
+        text += glue + next;
+      }
+    }
+    if (joinedTo - k > 1) out.push({ i: first.i, ref: first.ref, r: "txt", t: text });
+    else if (!isPunctuation(first)) out.push(first);
+    k = joinedTo;
+  }
+  return out;
 }
 
 /** Roles that are only a wrapper when their one element says the same. */

@@ -226,6 +226,14 @@ export function labelOf(el: Element | FlatElement): string {
   return "";
 }
 
+/** Where the children {@link shownChildren} lifted out of unprinted containers came from. */
+export interface LiftedTexts {
+  /** The unprinted container (a paragraph) each lifted child sits in. */
+  origins: Map<Element, Element>;
+  /** Children that sat in an inline run (a text holding text: `<em>`, `<code>`). */
+  inline: Set<Element>;
+}
+
 /**
  * Whether an element carries nothing and is not printed (its children are).
  *
@@ -426,19 +434,34 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
  *
  * @param el the parent
  * @param ownerLabel the label the children would only repeat
+ * @param lifted filled with where lifted children came from; asking for it keeps
+ *   punctuation-only texts, for the caller to join into their paragraph
  * @returns the children to print, in order
  */
-export function shownChildren(el: Element, ownerLabel: string): Element[] {
+export function shownChildren(
+  el: Element,
+  ownerLabel: string,
+  lifted?: LiftedTexts,
+): Element[] {
+  const origins = lifted?.origins;
   const out: Element[] = [];
   const stack = [...(el.c ?? [])].reverse();
   while (stack.length) {
     const kid = stack.pop()!;
     if (isAnonymous(kid)) {
       const grand = kid.c ?? [];
-      for (let k = grand.length - 1; k >= 0; k--) stack.push(grand[k]);
+      // An inline run (a text holding text: <em>) belongs to the paragraph it sits in.
+      const from = kid.r === "txt" ? origins?.get(kid) : kid;
+      for (let k = grand.length - 1; k >= 0; k--) {
+        stack.push(grand[k]);
+        if (from) origins?.set(grand[k], from);
+        if (kid.r === "txt") lifted?.inline.add(grand[k]);
+      }
       continue;
     }
-    if (isEcho(kid, ownerLabel, !TITLED_OWNERS.has(el.r)) || isPunctuation(kid)) continue;
+    if (isEcho(kid, ownerLabel, !TITLED_OWNERS.has(el.r))) continue;
+    // Punctuation alone says nothing; inside a paragraph (origins asked for) it is joined.
+    if (isPunctuation(kid) && !(origins && isStaticText(kid))) continue;
     // A rich-text field's text child says its value again (a contenteditable's paragraph).
     if (el.v !== undefined && isEcho(kid, el.v, false)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"

@@ -176,14 +176,19 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     if (t !== undefined) inside.set(`${ch.type} ${t}`, (inside.get(`${ch.type} ${t}`) ?? 0) + 1);
   }
   const count = (ch: Change) => inside.get(`${ch.type} ${ch.ref}`) ?? 0;
+  // A menu that opened is what the next step picks from: listed whole.
+  const menus = new Set(
+    changes.filter((ch) => ch.type === "added" && ch.el.r === "menu").map((ch) => ch.ref),
+  );
+  const inFull = (ref: string) =>
+    menus.has(ref) || (inside.get(`added ${ref}`) ?? 0) <= ADDED_INSIDE_LISTED;
   const listed = (ch: Change) => {
     const t = top(ch);
-    return t === undefined ||
-      (ch.type === "added" && (inside.get(`added ${t}`) ?? 0) <= ADDED_INSIDE_LISTED);
+    return t === undefined || (ch.type === "added" && inFull(t));
   };
   const held = (ch: Change) => {
     const n = count(ch);
-    return n > ADDED_INSIDE_LISTED ? ` (and ${n} inside: read --scope-ref ${ch.ref})` : "";
+    return inFull(ch.ref) ? "" : ` (and ${n} inside: read --scope-ref ${ch.ref})`;
   };
   const gone = (ch: Change) => {
     const n = count(ch);

@@ -12,7 +12,8 @@
  * - a named button's glyph is no value;
  * - set-value on a date part (Chromium ignores its Value) types the number;
  * - Chromium's offer to describe an image is not part of its link's label;
- * - an action that adds or removes a list of 20 entries reports it as one line with a count.
+ * - an action that adds or removes a list of 20 entries reports it as one line with a count;
+ * - a paragraph split at inline elements (`<em>`, `<code>`) is one line, as pyatspi reads it.
  */
 
 import assert from "node:assert/strict";
@@ -97,6 +98,27 @@ print(json.dumps(out))
 
       const tree = await runCli(d, ["read", "--app", d.appName]);
       assert.equal(tree.code, 0, tree.stderr);
+      // A paragraph with inline elements is one line, as pyatspi reads the paragraph's text.
+      const paragraph = await pyatspiJson<string>(
+        d,
+        `
+def whole(o):
+    # Each embedded object character stands for an inline element (its hyperlink's object).
+    text = o.queryText().getText(0, -1)
+    if "\\ufffc" not in text:
+        return text
+    links = o.queryHypertext()
+    return "".join(whole(links.getLink(links.getLinkIndex(i)).getObject(0))
+                   if ch == "\\ufffc" else ch for i, ch in enumerate(text))
+print(json.dumps(next(whole(o) for o in walk(app)
+    if o.getRoleName() == "paragraph" and "Drag a card" in o.queryText().getText(0, -1))))
+`,
+      );
+      const words = paragraph.replace(/\s+/g, " ").trim();
+      assert.ok(
+        tree.stdout.includes(`"${words}"\n`),
+        `${JSON.stringify(words)} in\n${tree.stdout}`,
+      );
       assert.equal(tree.stdout.split(String(witness.notes)).length - 1, 1, "the note once");
       if (app === "chromium") {
         // Chromium offers to describe the logo in its name; that offer is not the page's label.

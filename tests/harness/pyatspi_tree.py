@@ -24,6 +24,8 @@ reader documents (and nothing else of the reader's code):
   entered at all and marked "skipped");
 - children that belong to another app are left out; an object listed under
   two parents is kept at its first place;
+- a paragraph whose children are only styled text (Firefox's <em>, <code>:
+  static leaves) is one text, its children's texts in place of their U+FFFC;
 - text is read (whole, then capped) from leaves with the Text interface
   except named labels, headings and static texts, and from inputs, never from
   password fields.
@@ -134,9 +136,33 @@ def read(acc, parent_path, bus, seen, parent_role=None):
             rec["text"] = t[:TEXT_CAP] + ("\u2026" if len(t) > TEXT_CAP else "")
         except Exception:
             pass
+    flowed = flowed_text(acc, ifaces, role, kids)
+    if flowed is not None:
+        rec["text"] = flowed
+        kids = []
     rec["_ext"] = extents(acc, ifaces)
     rec["_kids"] = kids
     return rec
+
+
+STATIC = 116
+
+
+def flowed_text(acc, ifaces, role, kids):
+    """A paragraph whose children are only styled text (Firefox's <em>, <code>): its whole text."""
+    if not kids or "Text" not in ifaces or role in TEXT_VALUE_ROLES:
+        return None
+    if not all(k["role"] == STATIC and not k["_kids"] and k.get("text", "").strip() for k in kids):
+        return None
+    try:
+        text = acc.queryText().getText(0, -1)
+    except Exception:
+        return None
+    runs = text.split("\ufffc")
+    if len(runs) != len(kids) + 1:
+        return None
+    whole = "".join(r + (kids[k]["text"] if k < len(kids) else "") for k, r in enumerate(runs))
+    return " ".join(whole.split())
 
 
 def offscreen(rec):

@@ -651,3 +651,50 @@ Deno.test("changes: a big new subtree is one line with a count; renumbered twins
   // JSONL keeps every change.
   assert.equal(renderChanges(results, "jsonl").trim().split("\n").length, 20);
 });
+
+Deno.test("agent: a paragraph split at inline elements is one line; separate labels stay apart", () => {
+  const p1 = el("group", undefined, [
+    el("txt", "Rust is a"),
+    el("txt", undefined, [el("txt", "statically typed")]), // <em>
+    el("txt", "language."),
+  ]);
+  const code = el("group", undefined, [
+    el("txt", "let"),
+    el("txt", undefined, [el("txt", "x")]),
+    el("txt", "="), // punctuation alone, kept inside the code line
+    el("txt", "1;"),
+  ]);
+  const p2 = el("group", undefined, [
+    el("txt", "Second"),
+    el("txt", undefined, [el("txt", "one")]),
+  ]);
+  // A title above a subtitle (GTK's header bar): no inline run, two lines.
+  const header = el("group", undefined, [el("txt", "notes.txt"), el("txt", "~/Documents")]);
+  const root = el("window", "Doc", [p1, code, p2, header]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.deepEqual(text.trim().split("\n").slice(1), [
+    '  "Rust is a statically typed language."',
+    '  "let x = 1;"',
+    '  "Second one"',
+    '  "notes.txt"',
+    '  "~/Documents"',
+  ]);
+});
+
+Deno.test("changes: a menu that opened is listed whole, however many items it holds", () => {
+  const items = Array.from({ length: 20 }, (_, k): Change => ({
+    type: "added",
+    ref: `menu/item-${k}`,
+    el: { i: 0, r: "menuitem", t: `Item ${k}` },
+    up: "menu",
+  }));
+  const text = renderChanges([
+    { type: "added", ref: "menu", el: { i: 0, r: "menu" } },
+    ...items,
+  ], "agent");
+  assert.equal(text.trim().split("\n").length, 21);
+  assert.match(text, /menuitem "Item 19"/);
+  assert.doesNotMatch(text, /inside/);
+});

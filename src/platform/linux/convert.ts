@@ -268,7 +268,11 @@ export function parseNodeId(nid: string): { bus: string; path: string } | null {
  * console.log(el.sec, el.v); // true undefined
  * ```
  */
-export function rawToElement(node: AtspiRawNode): Element {
+export function rawToElement(raw: AtspiRawNode): Element {
+  // A paragraph whose inline children are only styled text (Firefox: <em>, <code>) reads as
+  // its whole text, spaces as the page has them.
+  const flowed = flowedText(raw);
+  const node = flowed === undefined ? raw : { ...raw, text: flowed, children: [] };
   const st = node.states;
   const has = (s: number) => hasState(st, s);
   const editable = node.interfaces.includes("org.a11y.atspi.EditableText");
@@ -376,6 +380,26 @@ export function rawToElement(node: AtspiRawNode): Element {
   if (tail) kids.push(tail);
   if (kids.length) el.c = kids;
   return el;
+}
+
+/** AT-SPI's static role: Firefox's `<em>`, `<code>`, `<strong>` inside a paragraph. */
+const STATIC_ROLE = 116;
+
+/**
+ * The whole text of a container whose text holds one U+FFFC per child when
+ * every child is styled text only (a leaf, static, with text, nothing to act
+ * on): each U+FFFC is replaced by its child's text. Undefined otherwise.
+ */
+function flowedText(node: AtspiRawNode): string | undefined {
+  const text = node.text;
+  if (!text?.includes("\uFFFC") || EDIT_ROLES.has(node.role)) return undefined;
+  const styled = node.children.every((c) =>
+    c.role === STATIC_ROLE && c.children.length === 0 && !c.actions?.length && c.text?.trim()
+  );
+  const runs = text.split("\uFFFC");
+  if (!styled || runs.length !== node.children.length + 1) return undefined;
+  return runs.map((r, k) => r + (node.children[k]?.text ?? "")).join("").replace(/\s+/g, " ")
+    .trim();
 }
 
 /**
