@@ -10,13 +10,17 @@
  * be addressable by a ref copied from our output (read back with
  * agentTargets and resolved like `--ref`).
  *
+ * Pages nobody here wrote can be added with `--page <file> <title>` (any
+ * local HTML file, e.g. the Rust documentation rustup installs); they get a
+ * table of their own.
+ *
  * Apps: the default `read` of each app of the real-app corpus.
  *
  * "Before" is the same read by an older checkout of this repository, when
  * one is given: `--before <dir>` (e.g. a `git archive` of an earlier commit
  * unpacked there), run against the same desktop in the same run.
  *
- * Run: deno run -A bench/tokens.ts [--before <dir>] [--section]
+ * Run: deno run -A bench/tokens.ts [--before <dir>] [--section] [--page <file> <title>]...
  * (`--section` also replaces this benchmark's section of BENCHMARKS.md)
  *
  * @module
@@ -39,7 +43,7 @@ import { machineFacts, publishResults } from "./report.ts";
 
 /** One page of the corpus: file, what it is, and a text that shows it finished loading. */
 export interface CorpusPage {
-  /** Path below the repository root. */
+  /** Path below the repository root (or an absolute path). */
   file: string;
   /** What kind of page it is. */
   kind: string;
@@ -234,7 +238,7 @@ async function playwright(file: string): Promise<string> {
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.goto(`file://${REPO_ROOT}${file}`);
+    await page.goto(`file://${file.startsWith("/") ? "" : REPO_ROOT}${file}`);
     await page.waitForLoadState("load");
     if (file.endsWith("form.html")) await page.getByText("Item 300").waitFor();
     return await page.locator("body").ariaSnapshot({ mode: "ai" });
@@ -284,10 +288,25 @@ if (import.meta.main) {
   const ratio = (a: number, b: number) => (a / b).toFixed(2) + "x";
   const webRows: string[] = [];
   const worst: number[] = [];
-  for (const page of CORPUS) {
+  // `--page <file> <title>` (repeatable): a page of one's own choosing, e.g. a documentation page
+  // nobody here wrote, measured the same way in a table of its own.
+  const extra: CorpusPage[] = [];
+  Deno.args.forEach((a, k) => {
+    if (a === "--page") {
+      extra.push({
+        file: Deno.args[k + 1],
+        title: Deno.args[k + 2],
+        kind: "page not written here",
+      });
+    }
+  });
+  const extraRows: string[] = [];
+  for (const page of [...CORPUS, ...extra]) {
+    const isExtra = extra.includes(page);
+    const url = page.file.startsWith("/") ? page.file : `${REPO_ROOT}${page.file}`;
     let read: PageRead;
     {
-      await using d = await startDesktop({ app: "chromium", url: `${REPO_ROOT}${page.file}` });
+      await using d = await startDesktop({ app: "chromium", url });
       if (page.file.endsWith("form.html")) {
         for (let k = 0; k < 60; k++) {
           if ((await cli(d, ["read", "--app", d.appName])).includes("Item 300")) break;
@@ -310,8 +329,8 @@ if (import.meta.main) {
     };
     const reach = addressable(read);
     const floor = tokens(quotedTexts(read.text).join("\n"));
-    worst.push(t.ours / t.pw);
-    webRows.push(
+    if (!isExtra) worst.push(t.ours / t.pw);
+    (isExtra ? extraRows : webRows).push(
       `| ${name} | ${page.kind} | ${t.before ?? ""} | ${t.ours} | ${t.pw} | ${
         t.before ? ratio(t.before, t.pw) : ""
       } | **${ratio(t.ours, t.pw)}** | ${ratio(floor, t.pw)} | ${reach.ok}/${reach.total} |`,
@@ -367,6 +386,17 @@ if (import.meta.main) {
     "alone is above 0.60x of Playwright's snapshot (a long article), no read that keeps every " +
     "text can meet the target.",
     "",
+    ...(extraRows.length
+      ? [
+        "Pages not written for this tool (`--page <file> <title>`; here the Rust documentation",
+        "installed by rustup: mdBook and rustdoc pages), measured the same way:",
+        "",
+        "| page | kind | before | ours | Playwright | before vs PW | ours vs PW | text alone vs PW | addressable |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ...extraRows,
+        "",
+      ]
+      : []),
     "Real apps, default `read` of the app (tokens; lines of output now):",
     "",
     "| app | before | ours | lines |",
