@@ -42,6 +42,7 @@
  */
 
 import type { Bounds, Element, Role } from "./element.ts";
+import { INTERACTIVE_ROLES } from "./roles.ts";
 
 /** Controls that take the text just before them as their label when they have none. */
 const LABELLED_CONTROLS: ReadonlySet<Role> = new Set<Role>(["input", "combo", "spin", "slider"]);
@@ -238,6 +239,7 @@ export function foldLabels(root: Element): void {
   // as a browser names a <button>), where a toolkit gave it none or only its class name.
   for (let k = all.length - 1; k >= 0; k--) {
     nameFromContent(all[k]);
+    tooltipFromWrapper(all[k]);
     choiceButton(all[k]);
     unnameContentEcho(all[k]);
     mergeFrameDocument(all[k]);
@@ -341,6 +343,21 @@ function nameFromContent(el: Element): void {
   // One character (a calculator's π) says less than the description ("Pi") does.
   if (el.d?.trim() && [...text].length === 1) return;
   if (text && text.length <= MAX_SCREEN_LABEL) el.t = text;
+}
+
+/**
+ * A control with no label of its own whose only wrapper carries just a
+ * description (a tooltip set on the box around it: GIMP's toolbox buttons)
+ * takes that description; the wrapper then says nothing and prints no line.
+ */
+function tooltipFromWrapper(el: Element): void {
+  if (el.r !== "group" || el.t?.trim() || !el.d?.trim() || el.c?.length !== 1 || hasFlags(el)) {
+    return;
+  }
+  const control = el.c[0];
+  if (!INTERACTIVE_ROLES.has(control.r) || !unlabelled(control)) return;
+  control.d = el.d;
+  delete el.d;
 }
 
 /**

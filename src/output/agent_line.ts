@@ -94,6 +94,7 @@ const ANONYMOUS_CONTAINERS: ReadonlySet<string> = new Set([
 const UNINFORMATIVE_ACTIONS: ReadonlySet<string> = new Set([
   "click",
   "press",
+  "release", // GTK 2's buttons: press and release, the two halves of a click
   "activate",
   "default",
   "dodefault",

@@ -59,6 +59,12 @@ const INDEX_ROOM = 8;
  */
 const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
 
+/**
+ * The explanation after a tooltip's title: "Move Tool: Move layers, selections…"
+ * is named "Move Tool" (a title of one to four words before ": ").
+ */
+const TOOLTIP_TAIL = /(?<=^(?:\S+ ){0,3}\S+): .*$/s;
+
 /** Labels made only of printable ASCII characters. */
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
@@ -401,8 +407,9 @@ function cachedSlug(): (el: Element) => string {
     const t = el.t?.trim();
     const s = t ? slugOnce(t) : "";
     if (s) return s;
-    // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name.
-    const d = el.d?.trim().replace(SHORTCUT_HINT, "");
+    // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name,
+    // and a tooltip of the form "Move Tool: Move layers…" is named by its head.
+    const d = el.d?.trim().replace(SHORTCUT_HINT, "").replace(TOOLTIP_TAIL, "");
     const ds = d ? slugOnce(d) : "";
     if (ds) return ds;
     const ph = el.ph?.trim();

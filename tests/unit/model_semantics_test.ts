@@ -343,3 +343,17 @@ Deno.test("semantics: Chromium's offer to describe an image is not part of a lab
   assert.equal(bare.t, undefined);
   assert.deepEqual(out.slice(1), ["lnk logo", "img img"]);
 });
+
+Deno.test("semantics: an unnamed control takes its only wrapper's tooltip (GIMP's toolbox)", () => {
+  const move = el("toggle");
+  const wrapper = el("group", undefined, [move], { d: "Move Tool: Move layers and selections" });
+  const named = el("toggle", "Crop");
+  const other = el("group", undefined, [named], { d: "Crop Tool: Remove edges" });
+  const out = refs(el("window", "Toolbox", [wrapper, other]));
+  assert.equal(move.d, "Move Tool: Move layers and selections");
+  assert.equal(wrapper.d, undefined);
+  // A control with a name of its own keeps it; its wrapper keeps the tooltip.
+  assert.equal(named.d, undefined);
+  assert.equal(other.d, "Crop Tool: Remove edges");
+  assert.ok(out.includes("toggle move-tool"), out.join(", "));
+});

@@ -698,3 +698,7 @@ Deno.test("changes: a menu that opened is listed whole, however many items it ho
   assert.match(text, /menuitem "Item 19"/);
   assert.doesNotMatch(text, /inside/);
 });
+
+Deno.test("agent: GTK 2's press and release actions on a button are implied, not printed", () => {
+  assert.deepEqual(informativeActions({ a: ["click", "press", "release"] }), []);
+});

@@ -501,3 +501,17 @@ Deno.test("refs: a grid view's items (cells with no row and no header) are keyed
   const orders = refsOf(el("window", "Shop", [table]));
   assert.equal(orders.get(table.c![2].c![1]), "orders/so-1005/status");
 });
+
+Deno.test("refs: a tooltip 'Title: explanation' is named by its title; other descriptions whole", () => {
+  const root = el("toolbar", undefined, [
+    el("toggle", undefined, undefined, { d: "Free Select Tool: Select a hand-drawn region" }),
+    el("btn", undefined, undefined, { d: "Note: this is a sentence with many words: really" }),
+    el("btn", undefined, undefined, { d: "Open a file" }),
+  ]);
+  const refs = refsOf(root);
+  assert.deepEqual(root.c!.map((c) => refs.get(c)), [
+    "toolbar/free-select-tool",
+    "toolbar/note",
+    "toolbar/open-a-file",
+  ]);
+});
