@@ -139,6 +139,16 @@ const CASES: Case[] = [
     label: "gnome-system-monitor (GTK3), the process table",
   },
   { key: "keepassxc", app: "keepassxc", label: "KeePassXC (Qt 5), the welcome page" },
+  {
+    key: "nautilus",
+    app: "nautilus",
+    label: "nautilus (GTK 4), a folder of 20 files in its grid view",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/files`);
+      for (let i = 0; i < 20; i++) await Deno.writeTextFile(`${dir}/files/f${i}.txt`, `${i}`);
+      return { url: `${dir}/files` };
+    },
+  },
 ];
 
 /** One app's figures. */
