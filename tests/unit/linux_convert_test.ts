@@ -104,6 +104,9 @@ Deno.test("convert: placeholder, heading level and description", () => {
   assert.equal(input.d, "help");
   const h = rawToElement(node({ role: 83, name: "Title", attributes: { level: "2" } }));
   assert.equal(h.lv, 2);
+  // Firefox gives tabs and list items a "level" too: no heading, no level.
+  const tab = rawToElement(node({ role: 37, name: "Inbox", attributes: { level: "1" } }));
+  assert.equal(tab.lv, undefined);
   const same = rawToElement(node({ name: "Same", description: "Same" }));
   assert.equal(same.d, undefined);
 });

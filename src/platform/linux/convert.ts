@@ -351,7 +351,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
   }
   const ph = attrs["placeholder-text"]?.trim();
   if (ph) el.ph = ph;
-  if (node.role === R.HEADING || attrs.level !== undefined) {
+  // A heading's level; Firefox also gives tabs and list items a "level", which says nothing.
+  if (role === "heading") {
     const lv = Number.parseInt(attrs.level ?? "", 10);
     if (lv >= 1 && lv <= 6) el.lv = lv;
   }
