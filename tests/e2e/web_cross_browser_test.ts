@@ -42,11 +42,8 @@ async function interactiveRefs(
     ]);
     if (res.code !== 0) return undefined;
     const out: string[] = [];
-    // A level belongs to headings only (Firefox gives tabs and list items one too).
-    const levels: string[] = [];
     const walk = (e: Element) => {
       if (INTERACTIVE_ROLES.has(e.r)) out.push(e.ref!);
-      if (e.lv !== undefined && e.r !== "heading") levels.push(`${e.ref} ${e.r} lv=${e.lv}`);
       e.c?.forEach(walk);
     };
     walk(JSON.parse(res.stdout).root as Element);
@@ -54,7 +51,16 @@ async function interactiveRefs(
     const settled = out.length > 0 && key === last;
     last = key;
     if (!settled) await new Promise((r) => setTimeout(r, 1000));
-    return settled ? { refs: out, levels } : undefined;
+    if (!settled) return undefined;
+    // A level belongs to headings only (Firefox gives its tabs and some list items one too).
+    const whole = await runCli(d, ["read", "--app", d.appName, "--format", "json"]);
+    const levels: string[] = [];
+    const each = (e: Element) => {
+      if (e.lv !== undefined && e.r !== "heading") levels.push(`${e.ref} ${e.r} lv=${e.lv}`);
+      e.c?.forEach(each);
+    };
+    each(JSON.parse(whole.stdout).root as Element);
+    return { refs: out, levels };
   }, 60_000);
 }
 
