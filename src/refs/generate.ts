@@ -6,7 +6,8 @@
  *
  * - A ref is the `/`-joined segments of the element's *contributing*
  *   ancestors, then the element's own segment.
- * - Own segment: `slug(bestLabel)`, else the short role. A row or tree item
+ * - Own segment: `slug(bestLabel)` (a count the label ends with, as in
+ *   `Inbox (12)`, left out), else the short role. A row or tree item
  *   without a label uses its row key (below). When the label's slug repeats
  *   the segment of the nearest contributing ancestor (a link's text child, a
  *   cell that names its row), the own segment is the role instead, so the
@@ -58,6 +59,9 @@ const INDEX_ROOM = 8;
  * set off by a tab or a wide gap (`Multiply    KP *`).
  */
 const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
+
+/** A count at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)". */
+const TRAILING_COUNT = /\s*(?:\(\d[\d,.]*\)|\[\d[\d,.]*\])\s*$/;
 
 /**
  * The explanation after a tooltip's title: "Move Tool: Move layers, selections…"
@@ -398,7 +402,9 @@ function cachedSlug(): (el: Element) => string {
   const slugOnce = (label: string) => {
     let s = cache.get(label);
     if (s === undefined) {
-      s = isToolkitClassName(label) ? "" : slug(label);
+      // A count the label ends with ("Inbox (12)", "In Names [2]") changes: not part of a ref.
+      const uncounted = label.replace(TRAILING_COUNT, "");
+      s = isToolkitClassName(label) ? "" : slug(uncounted) || slug(label);
       cache.set(label, s);
     }
     return s;

@@ -141,6 +141,12 @@ print(json.dumps(next(whole(o) for o in walk(app)
         );
         assert.equal(now, 3);
       }
+      // A count a label ends with is not part of its ref: "Reports (3)" is `reports`, and stays
+      // so when the count moves.
+      const reportsRef = (text: string) =>
+        /\[\d+\|([^\]]*reports)\] lnk "Reports \((\d+)\)"/.exec(text);
+      const before = reportsRef(tree.stdout);
+      assert.ok(before, tree.stdout);
       // An action that brings in (then takes away) a list of 20 entries reports the list as
       // one line with a count, not a line per entry.
       const shown = await runCli(d, [
@@ -181,6 +187,15 @@ print(json.dumps(next(whole(o) for o in walk(app)
         /\n- \[[^|\]]+\|[^\]]*activity\] list "Activity"[^\n]* \(and \d+ inside\)/,
       );
       assert.ok(hidden.stdout.split("\n").length < 10, hidden.stdout);
+      const reports = await pyatspiJson<string[]>(
+        d,
+        `print(json.dumps([o.name for o in walk(app) if o.getRoleName() == "link"
+           and o.name.startswith("Reports")]))`,
+      );
+      assert.deepEqual(reports, [`Reports (${Number(before[2]) + 2})`], "pyatspi: the count moved");
+      const now = await runCli(d, ["read", "--app", d.appName]);
+      assert.equal(reportsRef(now.stdout)?.[1], before[1], now.stdout);
+      assert.equal(reportsRef(now.stdout)?.[2], String(Number(before[2]) + 2));
       const list = await runCli(d, ["list", "--format", "json"]);
       assert.ok(
         (JSON.parse(list.stdout) as Array<{ pid: number }>).some((a) => a.pid === d.pid),

@@ -515,3 +515,24 @@ Deno.test("refs: a tooltip 'Title: explanation' is named by its title; other des
     "toolbar/open-a-file",
   ]);
 });
+
+Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)' is inbox)", () => {
+  const root = el("toolbar", undefined, [
+    el("btn", "In Names (2)"),
+    el("tab", "Inbox (1,024)"),
+    el("btn", "Updates [3]"),
+    el("btn", "(12)"), // nothing but a count: the count is the label
+    el("btn", "Chapter 2"),
+  ]);
+  const refs = refsOf(root);
+  assert.deepEqual(root.c!.map((c) => refs.get(c)), [
+    "toolbar/in-names",
+    "toolbar/inbox",
+    "toolbar/updates",
+    "toolbar/12",
+    "toolbar/chapter-2",
+  ]);
+  // The count changes, the ref does not.
+  const again = el("toolbar", undefined, [el("btn", "In Names (39)")]);
+  assert.equal(refsOf(again).get(again.c![0]), "toolbar/in-names");
+});
