@@ -16,7 +16,7 @@
 import type { Change } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
-import { idText, READ_MAX_TEXT } from "./agent_line.ts";
+import { fold, idText, labelOf, READ_MAX_TEXT } from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
@@ -194,12 +194,22 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     const n = count(ch);
     return n ? ` (and ${n} inside)` : "";
   };
+  // A new text that only says its new parent's label (a link's caption) gets no line, as in a read.
+  const addedLabel = new Map<string, string>();
+  for (const ch of changes) if (ch.type === "added") addedLabel.set(ch.ref, fold(labelOf(ch.el)));
+  const echoesUp = (ch: Extract<Change, { type: "added" }>) => {
+    const owner = ch.up === undefined ? "" : addedLabel.get(ch.up) ?? "";
+    const own = fold(labelOf(ch.el));
+    return ch.el.r === "txt" && own !== "" && owner.includes(own);
+  };
   const lines: string[] = [];
   const renumbered: string[] = [];
   for (const ch of changes) {
     switch (ch.type) {
       case "added":
-        if (listed(ch)) lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref })}${held(ch)}`);
+        if (listed(ch) && !echoesUp(ch)) {
+          lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref })}${held(ch)}`);
+        }
         break;
       case "removed":
         if (ch.up === undefined) {

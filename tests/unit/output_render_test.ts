@@ -702,3 +702,12 @@ Deno.test("changes: a menu that opened is listed whole, however many items it ho
 Deno.test("agent: GTK 2's press and release actions on a button are implied, not printed", () => {
   assert.deepEqual(informativeActions({ a: ["click", "press", "release"] }), []);
 });
+
+Deno.test("changes: a new text that only says its new parent's label gets no line", () => {
+  const text = renderChanges([
+    { type: "added", ref: "exit", el: { i: 0, r: "lnk", t: "Exit" } },
+    { type: "added", ref: "exit/txt", el: { i: 0, r: "txt", t: "Exit" }, up: "exit" },
+    { type: "added", ref: "exit/note", el: { i: 0, r: "txt", t: "Leaves the search" }, up: "exit" },
+  ], "agent");
+  assert.equal(text, '+ [-|exit] lnk "Exit"\n+ [-|exit/note] "Leaves the search"\n');
+});
