@@ -198,14 +198,26 @@ function joinTextRuns(kids: readonly Element[], from: LiftedTexts, cap: number):
 /** Roles that are only a wrapper when their one element says the same. */
 const ECHO_WRAPPERS: ReadonlySet<string> = new Set(["heading", "cell", "group", "other"]);
 
+/** Buttons that wrap a button of their own label (GTK 4's menu button around its toggle). */
+const BUTTON_ROLES: ReadonlySet<string> = new Set(["btn", "toggle"]);
+
 /**
  * The one element a heading, cell or group only wraps, when it has the same
- * label and the wrapper says nothing else (no state, value or description).
+ * label and the wrapper says nothing else (no state, value or description);
+ * likewise a button that only wraps a button of its label.
  *
  * @param el the wrapper
  * @returns the wrapped element, or null
  */
 function echoWrapped(el: Element): Element | null {
+  if (BUTTON_ROLES.has(el.r)) {
+    // It says nothing the button inside does not: same label and description, no state.
+    const kid = el.c?.length === 1 ? el.c[0] : undefined;
+    const same = kid !== undefined && BUTTON_ROLES.has(kid.r) && !hasState(el) &&
+      fold(labelOf(kid)) === fold(labelOf(el)) && fold(kid.d) === fold(el.d) &&
+      (labelOf(el) !== "" || (el.d ?? "") !== "");
+    return same ? kid : null;
+  }
   if (!ECHO_WRAPPERS.has(el.r) || hasState(el) || informativeActions(el).length || el.d) {
     return null;
   }

@@ -711,3 +711,19 @@ Deno.test("changes: a new text that only says its new parent's label gets no lin
   ], "agent");
   assert.equal(text, '+ [-|exit] lnk "Exit"\n+ [-|exit/note] "Leaves the search"\n');
 });
+
+Deno.test("agent: a button that only wraps a button saying the same is that button (GTK 4 menu button)", () => {
+  const inner = el("toggle", undefined, undefined, { d: "Primary menu" });
+  const outer = el("btn", undefined, [inner], { d: "Primary menu" });
+  const open = el("btn", undefined, [el("toggle", undefined, undefined, { d: "View" })], {
+    d: "View",
+    exp: true, // a state of its own: printed
+  });
+  const root = el("window", "Calculator", [outer, open]);
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).trim().split("\n").slice(1);
+  assert.equal(lines.filter((l) => l.includes("Primary menu")).length, 1, lines.join("\n"));
+  assert.match(lines[0], /\] toggle desc="Primary menu"$/);
+  assert.equal(lines.filter((l) => l.includes('"View"')).length, 2, lines.join("\n"));
+});
