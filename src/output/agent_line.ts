@@ -81,6 +81,7 @@ const VALUE_ROLES: ReadonlySet<string> = new Set([
 
 /** Containers that are not printed when they carry nothing. */
 const ANONYMOUS_CONTAINERS: ReadonlySet<string> = new Set([
+  "list",
   "group",
   "other",
   "scroll",

@@ -727,3 +727,23 @@ Deno.test("agent: a button that only wraps a button saying the same is that butt
   assert.match(lines[0], /\] toggle desc="Primary menu"$/);
   assert.equal(lines.filter((l) => l.includes('"View"')).length, 2, lines.join("\n"));
 });
+
+Deno.test("agent: an unlabeled list prints no line, its rows stand under its parent; a named one keeps it", () => {
+  const rows = (...names: string[]) =>
+    names.map((n) => el("row", undefined, [el("lnk", n, undefined, { a: ["jump"] })]));
+  const root = el("navigation", "Docs", [
+    el("list", undefined, rows("Install", "Quick start", "Upgrade")),
+    el("list", "Guides", rows("Routing", "Data")),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.doesNotMatch(text, /\] list\n/, text);
+  assert.match(text, /\] list "Guides"\n/, text);
+  assert.match(text, /"Quick start"/);
+  // Every link is still reached by a ref copied from the text.
+  const targets = agentTargets(text).map((t) => resolveRef(root, t.ref).t).filter(Boolean);
+  for (const n of ["Install", "Quick start", "Upgrade", "Routing", "Data"]) {
+    assert.ok(targets.includes(n), `${n} in ${JSON.stringify(targets)}`);
+  }
+});
