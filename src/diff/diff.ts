@@ -25,6 +25,36 @@ export type Change =
   | { type: "removed"; ref: string; i: number; r: string; t?: string; up?: string }
   | { type: "changed"; ref: string; i: number; changes: Record<string, [unknown, unknown]> };
 
+/**
+ * The refs each added (or removed) change sits inside, nearest first, by
+ * following `up` through the changes of the same kind; none for a `changed`.
+ *
+ * @param changes the changes of one diff
+ * @returns a function from a change to its enclosing refs
+ * @example
+ * ```ts
+ * import { enclosingRefs, type Change } from "./diff.ts";
+ * const changes: Change[] = [
+ *   { type: "added", ref: "dialog", el: { i: 1, r: "dialog" } },
+ *   { type: "added", ref: "dialog/form", el: { i: 2, r: "form" }, up: "dialog" },
+ *   { type: "added", ref: "dialog/form/ok", el: { i: 3, r: "btn" }, up: "dialog/form" },
+ * ];
+ * console.log(enclosingRefs(changes)(changes[2])); // ["dialog/form", "dialog"]
+ * ```
+ */
+export function enclosingRefs(changes: readonly Change[]): (ch: Change) => string[] {
+  const upOf = new Map<string, string>();
+  for (const ch of changes) {
+    if (ch.type !== "changed" && ch.up !== undefined) upOf.set(`${ch.type} ${ch.ref}`, ch.up);
+  }
+  return (ch) => {
+    const out: string[] = [];
+    if (ch.type === "changed") return out;
+    for (let u = ch.up; u !== undefined; u = upOf.get(`${ch.type} ${u}`)) out.push(u);
+    return out;
+  };
+}
+
 /** Which fields to ignore when diffing. */
 export interface DiffOptions {
   /** Ignore position and size changes. */

@@ -10,7 +10,7 @@
  */
 
 import type { Desktop } from "../desktop.ts";
-import { type Change, diffTrees } from "../diff/diff.ts";
+import { type Change, diffTrees, enclosingRefs } from "../diff/diff.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";
 import { filterTree } from "../model/filter.ts";
@@ -241,13 +241,10 @@ async function* run(
         ? changes.filter((c) => matchesRoles(c, opts.roles!, curr, prev))
         : changes;
       const reported = new Set(kept.map((c) => `${c.type} ${c.ref}`));
-      const upOf = new Map<string, string | undefined>();
-      for (const c of changes) if (c.type !== "changed") upOf.set(`${c.type} ${c.ref}`, c.up);
+      const enclosing = enclosingRefs(changes);
       for (const change of kept) {
         // Descendants of a new (or vanished) element travel with its event.
-        if (change.type !== "changed" && underReported(change.type, change.up, upOf, reported)) {
-          continue;
-        }
+        if (enclosing(change).some((u) => reported.has(`${change.type} ${u}`))) continue;
         events++;
         yield toEvent(change, ts, curr);
       }
@@ -342,22 +339,6 @@ function matchesRoles(
         (after !== undefined && roles.has(after));
     }
   }
-}
-
-/**
- * Whether an added (or removed) element sits inside another added (or removed)
- * one that is reported: following the diff's `up` links outwards.
- */
-function underReported(
-  type: "added" | "removed",
-  up: string | undefined,
-  upOf: Map<string, string | undefined>,
-  reported: Set<string>,
-): boolean {
-  for (let u = up; u !== undefined; u = upOf.get(`${type} ${u}`)) {
-    if (reported.has(`${type} ${u}`)) return true;
-  }
-  return false;
 }
 
 /** An element safe to print: the one projection every output uses (no native id, no secret). */

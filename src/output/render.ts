@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Change } from "../diff/diff.ts";
+import { type Change, enclosingRefs } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import { fold, idText, labelOf, READ_MAX_TEXT } from "./agent_line.ts";
@@ -161,15 +161,8 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   }
   // What a removed element held goes with it: one line and a count. So does what a new
   // element holds, when it is more than a glance (a page of search results).
-  const upOf = new Map<string, string>();
-  for (const ch of changes) {
-    if (ch.type !== "changed" && ch.up) upOf.set(`${ch.type} ${ch.ref}`, ch.up);
-  }
-  const top = (ch: Change): string | undefined => {
-    let u = ch.type === "changed" ? undefined : ch.up;
-    for (let next = u; next !== undefined; next = upOf.get(`${ch.type} ${next}`)) u = next;
-    return u;
-  };
+  const enclosing = enclosingRefs(changes);
+  const top = (ch: Change): string | undefined => enclosing(ch).at(-1);
   const inside = new Map<string, number>();
   for (const ch of changes) {
     const t = top(ch);

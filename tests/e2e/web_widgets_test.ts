@@ -149,16 +149,18 @@ print(json.dumps(next(whole(o) for o in walk(app)
       assert.ok(before, tree.stdout);
       // An action that brings in (then takes away) a list of 20 entries reports the list as
       // one line with a count, not a line per entry.
-      const shown = await runCli(d, [
-        "click",
-        "--app",
-        d.appName,
-        "--text",
-        "Show activity",
-        "--roles",
-        "btn",
-        "--diff",
-      ]);
+      const toggleActivity = () =>
+        runCli(d, [
+          "click",
+          "--app",
+          d.appName,
+          "--text",
+          "Show activity",
+          "--roles",
+          "btn",
+          "--diff",
+        ]);
+      const shown = await toggleActivity();
       assert.equal(shown.code, 0, shown.stderr);
       assert.match(
         shown.stdout,
@@ -171,16 +173,7 @@ print(json.dumps(next(whole(o) for o in walk(app)
            and o.name.startswith("Task ")])))`,
       );
       assert.equal(entries, 20, "pyatspi: the list holds 20 entries");
-      const hidden = await runCli(d, [
-        "click",
-        "--app",
-        d.appName,
-        "--text",
-        "Show activity",
-        "--roles",
-        "btn",
-        "--diff",
-      ]);
+      const hidden = await toggleActivity();
       assert.equal(hidden.code, 0, hidden.stderr);
       assert.match(
         hidden.stdout,
