@@ -11,6 +11,7 @@ import type { Point } from "../../model/element.ts";
 import type { MouseButton, ScrollDirection } from "../provider.ts";
 import type { KeyCombo } from "./keys.ts";
 import type { Native } from "./native.ts";
+import { stateDir } from "../../state/ref_store.ts";
 
 const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
@@ -37,9 +38,94 @@ export function mouseEvent(n: Native, p: Point, name: string): void {
 /** Clicks `count` times (2 uses the double-click event) with a button at a point. */
 export function clickAt(n: Native, p: Point, button: MouseButton = "left", count = 1): void {
   const b = BUTTON[button];
+  // Two commands' single clicks on one spot in quick succession would be a double click
+  // to the app (it opens what was only to be selected): the second waits the gap out.
+  const last = lastClickFile();
+  if (count === 1 && last) sleepSync(clickSpacingWait(readLastClick(last), p, Date.now()));
   mouseEvent(n, p, "abs");
-  if (count === 2) return mouseEvent(n, p, `b${b}d`);
-  for (let i = 0; i < Math.max(1, count); i++) mouseEvent(n, p, `b${b}c`);
+  if (count === 2) mouseEvent(n, p, `b${b}d`);
+  else for (let i = 0; i < Math.max(1, count); i++) mouseEvent(n, p, `b${b}c`);
+  if (last) writeLastClick(last, p);
+}
+
+/** Longer than toolkits' double-click time (GTK and Qt default to 400 ms). */
+export const DOUBLE_CLICK_GAP_MS = 500;
+
+/** How far apart two clicks may be and still make a double click (toolkits allow a few px). */
+const DOUBLE_CLICK_DISTANCE = 8;
+
+/** A click that was sent: where, on which display, when (ms since epoch). */
+export interface SentClick {
+  display: string;
+  x: number;
+  y: number;
+  t: number;
+}
+
+/**
+ * How long a single click at `p` must wait so that the app does not take it
+ * and the last click for one double click: the rest of the gap when the last
+ * one was on this display, near this point, less than the gap ago.
+ *
+ * @param last the last click sent, if known
+ * @param p where this click goes
+ * @param now the time now (ms since epoch)
+ * @param display this display
+ * @returns milliseconds to wait (0 for none)
+ * @example
+ * ```ts
+ * import { clickSpacingWait } from "./input.ts";
+ * const last = { display: ":1", x: 10, y: 10, t: 1000 };
+ * console.log(clickSpacingWait(last, { x: 12, y: 10 }, 1100, ":1"), clickSpacingWait(last, { x: 300, y: 10 }, 1100, ":1")); // 400 0
+ * ```
+ */
+export function clickSpacingWait(
+  last: SentClick | null,
+  p: Point,
+  now: number,
+  display = Deno.env.get("DISPLAY") ?? "",
+): number {
+  if (!last || last.display !== display) return 0;
+  if (Math.abs(last.x - p.x) > DOUBLE_CLICK_DISTANCE) return 0;
+  if (Math.abs(last.y - p.y) > DOUBLE_CLICK_DISTANCE) return 0;
+  const since = now - last.t;
+  return since >= 0 && since < DOUBLE_CLICK_GAP_MS ? DOUBLE_CLICK_GAP_MS - since : 0;
+}
+
+/** Where the last click is noted, shared by every command on this machine (none: no note). */
+function lastClickFile(): string | null {
+  try {
+    const dir = stateDir();
+    return dir ? `${dir}/last-click.json` : null;
+  } catch {
+    return null; // no permission to read the environment: no spacing
+  }
+}
+
+function readLastClick(file: string): SentClick | null {
+  try {
+    const v = JSON.parse(Deno.readTextFileSync(file));
+    return typeof v?.t === "number" && typeof v?.x === "number" && typeof v?.y === "number"
+      ? { display: String(v.display ?? ""), x: v.x, y: v.y, t: v.t }
+      : null;
+  } catch {
+    return null; // none yet, or unreadable: no spacing
+  }
+}
+
+function writeLastClick(file: string, p: Point): void {
+  try {
+    Deno.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+    const click: SentClick = {
+      display: Deno.env.get("DISPLAY") ?? "",
+      x: p.x,
+      y: p.y,
+      t: Date.now(),
+    };
+    Deno.writeTextFileSync(file, JSON.stringify(click));
+  } catch {
+    // A read-only home: clicks are simply not spaced.
+  }
 }
 
 /** Scrolls with the wheel `amount` steps at a point. */
