@@ -245,8 +245,20 @@ export interface LiftedTexts {
 export function isAnonymous(el: Element): boolean {
   // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing.
   const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt";
-  return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph && !hasState(el) &&
-    informativeActions(el).length === 0;
+  return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph &&
+    !hasOwnState(el) && informativeActions(el).length === 0;
+}
+
+/**
+ * Whether an element has a state its children do not already say: a
+ * disabled wrapper around disabled controls (a GTK tool item around its
+ * button) says nothing the button's line does not.
+ */
+function hasOwnState(el: Element | FlatElement): boolean {
+  if (!hasState(el)) return false;
+  const kids = "c" in el ? el.c : undefined;
+  if (el.e !== false || !kids?.length || !kids.every((k) => k.e === false)) return true;
+  return hasState({ ...el, e: undefined });
 }
 
 /**
@@ -381,11 +393,31 @@ export function elementTail(
   const parts: string[] = [];
   if (el.v && !isValueNoise(el)) {
     if (el.sec) parts.push("val=***");
-    else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(el.v, max)}`);
+    else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(shownValue(el.v), max)}`);
   }
   if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
   parts.push(...flags(el, max, isValueNoise(el)));
   return parts;
+}
+
+/** Blank lines at the end of a value: a terminal's unused rows, a document's trailing newlines. */
+const TRAILING_BLANK_LINES = /\n[ \t\r\n]*$/;
+
+/**
+ * A value as a line shows it: blank lines at its end (a terminal screen's
+ * empty rows) are one newline, which still says the text ends with one.
+ *
+ * @param value the element's value
+ * @returns the value to quote
+ * @example
+ * ```ts
+ * import { shownValue } from "./agent_line.ts";
+ * console.log(JSON.stringify(shownValue("$ ls\nREADME.md\n$ \n\n\n\n"))); // "$ ls\nREADME.md\n$ \n"
+ * console.log(JSON.stringify(shownValue("abc "))); // "abc "
+ * ```
+ */
+export function shownValue(value: string): string {
+  return value.replace(TRAILING_BLANK_LINES, "\n");
 }
 
 /** Whether a line prints the element's box: wanted, known, and not scrolled out of view. */

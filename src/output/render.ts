@@ -16,7 +16,7 @@
 import { type Change, enclosingRefs } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
-import { fold, idText, labelOf, READ_MAX_TEXT } from "./agent_line.ts";
+import { fold, idText, isAnonymous, isPunctuation, labelOf, READ_MAX_TEXT } from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
@@ -195,21 +195,27 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     const own = fold(labelOf(ch.el));
     return ch.el.r === "txt" && own !== "" && owner.includes(own);
   };
+  // What a read prints no line for (a separator, an unlabeled group) gets none here either,
+  // unless it stands for what it held.
+  const unprinted = (ch: Change, el: Element) =>
+    count(ch) === 0 && (isAnonymous(el) || isPunctuation(el));
   const lines: string[] = [];
   const renumbered: string[] = [];
   for (const ch of changes) {
     switch (ch.type) {
       case "added":
-        if (listed(ch) && !echoesUp(ch)) {
-          lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref })}${held(ch)}`);
+        if (listed(ch) && !echoesUp(ch) && !unprinted(ch, ch.el)) {
+          // No box, as in a read: the agent acts by ref (JSONL keeps it).
+          lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref }, { bounds: false })}${held(ch)}`);
         }
         break;
-      case "removed":
-        if (ch.up === undefined) {
-          const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
+      case "removed": {
+        const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
+        if (ch.up === undefined && !unprinted(ch, el)) {
           lines.push(`- ${elementLine(el)}${gone(ch)}`);
         }
         break;
+      }
       case "changed": {
         // A twin's index that moved (a twin came or went before it) is bookkeeping, not news.
         const keys = Object.keys(ch.changes);

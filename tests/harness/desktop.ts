@@ -31,6 +31,8 @@ export type DesktopApp =
   | "zenity"
   | "gnome-system-monitor"
   | "nautilus"
+  | "geany"
+  | "xfce4-terminal"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -111,6 +113,8 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   zenity: "zenity",
   "gnome-system-monitor": "gnome-system-monitor",
   nautilus: "nautilus",
+  geany: "geany",
+  "xfce4-terminal": "xfce4-terminal",
   "gtk3-script": "python3",
 };
 
@@ -377,6 +381,29 @@ function appCommand(
         cmd: "nautilus",
         args: ["--new-window", opts.url ?? dir],
         env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory" },
+      };
+    case "geany":
+      // GTK 3: its own configuration directory, and no socket shared with another instance.
+      return {
+        cmd: "geany",
+        args: [
+          "--config",
+          `${dir}/geany-config`,
+          "--new-instance",
+          ...(opts.url ? [opts.url] : []),
+        ],
+        env: {},
+      };
+    case "xfce4-terminal":
+      // GTK 3 and VTE: a plain shell with a short prompt, in its own process.
+      return {
+        cmd: "xfce4-terminal",
+        args: [
+          "--disable-server",
+          `--default-working-directory=${dir}`,
+          "--command=bash --norc --noprofile",
+        ],
+        env: { PS1: "$ ", XDG_CONFIG_HOME: `${dir}/xdg-config` },
       };
     case "gnome-system-monitor":
       // GTK 3 (gtkmm): a process table whose name column packs an icon and a text renderer.

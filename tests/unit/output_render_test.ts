@@ -108,6 +108,34 @@ Deno.test("agent: a text child repeating its parent's whole value gets no line (
   assert.ok(text.includes(`"Retro"`), "a text saying part of the value is its own");
 });
 
+Deno.test("agent: a disabled wrapper around disabled controls prints no line (GTK tool items)", () => {
+  const root = el("toolbar", undefined, [
+    el("group", undefined, [el("btn", "Save", undefined, { e: false })], { e: false }),
+    el("group", undefined, [el("btn", "Back", undefined, { e: false }), el("btn", "Go")], {
+      e: false,
+    }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).split("\n").map((l) => l.trim());
+  assert.ok(lines.includes('[3|toolbar/save] btn "Save" disabled'), lines.join("\n"));
+  assert.equal(lines.filter((l) => / group\b/.test(l)).length, 1, "the mixed one keeps its line");
+});
+
+Deno.test("agent: a terminal's empty rows at the end of its value print as one newline", () => {
+  const screen = "$ echo hi\nhi\n$ " + "\n".repeat(22);
+  const root = el("window", "Terminal", [
+    el("input", "Terminal", undefined, { v: screen }),
+    el("input", "Note", undefined, { v: "two spaces  " }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.ok(text.includes('val="$ echo hi\\nhi\\n$ \\n"'), text);
+  assert.ok(text.includes('val="two spaces  "'), "spaces that end a line are kept");
+  assert.equal(JSON.parse(renderElements(root, { format: "json" })).root.c[0].v, screen);
+});
+
 Deno.test("agent: a cell packing an icon beside its text folds onto the row's line (GTK 3)", () => {
   const row = el("row", undefined, [
     el("cell", undefined, [el("cell"), el("cell", "Xvfb")]),
@@ -297,13 +325,34 @@ Deno.test("renderChanges: agent lines for added, removed and changed", () => {
   assert.equal(
     renderChanges(changes, "agent"),
     [
-      '+ [30|dialog/ok] btn "OK" (1,2,3,4)',
+      '+ [30|dialog/ok] btn "OK"',
       '- [12|toolbar/loading] "Loading…"',
       '~ [18|form/email] v: "a" -> "b \\"c\\""; f: false -> true; b: (1,2,3,4) -> (5,6,7,8); t: none -> "X"',
       "",
     ].join("\n"),
   );
   assert.equal(renderChanges([], "agent"), "");
+});
+
+Deno.test("renderChanges: what a read prints no line for gets none in a diff, unless it held something", () => {
+  // A menu that opened with a separator between its items (xfce4-terminal's File menu).
+  const opened: Change[] = [
+    { type: "added", ref: "file/open-tab", el: { i: 7, r: "menuitem", t: "Open Tab" } },
+    { type: "added", ref: "file/separator.1", el: { i: 8, r: "separator" } },
+    { type: "added", ref: "file/close-tab", el: { i: 9, r: "menuitem", t: "Close Tab" } },
+    { type: "removed", ref: "file/separator.2", i: 10, r: "separator" },
+  ];
+  assert.equal(
+    renderChanges(opened, "agent"),
+    '+ [7|file/open-tab] menuitem "Open Tab"\n+ [9|file/close-tab] menuitem "Close Tab"\n',
+  );
+  assert.equal(renderChanges(opened, "jsonl").trimEnd().split("\n").length, 4);
+  // An unlabeled group that went away with what it held still says so.
+  const gone: Change[] = [
+    { type: "removed", ref: "group.3", i: 20, r: "group" },
+    { type: "removed", ref: "group.3/ok", i: 21, r: "btn", t: "OK", up: "group.3" },
+  ];
+  assert.equal(renderChanges(gone, "agent"), "- [20|group.3] group (and 1 inside)\n");
 });
 
 Deno.test("renderChanges: JSONL is one parseable object per line", () => {

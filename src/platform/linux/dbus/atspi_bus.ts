@@ -545,6 +545,7 @@ async function buildTree(
       await Promise.all(showing.rows.map(async (r) => {
         const row = tableRow(bus);
         await adopt(row, r.cells, level + 1);
+        liftExpander(row);
         return row;
       })).then((rows) => {
         for (const row of rows) {
@@ -605,6 +606,25 @@ function tableRow(bus: string): AtspiRawNode {
     interfaces: [],
     children: [],
   };
+}
+
+/** EXPANDABLE (9) and EXPANDED (10) in the low state word. */
+const EXPANDER_BITS = (1 << 9) | (1 << 10);
+
+/**
+ * A tree view's node is expandable and expanded, not its cells: GTK3 marks
+ * every cell of the row (and the icon and text inside a packed cell), so the
+ * row made to group them takes the state, and the cells say no more.
+ */
+function liftExpander(row: AtspiRawNode): void {
+  const cell = row.children.find((c) => (c.states[0] & EXPANDER_BITS) !== 0);
+  if (!cell) return;
+  row.states[0] = (row.states[0] | (cell.states[0] & EXPANDER_BITS)) >>> 0;
+  const clear = (n: AtspiRawNode) => {
+    n.states = [(n.states[0] & ~EXPANDER_BITS) >>> 0, n.states[1]];
+    n.children.forEach(clear);
+  };
+  row.children.forEach(clear);
 }
 
 /**
