@@ -33,6 +33,7 @@ export type DesktopApp =
   | "nautilus"
   | "geany"
   | "xfce4-terminal"
+  | "eog"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -41,7 +42,7 @@ export interface DesktopOptions {
   app: DesktopApp;
   /**
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
-   * evince, LibreOffice, featherpad), a folder (thunar, nautilus), or zenity's arguments
+   * evince, LibreOffice, featherpad, geany, eog), a folder (thunar, nautilus), or zenity's arguments
    * joined by NUL characters (after `--forms` unless the first one is
    * `--file-selection`), or the Python GTK 3 script to run (`gtk3-script`).
    */
@@ -115,6 +116,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   nautilus: "nautilus",
   geany: "geany",
   "xfce4-terminal": "xfce4-terminal",
+  eog: "eog",
   "gtk3-script": "python3",
 };
 
@@ -404,6 +406,13 @@ function appCommand(
           "--command=bash --norc --noprofile",
         ],
         env: { PS1: "$ ", XDG_CONFIG_HOME: `${dir}/xdg-config` },
+      };
+    case "eog":
+      // GTK 3: an image with its properties in the side pane (shown by default settings).
+      return {
+        cmd: "eog",
+        args: opts.url ? [opts.url] : [],
+        env: { GSETTINGS_BACKEND: "memory" },
       };
     case "gnome-system-monitor":
       // GTK 3 (gtkmm): a process table whose name column packs an icon and a text renderer.

@@ -8,7 +8,11 @@
  * @module
  */
 
-import { looksLikeGtk4ClassName } from "../../src/platform/linux/convert.ts";
+import { isIconThemeName, looksLikeGtk4ClassName } from "../../src/platform/linux/convert.ts";
+import { type Box, gridOrder } from "../../src/platform/linux/reading_order.ts";
+
+/** AT-SPI's panel role (GtkGrid, GtkTable). */
+const PANEL_ROLE = 39;
 import type { Element } from "../../src/model/element.ts";
 import type { TestDesktop } from "./desktop.ts";
 
@@ -28,6 +32,8 @@ export interface RefNode {
   text?: string;
   /** The node manages its descendants. */
   md?: boolean;
+  /** Screen box (x, y, width, height), when it has one. */
+  ext?: Box;
   /** Its children were not read (more than the walker reads of such a node). */
   skipped?: boolean;
 }
@@ -134,7 +140,9 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
     const name = n.name.trim();
     // GTK 4's class-name fallback ("AdwGizmo") is deliberately not read as a label (a button
     // takes the text inside it instead).
-    const classFallback = looksLikeGtk4ClassName(n.path, name);
+    // So is an image named after its theme icon ("edit-find-symbolic").
+    const classFallback = looksLikeGtk4ClassName(n.path, name) ||
+      isIconThemeName(mine.el.r, name);
     // A combo box's current choice is its value, and a tab list named after its current tab
     // has no label: both are deliberate (the ref must not follow the choice).
     const choice = (mine.el.r === "combo" && mine.el.v?.trim() === name) ||
@@ -193,7 +201,11 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
   const ourKids = kidsOf(ours);
   for (const [parent, kids] of refKids) {
     const mine = ourKids.get(parent) ?? [];
-    if (kids.join(" ") !== mine.join(" ")) {
+    // A GTK grid's children are deliberately read in screen order (see reading_order.ts).
+    const grid = refBy.get(parent)?.role === PANEL_ROLE
+      ? gridOrder(kids.map((k) => refBy.get(k)?.ext))?.map((i) => kids[i])
+      : undefined;
+    if (kids.join(" ") !== mine.join(" ") && grid?.join(" ") !== mine.join(" ")) {
       out.order.push(`${parent}: pyatspi [${kids.join(" ")}], ours [${mine.join(" ")}]`);
     }
   }

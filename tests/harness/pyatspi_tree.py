@@ -207,7 +207,9 @@ def flatten(rec, out):
     kids = [k for k in rec.pop("_kids")
             if not offscreen(k) and not undrawn(rec, k) and not closed_popup(rec, k)
             and not empty_popup(rec, k)]
-    rec.pop("_ext")
+    ext = rec.pop("_ext")
+    if ext:
+        rec["ext"] = ext
     out.append(rec)
     for k in kids:
         flatten(k, out)

@@ -47,6 +47,7 @@ const R = {
   FILE_CHOOSER: 19,
   APPLICATION: 75,
   TABLE_CELL: 56,
+  SPLIT_PANE: 53,
 } as const;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
@@ -111,6 +112,27 @@ function isGtk4ClassName(node: AtspiRawNode, name: string): boolean {
  */
 export function looksLikeGtk4ClassName(path: string, name: string): boolean {
   return TYPE_NAME.test(name) && GTK4_OBJECT_PATH.test(path);
+}
+
+/** A symbolic icon's name in the icon theme ("go-down-symbolic", "edit-find-symbolic"). */
+const SYMBOLIC_ICON_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*-symbolic$/;
+
+/**
+ * Whether an image's name is only the icon theme's name of what it draws:
+ * GTK 3 names an entry's icon that way ("go-down-symbolic" in eog's zoom
+ * entry, "edit-find-symbolic" in a search field). It is not a label.
+ *
+ * @param role the element's role
+ * @param name its accessible name
+ * @returns true for an image named like a symbolic icon
+ * @example
+ * ```ts
+ * import { isIconThemeName } from "./convert.ts";
+ * console.log(isIconThemeName("img", "edit-find-symbolic"), isIconThemeName("img", "Logo")); // true false
+ * ```
+ */
+export function isIconThemeName(role: Role, name: string): boolean {
+  return role === "img" && SYMBOLIC_ICON_NAME.test(name);
 }
 
 /** Toolkits report hidden objects at this coordinate (INT32_MIN). */
@@ -294,7 +316,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
     ? [...(node.choices ?? []), ...closedPopups.flatMap(itemNames)]
     : node.choices;
   const own = node.name.trim();
-  const label = (isGtk4ClassName(node, own) ? "" : own) || node.labelledBy?.trim() || "";
+  const notALabel = isGtk4ClassName(node, own) || isIconThemeName(role, own);
+  const label = (notALabel ? "" : own) || node.labelledBy?.trim() || "";
   if (label) el.t = label;
   if (node.labelFor?.length) el.lf = nodeId({ bus: node.bus, path: node.labelFor[0] });
   const desc = node.description.trim();
@@ -304,8 +327,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const inline = inlineSegments(node);
   const secure = node.role === R.PASSWORD_TEXT;
   if (secure) el.sec = true;
-  else if (inline) {
-    // Its text is its children's, in place.
+  else if (inline || node.role === R.SPLIT_PANE) {
+    // Its text is its children's, in place; a split pane's value is where its divider sits.
   } else {
     const combo = node.role === R.COMBO_BOX;
     const v = valueOf(node) ||
@@ -316,7 +339,10 @@ export function rawToElement(raw: AtspiRawNode): Element {
       el.v = v;
     }
   }
-  if (node.value && node.value.max > node.value.min && bounded(node.value)) {
+  if (
+    node.value && node.value.max > node.value.min && bounded(node.value) &&
+    node.role !== R.SPLIT_PANE
+  ) {
     el.min = node.value.min;
     el.max = node.value.max;
   }

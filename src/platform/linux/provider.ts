@@ -44,7 +44,8 @@ import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import { closeAppWindows, windowAction, windowOrigin } from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
-import { boxesRelativeToWindow, readToolkit, type Toolkit } from "./toolkit.ts";
+import { boxesRelativeToWindow, isGtkAtk, readToolkit, type Toolkit } from "./toolkit.ts";
+import { gridsInReadingOrder } from "./reading_order.ts";
 import { startWatch } from "./watch.ts";
 
 /**
@@ -232,6 +233,8 @@ export class LinuxProvider implements Provider {
       deadline,
       wi >= 0 || wins.length > 0,
     );
+    // GTK 2 and 3 list a grid's children most recent first: read them as laid out.
+    if (bounds && isGtkAtk(this.#toolkitOf(app))) gridsInReadingOrder(raw);
     const root: Element = rawToElement(raw);
     if (bounds && this.#boxesRelativeToWindow(app)) {
       for (const w of root.r === "app" ? root.c ?? [] : [root]) {
@@ -255,8 +258,13 @@ export class LinuxProvider implements Provider {
     return origin ? { ...w, b: [origin[0], origin[1], w.b[2], w.b[3]] } : w;
   }
 
-  /** Whether the app reports boxes relative to its window (see toolkit.ts); asked once per app. */
+  /** Whether the app reports boxes relative to its window (see toolkit.ts). */
   #boxesRelativeToWindow(app: LiveApp): boolean {
+    return boxesRelativeToWindow(this.#toolkitOf(app));
+  }
+
+  /** The app's toolkit: asked once per app (a read through the bus has asked already). */
+  #toolkitOf(app: LiveApp): Toolkit {
     let toolkit = this.#toolkits.get(app.bus);
     if (toolkit === undefined) {
       toolkit = optional(() =>
@@ -266,7 +274,7 @@ export class LinuxProvider implements Provider {
       ) ?? { name: "", version: "" };
       this.#toolkits.set(app.bus, toolkit);
     }
-    return boxesRelativeToWindow(toolkit);
+    return toolkit;
   }
 
   /** Reads with the bulk reader when it works, else with the libatspi walk. */
