@@ -16,7 +16,7 @@
 import { type Change, enclosingRefs } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
-import { fold, idText, isAnonymous, isPunctuation, labelOf, READ_MAX_TEXT } from "./agent_line.ts";
+import { idText, isAnonymous, isPunctuation, READ_MAX_TEXT } from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
@@ -175,10 +175,6 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   );
   const inFull = (ref: string) =>
     menus.has(ref) || (inside.get(`added ${ref}`) ?? 0) <= ADDED_INSIDE_LISTED;
-  const listed = (ch: Change) => {
-    const t = top(ch);
-    return t === undefined || (ch.type === "added" && inFull(t));
-  };
   const held = (ch: Change) => {
     const n = count(ch);
     return inFull(ch.ref) ? "" : ` (and ${n} inside: read --scope-ref ${ch.ref})`;
@@ -187,25 +183,23 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     const n = count(ch);
     return n ? ` (and ${n} inside)` : "";
   };
-  // A new text that only says its new parent's label (a link's caption) gets no line, as in a read.
-  const addedLabel = new Map<string, string>();
-  for (const ch of changes) if (ch.type === "added") addedLabel.set(ch.ref, fold(labelOf(ch.el)));
-  const echoesUp = (ch: Extract<Change, { type: "added" }>) => {
-    const owner = ch.up === undefined ? "" : addedLabel.get(ch.up) ?? "";
-    const own = fold(labelOf(ch.el));
-    return ch.el.r === "txt" && own !== "" && owner.includes(own);
-  };
   // What a read prints no line for (a separator, an unlabeled group) gets none here either,
   // unless it stands for what it held.
   const unprinted = (ch: Change, el: Element) =>
     count(ch) === 0 && (isAnonymous(el) || isPunctuation(el));
+  const subtrees = addedSubtrees(changes);
   const lines: string[] = [];
   const renumbered: string[] = [];
   for (const ch of changes) {
     switch (ch.type) {
       case "added":
-        if (listed(ch) && !echoesUp(ch) && !unprinted(ch, ch.el)) {
-          // No box, as in a read: the agent acts by ref (JSONL keeps it).
+        // What sits inside a new element is printed with it, as a read prints it (a row and its
+        // text on one line, a link's caption folded into it), with no box: the agent acts by
+        // ref (JSONL keeps boxes).
+        if (top(ch) !== undefined || unprinted(ch, ch.el)) break;
+        if (inFull(ch.ref)) {
+          for (const line of addedLines(subtrees.get(ch.ref)!)) lines.push(`+ ${line}`);
+        } else {
           lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref }, { bounds: false })}${held(ch)}`);
         }
         break;
@@ -239,6 +233,26 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/** Each added element as a tree of the added elements inside it (by their `up`), by ref. */
+function addedSubtrees(changes: readonly Change[]): Map<string, Element> {
+  const nodes = new Map<string, Element>();
+  for (const ch of changes) {
+    if (ch.type === "added") nodes.set(ch.ref, { ...ch.el, ref: ch.ref } as Element);
+  }
+  for (const ch of changes) {
+    if (ch.type !== "added" || ch.up === undefined) continue;
+    const parent = nodes.get(ch.up);
+    if (parent) (parent.c ??= []).push(nodes.get(ch.ref)!);
+  }
+  return nodes;
+}
+
+/** A new subtree's lines as a read prints them; an unlabeled container stands aside. */
+function addedLines(root: Element): string[] {
+  if (root.c?.length && isAnonymous(root)) return root.c.flatMap(addedLines);
+  return renderAgent(root, { bounds: false }).trimEnd().split("\n");
 }
 
 /** How many elements a new one may hold and still be listed in full in a diff. */

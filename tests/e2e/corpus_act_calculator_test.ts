@@ -79,7 +79,7 @@ Deno.test({
       "--diff",
     ]);
     assert.match(right.stdout, /via accessible \(menu\.popup\)/);
-    assert.match(right.stdout, /\+ \[-\|[^\]]*\] menuitem "Copy"/); // new since the last read: no id yet
+    assert.match(right.stdout, /\+ +\[-\|[^\]]*\] menuitem "Copy"/); // new since the last read: no id yet
     assert.match(await witnessShowing(d), /^Copy$/m);
   },
 });

@@ -34,6 +34,7 @@ export type DesktopApp =
   | "geany"
   | "xfce4-terminal"
   | "eog"
+  | "dconf-editor"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -117,6 +118,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   geany: "geany",
   "xfce4-terminal": "xfce4-terminal",
   eog: "eog",
+  "dconf-editor": "dconf-editor",
   "gtk3-script": "python3",
 };
 
@@ -414,6 +416,9 @@ function appCommand(
         args: opts.url ? [opts.url] : [],
         env: { GSETTINGS_BACKEND: "memory" },
       };
+    case "dconf-editor":
+      // GTK 3: the installed schemas as folders of list rows; settings in memory.
+      return { cmd: "dconf-editor", args: [], env: { GSETTINGS_BACKEND: "memory" } };
     case "gnome-system-monitor":
       // GTK 3 (gtkmm): a process table whose name column packs an icon and a text renderer.
       return { cmd: "gnome-system-monitor", args: [], env: { GSETTINGS_BACKEND: "memory" } };

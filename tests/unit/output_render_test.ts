@@ -758,7 +758,28 @@ Deno.test("changes: a new text that only says its new parent's label gets no lin
     { type: "added", ref: "exit/txt", el: { i: 0, r: "txt", t: "Exit" }, up: "exit" },
     { type: "added", ref: "exit/note", el: { i: 0, r: "txt", t: "Leaves the search" }, up: "exit" },
   ], "agent");
-  assert.equal(text, '+ [-|exit] lnk "Exit"\n+ [-|exit/note] "Leaves the search"\n');
+  assert.equal(text, '+ [-|exit] lnk "Exit"\n+   [-|exit/note] "Leaves the search"\n');
+});
+
+Deno.test("changes: new rows print as a read prints them, their text on the row's line", () => {
+  // dconf-editor: a folder opened, its list's rows replaced (GTK 3 list box rows with a label).
+  const text = renderChanges([
+    { type: "added", ref: "list/gnome", el: { i: 0, r: "row" } },
+    { type: "added", ref: "list/gnome/txt", el: { i: 0, r: "txt", t: "gnome" }, up: "list/gnome" },
+    { type: "added", ref: "list/gtk", el: { i: 0, r: "row", s: true } },
+    { type: "added", ref: "list/gtk/txt", el: { i: 0, r: "txt", t: "gtk" }, up: "list/gtk" },
+    { type: "added", ref: "group.2", el: { i: 0, r: "group" } },
+    { type: "added", ref: "group.2/ok", el: { i: 0, r: "btn", t: "OK" }, up: "group.2" },
+  ], "agent");
+  assert.equal(
+    text,
+    [
+      '+ [-|list/gnome] row: "gnome"',
+      '+ [-|list/gtk] row selected: "gtk"',
+      '+ [-|group.2/ok] btn "OK"',
+      "",
+    ].join("\n"),
+  );
 });
 
 Deno.test("agent: a button that only wraps a button saying the same is that button (GTK 4 menu button)", () => {
