@@ -35,6 +35,13 @@
  *   the text is a child (Chromium).
  * - **An iframe and its document are one element** (Firefox lists both under
  *   one name).
+ * - **Focus is on one element of a branch**: Qt marks every widget whose
+ *   focus proxy has the focus (okular's page view is four nested focused
+ *   groups; a text editor's viewport is focused with the editor). Of a
+ *   focused element and focused elements inside it, the innermost that is a
+ *   control or has a label keeps the focus (the editor, not its unlabeled
+ *   viewport), else the innermost. A tab focused while something else is
+ *   focused too is only current (Qt 5 marks the current tab focused).
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -235,6 +242,10 @@ export function foldLabels(root: Element): void {
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
+  // One focused element where a toolkit marks several.
+  const focusBelow = new Map<Element, Element>();
+  for (let k = all.length - 1; k >= 0; k--) oneFocus(all[k], focusBelow);
+  currentTabsUnfocused(all);
   // Children first: a button whose content is text is named by that text (name from content,
   // as a browser names a <button>), where a toolkit gave it none or only its class name.
   for (let k = all.length - 1; k >= 0; k--) {
@@ -263,6 +274,48 @@ export function foldLabels(root: Element): void {
       else delete el.c;
     }
   }
+}
+
+/** Roles that only hold others: focused along with something inside, they give way. */
+const PLAIN_HOLDERS: ReadonlySet<Role> = new Set<Role>([
+  "group",
+  "other",
+  "scroll",
+  "web",
+  "window",
+]);
+
+/**
+ * Keeps one focused element per branch (children are seen first): `below`
+ * maps an element to the focused element kept inside it.
+ */
+function oneFocus(el: Element, below: Map<Element, Element>): void {
+  let kept: Element | undefined;
+  for (const k of el.c ?? []) kept ??= k.f ? k : below.get(k);
+  if (!kept) {
+    if (el.f) below.set(el, el);
+    return;
+  }
+  if (el.f) {
+    const plain = (e: Element) => PLAIN_HOLDERS.has(e.r) && !e.t;
+    if (plain(kept) && !plain(el)) {
+      delete kept.f;
+      kept = el;
+    } else {
+      delete el.f;
+    }
+  }
+  below.set(el, kept);
+}
+
+/**
+ * Qt 5 marks a tab bar's current tab focused whatever has the focus: a tab
+ * focused while something else is focused too is only the current one.
+ */
+function currentTabsUnfocused(all: readonly Element[]): void {
+  const focused = all.filter((e) => e.f);
+  if (focused.length < 2 || focused.every((e) => e.r === "tab")) return;
+  for (const e of focused) if (e.r === "tab") delete e.f;
 }
 
 /** Roles named by their text content when they have no name (ARIA's name from content). */

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { cliError, runCli } from "../harness/cli.ts";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 
-const CHECK = "checkbutton.5"; // the enabled, unchecked check button of the first page
+const CHECK = "checkbutton.2"; // the enabled, unchecked check button of the first page
 
 /** The deadline each command gets, and the margin allowed past it (the product's contract). */
 const TIMEOUT_MS = 2000;

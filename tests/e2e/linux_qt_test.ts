@@ -12,7 +12,7 @@ import type { Element, Snapshot } from "../../src/model/element.ts";
 import { cli } from "../harness/gtk_suite.ts";
 import { type DesktopApp, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
-import { editableTexts, namesOfRole } from "../harness/pyatspi.ts";
+import { editableTexts, namesOfRole, pyatspiJson } from "../harness/pyatspi.ts";
 
 /** Whether the process runs (exists and is not a zombie). */
 function alive(pid: number): boolean {
@@ -61,6 +61,16 @@ for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [Deskto
         allElements(again.root).some((e) => e.ref === editor.ref && e.v === text),
         "the editor's value shows the typed text",
       );
+      // Qt marks the editor's viewport focused with it (its focus proxy is the editor): the
+      // focus is the editor's alone.
+      const focusedChain = await pyatspiJson<string[]>(
+        d,
+        `print(json.dumps([o.getRoleName() for o in walk(app)
+                   if o.getState().contains(pyatspi.STATE_FOCUSED)]))`,
+      );
+      assert.ok(focusedChain.length >= 2, `pyatspi: ${focusedChain}`);
+      const focused = allElements(again.root).filter((e) => e.f);
+      assert.deepEqual(focused.map((e) => e.ref), [editor.ref]);
     },
   });
 }

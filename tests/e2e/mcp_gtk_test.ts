@@ -9,7 +9,7 @@ interface ToolResult {
   isError?: boolean;
 }
 
-const CHECK = "checkbutton.5"; // the enabled, unchecked check button of the first page
+const CHECK = "checkbutton.2"; // the enabled, unchecked check button of the first page
 
 /** A client of `desktop mcp` started with this environment. */
 async function serve(env: Record<string, string>): Promise<Client> {

@@ -82,7 +82,7 @@ class ObserveProcess {
   }
 }
 
-const CHECK = "checkbutton.5"; // the enabled, unchecked check button of the first page
+const CHECK = "checkbutton.2"; // the enabled, unchecked check button of the first page
 
 Deno.test({
   name: "observe e2e (gtk3): a click shows up as one changed event for that ref",

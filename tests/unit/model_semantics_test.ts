@@ -357,3 +357,35 @@ Deno.test("semantics: an unnamed control takes its only wrapper's tooltip (GIMP'
   assert.equal(other.d, "Crop Tool: Remove edges");
   assert.ok(out.includes("toggle move-tool"), out.join(", "));
 });
+
+Deno.test("semantics: focus is on the deepest focused element, not the containers Qt also marks", () => {
+  // okular: the page view's widget and three of its ancestors all report FOCUSED.
+  const view = el("group", undefined, undefined, { f: true });
+  const chain = el("group", undefined, [el("group", undefined, [view], { f: true })], { f: true });
+  const tab = el("tab", "Contents", undefined, { f: true });
+  const root = el("window", "okular", [chain, el("tablist", undefined, [tab])]);
+  foldLabels(root);
+  assert.equal(view.f, true);
+  assert.equal(chain.f, undefined);
+  assert.equal(chain.c![0].f, undefined);
+  assert.equal(tab.f, undefined, "the current tab (Qt marks it focused too) is only current");
+});
+
+Deno.test("semantics: a focused editor keeps the focus its unlabeled viewport also reports (Qt)", () => {
+  const viewport = el("group", undefined, undefined, { f: true });
+  const editor = el("input", "Notes", [viewport], { f: true });
+  foldLabels(el("window", "Qt6 Notes", [editor]));
+  assert.equal(editor.f, true);
+  assert.equal(viewport.f, undefined);
+});
+
+Deno.test("semantics: a current tab Qt 5 marks focused is not focused while the editor is", () => {
+  const tab = el("tab", "untitled", undefined, { f: true, s: true });
+  const editor = el("input", "Text", undefined, { f: true });
+  foldLabels(el("window", "FeatherPad", [el("tablist", undefined, [tab]), editor]));
+  assert.equal(tab.f, undefined);
+  assert.equal(editor.f, true);
+  const alone = el("tab", "Settings", undefined, { f: true, s: true });
+  foldLabels(el("window", "Prefs", [el("tablist", undefined, [alone])]));
+  assert.equal(alone.f, true, "a tab that is the only focused element keeps it");
+});
