@@ -12,6 +12,9 @@ import { runCli } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
+/** A text as a regular expression that matches it literally. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 interface Witness {
   /** Process names: the named cells inside the table's first column cells. */
   names: string[];
@@ -71,5 +74,32 @@ print(json.dumps({"names": names, "editable": editable, "withEdit": with_edit}))
     }
     // One line per process, not one per cell.
     assert.ok(lines.length < witness.names.length * 2 + 60, `${lines.length} lines`);
+
+    // Selected by ref: GTK marks every cell of the row selected; the row line says it once.
+    const name = witness.names.find((n) => witness.names.filter((m) => m === n).length === 1)!;
+    const row = rowLines.find((l) => l.includes(` row: ${JSON.stringify(name)} | `))!;
+    assert.ok(row, `a row for ${name}`);
+    const ref = row.match(/\[\d+\|([^\]]+)\]/)![1];
+    await runCli(d, ["click", "--app", d.appName, "--ref", ref]);
+    await eventually("the row's cells selected (pyatspi)", async () => {
+      const selected = await pyatspiJson<string[]>(
+        d,
+        `
+names = []
+for o in walk(app):
+    try:
+        if o.getRoleName() == "table cell" and o.getState().contains(pyatspi.STATE_SELECTED):
+            names.append(o.name)
+    except Exception:
+        continue
+print(json.dumps(names))
+`,
+      );
+      return selected.includes(name) && selected.length > 2 ? true : undefined;
+    }, 10_000);
+    const after = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
+    // Its line (the keyboard's cell focused in it, or not).
+    assert.match(after.stdout, new RegExp(`\\|${escape(ref)}\\] row selected\\b`), after.stdout);
+    assert.doesNotMatch(after.stdout, /\] cell [^\n]*selected/, "no cell repeats it");
   },
 });

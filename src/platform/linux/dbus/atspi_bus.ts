@@ -545,7 +545,7 @@ async function buildTree(
       await Promise.all(showing.rows.map(async (r) => {
         const row = tableRow(bus);
         await adopt(row, r.cells, level + 1);
-        liftExpander(row);
+        liftRowStates(row);
         return row;
       })).then((rows) => {
         for (const row of rows) {
@@ -610,21 +610,26 @@ function tableRow(bus: string): AtspiRawNode {
 
 /** EXPANDABLE (9) and EXPANDED (10) in the low state word. */
 const EXPANDER_BITS = (1 << 9) | (1 << 10);
-
 /**
- * A tree view's node is expandable and expanded, not its cells: GTK3 marks
- * every cell of the row (and the icon and text inside a packed cell), so the
- * row made to group them takes the state, and the cells say no more.
+ * A tree view's node is expandable and expanded, and selected, not its cells:
+ * GTK marks every cell of the row (and the icon and text inside a packed
+ * cell), so the row made to group them takes those states, and the cells say
+ * no more. A row is selected when all its cells are (a spreadsheet selects one
+ * cell of a row: that cell keeps it).
  */
-function liftExpander(row: AtspiRawNode): void {
-  const cell = row.children.find((c) => (c.states[0] & EXPANDER_BITS) !== 0);
-  if (!cell) return;
-  row.states[0] = (row.states[0] | (cell.states[0] & EXPANDER_BITS)) >>> 0;
+function liftRowStates(row: AtspiRawNode): void {
+  const cells = row.children;
+  const expander = cells.find((c) => (c.states[0] & EXPANDER_BITS) !== 0);
+  const selected = cells.length > 0 && cells.every((c) => (c.states[0] & SELECTED_BIT) !== 0);
+  const lifted = (expander ? expander.states[0] & EXPANDER_BITS : 0) |
+    (selected ? SELECTED_BIT : 0);
+  if (!lifted) return;
+  row.states[0] = (row.states[0] | lifted) >>> 0;
   const clear = (n: AtspiRawNode) => {
-    n.states = [(n.states[0] & ~EXPANDER_BITS) >>> 0, n.states[1]];
+    n.states = [(n.states[0] & ~lifted) >>> 0, n.states[1]];
     n.children.forEach(clear);
   };
-  row.children.forEach(clear);
+  cells.forEach(clear);
 }
 
 /**
