@@ -69,6 +69,8 @@ const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
 /** AtspiRole of a spin button. */
 const SPIN_BUTTON_ROLE = 52;
+/** AT-SPI's table cell role (a tree view's cell). */
+const TABLE_CELL_ROLE = 56;
 
 /** Roles whose set-value means "checked or not". */
 const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
@@ -132,13 +134,22 @@ export class ElementActor {
     this.#bringAppForward();
     const inView = this.#visiblePart();
     if (inView) return centreOf(inView);
-    if (optional(() => (this.#scrollTo(), true))) {
+    const scrolledIn = () => {
       // The app scrolls on its next frame: give it a few before judging.
       for (let tries = 0; tries < 8; tries++) {
         settle(this.#n);
         const scrolled = this.#visiblePart();
-        if (scrolled) return centreOf(scrolled);
+        if (scrolled) return scrolled;
       }
+      return null;
+    };
+    const asked = optional(() => (this.#scrollTo(), true)) ? scrolledIn() : null;
+    if (asked) return centreOf(asked);
+    // GTK 3's tree view cells cannot be scrolled to, but focusing one puts the cursor on its
+    // row and scrolls there (the row a click on it would select anyway).
+    if (this.#role() === TABLE_CELL_ROLE && optional(() => (this.#grabFocus(), true))) {
+      const focused = scrolledIn();
+      if (focused) return centreOf(focused);
     }
     throw new DesktopError(
       "ACTION_FAILED",

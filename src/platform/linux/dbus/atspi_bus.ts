@@ -610,19 +610,27 @@ function tableRow(bus: string): AtspiRawNode {
 
 /** EXPANDABLE (9) and EXPANDED (10) in the low state word. */
 const EXPANDER_BITS = (1 << 9) | (1 << 10);
+/** FOCUSED (12) in the low state word. */
+const FOCUSED_BIT = 1 << 12;
+
 /**
- * A tree view's node is expandable and expanded, and selected, not its cells:
- * GTK marks every cell of the row (and the icon and text inside a packed
- * cell), so the row made to group them takes those states, and the cells say
- * no more. A row is selected when all its cells are (a spreadsheet selects one
- * cell of a row: that cell keeps it).
+ * A tree view's node is expandable and expanded, selected and focused (the
+ * keyboard's cursor row), not its cells: GTK marks every cell of the row (and
+ * the icon and text inside a packed cell), so the row made to group them
+ * takes those states, and the cells say no more. A row is selected when all
+ * its cells are (a spreadsheet selects one cell of a row: that cell keeps its
+ * selection and its focus).
  */
 function liftRowStates(row: AtspiRawNode): void {
   const cells = row.children;
-  const expander = cells.find((c) => (c.states[0] & EXPANDER_BITS) !== 0);
-  const selected = cells.length > 0 && cells.every((c) => (c.states[0] & SELECTED_BIT) !== 0);
+  const has = (n: AtspiRawNode, bit: number) => (n.states[0] & bit) !== 0;
+  const expander = cells.find((c) => has(c, EXPANDER_BITS));
+  const selected = cells.length > 0 && cells.every((c) => has(c, SELECTED_BIT));
+  const focusedIn = (n: AtspiRawNode): boolean => has(n, FOCUSED_BIT) || n.children.some(focusedIn);
+  const oneCellSelected = !selected && cells.some((c) => has(c, SELECTED_BIT));
+  const focused = !oneCellSelected && cells.some(focusedIn);
   const lifted = (expander ? expander.states[0] & EXPANDER_BITS : 0) |
-    (selected ? SELECTED_BIT : 0);
+    (selected ? SELECTED_BIT : 0) | (focused ? FOCUSED_BIT : 0);
   if (!lifted) return;
   row.states[0] = (row.states[0] | lifted) >>> 0;
   const clear = (n: AtspiRawNode) => {
