@@ -16,7 +16,13 @@
 import { type Change, enclosingRefs } from "../diff/diff.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
-import { idText, isAnonymous, isPunctuation, READ_MAX_TEXT } from "./agent_line.ts";
+import {
+  idText,
+  informativeActions,
+  isAnonymous,
+  isPunctuation,
+  READ_MAX_TEXT,
+} from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
@@ -188,6 +194,8 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   const unprinted = (ch: Change, el: Element) =>
     count(ch) === 0 && (isAnonymous(el) || isPunctuation(el));
   const subtrees = addedSubtrees(changes);
+  const changedByRef = new Map<string, Extract<Change, { type: "changed" }>>();
+  for (const ch of changes) if (ch.type === "changed") changedByRef.set(ch.ref, ch);
   const lines: string[] = [];
   const renumbered: string[] = [];
   for (const ch of changes) {
@@ -218,10 +226,12 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
           renumbered.push(`${a} -> ${b}`);
           break;
         }
-        const parts = Object.entries(ch.changes).map(([k, [a, b]]) =>
-          `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
-        );
-        lines.push(`~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`);
+        if (echoesParentChange(ch, changedByRef)) break;
+        // Actions that say nothing (scrolling that came with a longer page) are no news either.
+        const parts = Object.entries(ch.changes).filter(([k, [a, b]]) =>
+          k !== "a" || informativeActionsOf(a).join() !== informativeActionsOf(b).join()
+        ).map(([k, [a, b]]) => `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`);
+        if (parts.length) lines.push(`~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`);
       }
     }
   }
@@ -233,6 +243,28 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/** A text named by its role (`…/txt`, `…/txt.2`): its ref says nothing of its own. */
+const TEXT_SEGMENT = /\/txt(?:\.\d+)?$/;
+
+/**
+ * Whether a change is a text repeating its parent's change: a link's caption
+ * whose label changed with the link's. A read prints no line for that text;
+ * a diff neither.
+ */
+function echoesParentChange(
+  ch: Extract<Change, { type: "changed" }>,
+  changedByRef: ReadonlyMap<string, Extract<Change, { type: "changed" }>>,
+): boolean {
+  if (!TEXT_SEGMENT.test(ch.ref) || Object.keys(ch.changes).join() !== "t") return false;
+  const parent = changedByRef.get(ch.ref.replace(TEXT_SEGMENT, ""));
+  return parent !== undefined && JSON.stringify(parent.changes.t) === JSON.stringify(ch.changes.t);
+}
+
+/** The informative actions of an action list as a diff holds it. */
+function informativeActionsOf(list: unknown): string[] {
+  return Array.isArray(list) ? informativeActions({ a: list as string[] }) : [];
 }
 
 /** Each added element as a tree of the added elements inside it (by their `up`), by ref. */

@@ -6,8 +6,11 @@
  *
  * - A ref is the `/`-joined segments of the element's *contributing*
  *   ancestors, then the element's own segment.
- * - Own segment: `slug(bestLabel)` (a count the label ends with, as in
- *   `Inbox (12)`, left out), else the short role. A row or tree item
+ * - Own segment: `slug(bestLabel)`, else the short role. A count the label
+ *   starts or ends with (`Inbox (12)`, `Issues 128`, `4 comments`, `98 Open`)
+ *   is left out: it changes. Where leaving it out makes two refs one (`Page
+ *   2` and `Page 3` in one pager, rows `Invoice 17` and `Invoice 18`), the
+ *   number names the element and is kept. A row or tree item
  *   without a label uses its row key (below). When the label's slug repeats
  *   the segment of the nearest contributing ancestor (a link's text child, a
  *   cell that names its row), the own segment is the role instead, so the
@@ -60,8 +63,28 @@ const INDEX_ROOM = 8;
  */
 const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
 
-/** A count at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)". */
-const TRAILING_COUNT = /\s*(?:\(\d[\d,.]*\)|\[\d[\d,.]*\])\s*$/;
+/** A count at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)", "Issues 128". */
+const TRAILING_COUNT = /(?:\s*\(\d[\d,.]*\)|\s*\[\d[\d,.]*\]|(?<=\p{L}\S*)\s+\d[\d,.]*)\s*$/u;
+
+/** A count at the start of a label, before a word: "4 comments", "98 Open", "1,024 results". */
+const LEADING_COUNT = /^\d[\d,.]*\s+(?=\p{L})/u;
+
+/**
+ * A label without the count it starts or ends with ("" when it has none).
+ *
+ * @param label the label
+ * @returns the label without its count, or ""
+ * @example
+ * ```ts
+ * import { uncounted } from "./generate.ts";
+ * console.log(uncounted("Issues 128"), uncounted("4 comments"), uncounted("Inbox (12)")); // Issues comments Inbox
+ * console.log(JSON.stringify(uncounted("Save")), JSON.stringify(uncounted("2026"))); // "" ""
+ * ```
+ */
+export function uncounted(label: string): string {
+  const out = label.replace(TRAILING_COUNT, "").replace(LEADING_COUNT, "");
+  return out !== label && /\p{L}/u.test(out) ? out : "";
+}
 
 /**
  * The explanation after a tooltip's title: "Move Tool: Move layers, selections…"
@@ -198,6 +221,8 @@ export interface RefTrace {
   anc: LandmarkNode | null;
   /** Depth below the root (root is 0). */
   depth: number;
+  /** Labels whose count its own segment left out ("Issues 128": `issues`), if any. */
+  dropped?: string[];
 }
 
 /**
@@ -226,8 +251,40 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
  * ```
  */
 export function traceRefs(root: Element): RefTrace[] {
+  const counts: CountedLabels = { kept: new Set(), dropped: [] };
+  const first = traceWith(root, counts);
+  // Labels whose count, left out, made two refs one: the number names them. Read again with
+  // their numbers kept (rare: a pager, rows keyed "Invoice 17", "Invoice 18").
+  const byBase = new Map<string, RefTrace[]>();
+  for (const t of first) {
+    const group = byBase.get(t.base);
+    if (group) group.push(t);
+    else byBase.set(t.base, [t]);
+  }
+  for (const group of byBase.values()) {
+    if (group.length < 2) continue;
+    for (const t of group) for (const label of t.dropped ?? []) counts.kept.add(label);
+  }
+  return counts.kept.size ? traceWith(root, counts) : first;
+}
+
+/**
+ * The slug of an element's best label; `asKey` when it keys a row or a
+ * column (an identifier: a count-like number in it is kept).
+ */
+type SlugOf = (el: Element, asKey?: boolean) => string;
+
+/** Labels whose count a ref leaves out (`dropped`, as met) or keeps (`kept`). */
+interface CountedLabels {
+  /** Labels whose count names the element: kept in refs. */
+  kept: Set<string>;
+  /** Labels whose count was left out, in the order met (reset per element by the walk). */
+  dropped: string[];
+}
+
+function traceWith(root: Element, counts: CountedLabels): RefTrace[] {
   const out: RefTrace[] = [];
-  const slugOf = cachedSlug();
+  const slugOf = cachedSlug(counts);
   const cellKeys = new Map<Element, string>();
   const gridItems = new Set<Element>();
   const seg: Segment = { own: "", contributes: null };
@@ -245,7 +302,9 @@ export function traceRefs(root: Element): RefTrace[] {
     cell: string | null,
   ) => {
     if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
+    counts.dropped = [];
     segmentOf(el, parent, path, slugOf, seg);
+    const dropped = counts.dropped.length ? counts.dropped : undefined;
     if (el.r === "cell") {
       seg.own = cellKeys.get(el) || "cell";
       // A grid view's item names what is inside it, as a row does.
@@ -255,7 +314,8 @@ export function traceRefs(root: Element): RefTrace[] {
       if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
       seg.contributes = null;
     }
-    out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
+    const base = fit(path ? `${path.prefix}/${seg.own}` : seg.own);
+    out.push(dropped ? { el, base, anc: path, depth, dropped } : { el, base, anc: path, depth });
     if (!el.c?.length) return;
     const contributes = seg.contributes;
     const childPath: LandmarkNode | null = contributes === null ? path : {
@@ -265,7 +325,7 @@ export function traceRefs(root: Element): RefTrace[] {
       prefix: path ? `${path.prefix}/${contributes}` : contributes,
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
-    const childCell = el.r === "cell" ? slugOf(el) : cell;
+    const childCell = el.r === "cell" ? slugOf(el, true) : cell;
     frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell });
   };
   visit(root, null, null, 0, null);
@@ -331,19 +391,19 @@ function rowsOf(table: Element): Element[] {
  */
 function indexTable(
   table: Element,
-  slugOf: (el: Element) => string,
+  slugOf: SlugOf,
   keys: Map<Element, string>,
   items: Set<Element>,
 ): void {
   const direct = cellsOf(table);
-  let headers = direct.filter((c) => c.r === "colheader").map(slugOf);
+  let headers = direct.filter((c) => c.r === "colheader").map((c) => slugOf(c, true));
   const rows = rowsOf(table);
   if (headers.length === 0) {
     const head = rows.find((r) => {
       const cells = cellsOf(r);
       return cells.length > 0 && cells.every((c) => c.r === "colheader");
     });
-    if (head) headers = cellsOf(head).map(slugOf);
+    if (head) headers = cellsOf(head).map((c) => slugOf(c, true));
   }
   if (headers.length === 0 && rows.length === 0) {
     // A grid view (cells straight in the table, no rows, no headers: a file manager's icons)
@@ -367,7 +427,7 @@ function indexTable(
   const n = headers.length;
   for (let j = 0; j < flat.length; j++) {
     const col = j % n;
-    const rowKey = slugOf(flat[j - col]);
+    const rowKey = slugOf(flat[j - col], true);
     const colKey = headers[col] || "cell";
     keys.set(flat[j], rowKey && col > 0 ? `${rowKey}/${colKey}` : rowKey || colKey);
   }
@@ -397,21 +457,27 @@ function fit(ref: string): string {
  * A memoized slug of an element's {@link bestLabel}: UIs repeat labels
  * ("Delete", "OK") a lot.
  */
-function cachedSlug(): (el: Element) => string {
+function cachedSlug(counts: CountedLabels): SlugOf {
   const cache = new Map<string, string>();
   const slugOnce = (label: string) => {
     let s = cache.get(label);
     if (s === undefined) {
-      // A count the label ends with ("Inbox (12)", "In Names [2]") changes: not part of a ref.
-      const uncounted = label.replace(TRAILING_COUNT, "");
-      s = isToolkitClassName(label) ? "" : slug(uncounted) || slug(label);
+      s = isToolkitClassName(label) ? "" : slug(label);
       cache.set(label, s);
     }
     return s;
   };
-  return (el) => {
+  return (el, asKey = false) => {
     const t = el.t?.trim();
-    const s = t ? slugOnce(t) : "";
+    // A count the label starts or ends with ("Inbox (12)", "4 comments") changes: not part of a
+    // ref, unless leaving it out made refs collide (then it names the element). A row's key
+    // ("Invoice 17") is an identifier: kept whole.
+    const bare = t && !asKey && !counts.kept.has(t) ? uncounted(t) : "";
+    const s = bare && slugOnce(bare)
+      ? (counts.dropped.push(t!), slugOnce(bare))
+      : t
+      ? slugOnce(t)
+      : "";
     if (s) return s;
     // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name,
     // and a tooltip of the form "Move Tool: Move layers…" is named by its head.
@@ -428,14 +494,18 @@ function segmentOf(
   el: Element,
   parent: Element | null,
   path: LandmarkNode | null,
-  slugOf: (el: Element) => string,
+  slugOf: SlugOf,
   out: Segment,
 ): void {
-  const labelSlug = LIVE_TEXT_ROLES.has(el.r) ? "" : slugOf(el);
+  // A text that is only a number ("4" in a badge, "$20") is a value, named by its role.
+  const labelSlug = LIVE_TEXT_ROLES.has(el.r) || (el.r === "txt" && !/\p{L}/u.test(el.t ?? ""))
+    ? ""
+    : slugOf(el);
   out.own = labelSlug || el.r;
   out.contributes = null;
-  // A label that repeats its container's segment is an echo: name it by role.
-  if (labelSlug && path && path.seg === labelSlug) {
+  // A label that repeats its container's segment is an echo: name it by role (the link
+  // "Invoice 17" that keys its row `invoice-17`, counted or not).
+  if (labelSlug && path && (path.seg === labelSlug || path.seg === slugOf(el, true))) {
     out.own = el.r;
   } else if (SKIPPED_ROLES.has(el.r)) {
     // Implied containers: never in a path.
@@ -492,7 +562,7 @@ const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
  * lists and tables (their items are other rows). A row with none of those is
  * keyed by its first labeled button (a navigation group's "Guides" toggle).
  */
-function rowKey(row: Element, slugOf: (el: Element) => string): string {
+function rowKey(row: Element, slugOf: SlugOf): string {
   let control = "";
   const stack = [...(row.c ?? [])].reverse();
   while (stack.length) {
@@ -502,10 +572,10 @@ function rowKey(row: Element, slugOf: (el: Element) => string): string {
     // An ordinal ("1.", "2)") is the row's position, not its key: it changes when a row is
     // inserted above.
     if (ROW_KEY_ROLES.has(el.r) && !ORDINAL.test(el.t ?? "")) {
-      const s = slugOf(el);
+      const s = slugOf(el, true);
       if (s) return s;
     }
-    if (!control && KEY_CONTROLS.has(el.r)) control = slugOf(el);
+    if (!control && KEY_CONTROLS.has(el.r)) control = slugOf(el, true);
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }

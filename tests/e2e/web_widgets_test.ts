@@ -147,6 +147,14 @@ print(json.dumps(next(whole(o) for o in walk(app)
         /\[\d+\|([^\]]*reports)\] lnk "Reports \((\d+)\)"/.exec(text);
       const before = reportsRef(tree.stdout);
       assert.ok(before, tree.stdout);
+      // So are a badge's count ("Inbox 4") and a count a label starts with ("2 comments").
+      const countRefs = (text: string) => [
+        /\[\d+\|([^\]]*)\] lnk "Inbox (\d+)"/.exec(text)?.slice(1),
+        /\[\d+\|([^\]]*)\] lnk "(\d+) comments"/.exec(text)?.slice(1),
+      ];
+      const [inbox, comments] = countRefs(tree.stdout);
+      assert.match(inbox?.[0] ?? "", /(^|\/)inbox$/, tree.stdout);
+      assert.match(comments?.[0] ?? "", /(^|\/)comments$/, tree.stdout);
       // An action that brings in (then takes away) a list of 20 entries reports the list as
       // one line with a count, not a line per entry.
       const toggleActivity = () =>
@@ -186,9 +194,19 @@ print(json.dumps(next(whole(o) for o in walk(app)
            and o.name.startswith("Reports")]))`,
       );
       assert.deepEqual(reports, [`Reports (${Number(before[2]) + 2})`], "pyatspi: the count moved");
+      const counted = await pyatspiJson<string[]>(
+        d,
+        `print(json.dumps(sorted(o.name for o in walk(app) if o.getRoleName() == "link"
+           and (o.name.startswith("Inbox") or o.name.endswith("comments")))))`,
+      );
+      assert.deepEqual(counted, [
+        `${Number(comments![1]) + 2} comments`,
+        `Inbox ${Number(inbox![1]) + 2}`,
+      ]);
       const now = await runCli(d, ["read", "--app", d.appName]);
       assert.equal(reportsRef(now.stdout)?.[1], before[1], now.stdout);
       assert.equal(reportsRef(now.stdout)?.[2], String(Number(before[2]) + 2));
+      assert.deepEqual(countRefs(now.stdout).map((r) => r?.[0]), [inbox![0], comments![0]]);
       const list = await runCli(d, ["list", "--format", "json"]);
       assert.ok(
         (JSON.parse(list.stdout) as Array<{ pid: number }>).some((a) => a.pid === d.pid),

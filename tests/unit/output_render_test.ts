@@ -761,6 +761,40 @@ Deno.test("changes: a new text that only says its new parent's label gets no lin
   assert.equal(text, '+ [-|exit] lnk "Exit"\n+   [-|exit/note] "Leaves the search"\n');
 });
 
+Deno.test("changes: a caption repeating its link's change, and actions that say nothing, print no line", () => {
+  const text = renderChanges([
+    { type: "changed", ref: "nav/reports", i: 4, changes: { t: ["Reports (4)", "Reports (5)"] } },
+    {
+      type: "changed",
+      ref: "nav/reports/txt",
+      i: 5,
+      changes: { t: ["Reports (4)", "Reports (5)"] },
+    },
+    { type: "changed", ref: "nav/inbox/txt.2", i: 7, changes: { t: ["5", "6"] } },
+    {
+      type: "changed",
+      ref: "board",
+      i: 1,
+      changes: { a: [["doDefault", "scrollDown", "scrollUp"], ["doDefault"]] },
+    },
+  ], "agent");
+  assert.equal(
+    text,
+    '~ [4|nav/reports] t: "Reports (4)" -> "Reports (5)"\n~ [7|nav/inbox/txt.2] t: "5" -> "6"\n',
+  );
+  assert.equal(
+    renderChanges([{
+      type: "changed",
+      ref: "board",
+      i: 1,
+      changes: {
+        a: [["doDefault"], ["doDefault", "showContextMenu", "Paste"]],
+      },
+    }], "agent"),
+    "~ [1|board] a: doDefault -> doDefault,showContextMenu,Paste\n",
+  );
+});
+
 Deno.test("changes: new rows print as a read prints them, their text on the row's line", () => {
   // dconf-editor: a folder opened, its list's rows replaced (GTK 3 list box rows with a label).
   const text = renderChanges([

@@ -523,6 +523,9 @@ Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)
     el("btn", "Updates [3]"),
     el("btn", "(12)"), // nothing but a count: the count is the label
     el("btn", "Chapter 2"),
+    el("lnk", "Issues 128"), // a badge
+    el("lnk", "4 comments"),
+    el("lnk", "98 Open"),
   ]);
   const refs = refsOf(root);
   assert.deepEqual(root.c!.map((c) => refs.get(c)), [
@@ -530,9 +533,40 @@ Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)
     "toolbar/inbox",
     "toolbar/updates",
     "toolbar/12",
-    "toolbar/chapter-2",
+    "toolbar/chapter",
+    "toolbar/issues",
+    "toolbar/comments",
+    "toolbar/open",
   ]);
   // The count changes, the ref does not.
   const again = el("toolbar", undefined, [el("btn", "In Names (39)")]);
   assert.equal(refsOf(again).get(again.c![0]), "toolbar/in-names");
+});
+
+Deno.test("refs: a number that names an element is kept where leaving it out would make refs collide", () => {
+  // A pager: "Page 2" and "Page 3" are two links, not one link and a count.
+  const pager = el("navigation", "Pagination", [
+    el("lnk", "Page 2"),
+    el("lnk", "Page 3"),
+    el("lnk", "Next"),
+  ]);
+  const refs = refsOf(pager);
+  assert.deepEqual(pager.c!.map((c) => refs.get(c)), [
+    "pagination/page-2",
+    "pagination/page-3",
+    "pagination/next",
+  ]);
+  // Counts in rows: each row's "N comments" is `comments` under its row, whatever N says.
+  const list = el("list", "Issues", [
+    el("row", undefined, [el("lnk", "Crash on save"), el("lnk", "4 comments")]),
+    el("row", undefined, [el("lnk", "Dark mode"), el("lnk", "12 comments")]),
+  ]);
+  const rows = refsOf(list);
+  assert.deepEqual(list.c!.map((r) => rows.get(r.c![1])), [
+    "issues/crash-on-save/comments",
+    "issues/dark-mode/comments",
+  ]);
+  // A row's key is an identifier: "Invoice 17" keys its row whole, even alone.
+  const one = el("table", "Invoices", [el("row", undefined, [el("cell", "Invoice 17")])]);
+  assert.equal(refsOf(one).get(one.c![0]), "invoices/invoice-17");
 });
