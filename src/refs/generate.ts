@@ -63,26 +63,33 @@ const INDEX_ROOM = 8;
  */
 const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
 
-/** A count at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)", "Issues 128". */
-const TRAILING_COUNT = /(?:\s*\(\d[\d,.]*\)|\s*\[\d[\d,.]*\]|(?<=\p{L}\S*)\s+\d[\d,.]*)\s*$/u;
+/** A count in brackets at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)". */
+const BRACKETED_COUNT = /\s*(?:\(\d[\d,.]*\)|\[\d[\d,.]*\])\s*$/;
+
+/** A bare number at the end of a label: "Issues 128" (or "Invoice 17": a key, kept there). */
+const TRAILING_COUNT = /(?<=\p{L}\S*)\s+\d[\d,.]*\s*$/u;
 
 /** A count at the start of a label, before a word: "4 comments", "98 Open", "1,024 results". */
 const LEADING_COUNT = /^\d[\d,.]*\s+(?=\p{L})/u;
 
 /**
- * A label without the count it starts or ends with ("" when it has none).
+ * A label without the count it starts or ends with ("" when it has none). A
+ * key (a row's first text) loses only a bracketed count: "Invoice 17" is an
+ * identifier, "Project update (3)" a thread and its count.
  *
  * @param label the label
+ * @param key whether the label keys a row
  * @returns the label without its count, or ""
  * @example
  * ```ts
  * import { uncounted } from "./generate.ts";
  * console.log(uncounted("Issues 128"), uncounted("4 comments"), uncounted("Inbox (12)")); // Issues comments Inbox
- * console.log(JSON.stringify(uncounted("Save")), JSON.stringify(uncounted("2026"))); // "" ""
+ * console.log(JSON.stringify(uncounted("Save")), JSON.stringify(uncounted("Invoice 17", true))); // "" ""
  * ```
  */
-export function uncounted(label: string): string {
-  const out = label.replace(TRAILING_COUNT, "").replace(LEADING_COUNT, "");
+export function uncounted(label: string, key = false): string {
+  let out = label.replace(BRACKETED_COUNT, "");
+  if (!key) out = out.replace(TRAILING_COUNT, "").replace(LEADING_COUNT, "");
   return out !== label && /\p{L}/u.test(out) ? out : "";
 }
 
@@ -471,8 +478,8 @@ function cachedSlug(counts: CountedLabels): SlugOf {
     const t = el.t?.trim();
     // A count the label starts or ends with ("Inbox (12)", "4 comments") changes: not part of a
     // ref, unless leaving it out made refs collide (then it names the element). A row's key
-    // ("Invoice 17") is an identifier: kept whole.
-    const bare = t && !asKey && !counts.kept.has(t) ? uncounted(t) : "";
+    // ("Invoice 17") is an identifier: only a bracketed count leaves it.
+    const bare = t && !counts.kept.has(t) ? uncounted(t, asKey) : "";
     const s = bare && slugOnce(bare)
       ? (counts.dropped.push(t!), slugOnce(bare))
       : t

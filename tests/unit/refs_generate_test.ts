@@ -569,4 +569,7 @@ Deno.test("refs: a number that names an element is kept where leaving it out wou
   // A row's key is an identifier: "Invoice 17" keys its row whole, even alone.
   const one = el("table", "Invoices", [el("row", undefined, [el("cell", "Invoice 17")])]);
   assert.equal(refsOf(one).get(one.c![0]), "invoices/invoice-17");
+  // A thread's count in brackets is a count, key or not.
+  const mail = el("list", "Threads", [el("row", undefined, [el("lnk", "Project update (3)")])]);
+  assert.equal(refsOf(mail).get(mail.c![0]), "threads/project-update");
 });
