@@ -13,6 +13,7 @@
  * @module
  */
 
+import { encodePng } from "../src/output/png.ts";
 import { getEncoding } from "js-tiktoken";
 import { runCli } from "../tests/harness/cli.ts";
 import { type DesktopApp, type DesktopOptions, startDesktop } from "../tests/harness/desktop.ts";
@@ -149,7 +150,32 @@ const CASES: Case[] = [
       return { url: `${dir}/files` };
     },
   },
+  {
+    key: "geany",
+    app: "geany",
+    label: "Geany (GTK3), a C file with its symbol tree",
+    setup: async (dir) => {
+      await Deno.writeTextFile(`${dir}/sum.c`, "int add(int a, int b) { return a + b; }\n");
+      return { url: `${dir}/sum.c` };
+    },
+  },
+  {
+    key: "eog",
+    app: "eog",
+    label: "eog (GTK3), a PNG with its properties pane",
+    setup: async (dir) => {
+      await Deno.writeFile(`${dir}/square.png`, await squarePng());
+      return { url: `${dir}/square.png` };
+    },
+  },
+  { key: "dconf-editor", app: "dconf-editor", label: "dconf-editor (GTK3), the schema folders" },
+  { key: "xfce4-terminal", app: "xfce4-terminal", label: "xfce4-terminal (GTK3, VTE), a shell" },
 ];
+
+/** A 48x48 grey PNG. */
+function squarePng(): Promise<Uint8Array> {
+  return encodePng({ width: 48, height: 48, data: new Uint8Array(48 * 48 * 4).fill(200) });
+}
 
 /** One app's figures. */
 interface Row {

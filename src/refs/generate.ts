@@ -474,17 +474,26 @@ function cachedSlug(counts: CountedLabels): SlugOf {
     }
     return s;
   };
+  // Each label's slug without its count ("" when it has none), as a key and not.
+  const bareCache = [new Map<string, string>(), new Map<string, string>()];
+  const bareSlug = (label: string, asKey: boolean) => {
+    const cached = bareCache[asKey ? 1 : 0];
+    let s = cached.get(label);
+    if (s === undefined) {
+      const bare = /\d/.test(label) ? uncounted(label, asKey) : "";
+      s = bare ? slugOnce(bare) : "";
+      cached.set(label, s);
+    }
+    return s;
+  };
   return (el, asKey = false) => {
     const t = el.t?.trim();
     // A count the label starts or ends with ("Inbox (12)", "4 comments") changes: not part of a
     // ref, unless leaving it out made refs collide (then it names the element). A row's key
     // ("Invoice 17") is an identifier: only a bracketed count leaves it.
-    const bare = t && !counts.kept.has(t) ? uncounted(t, asKey) : "";
-    const s = bare && slugOnce(bare)
-      ? (counts.dropped.push(t!), slugOnce(bare))
-      : t
-      ? slugOnce(t)
-      : "";
+    const bare = t && !counts.kept.has(t) ? bareSlug(t, asKey) : "";
+    if (bare) counts.dropped.push(t!);
+    const s = bare || (t ? slugOnce(t) : "");
     if (s) return s;
     // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name,
     // and a tooltip of the form "Move Tool: Move layers…" is named by its head.
