@@ -6,11 +6,12 @@
  *
  * - A ref is the `/`-joined segments of the element's *contributing*
  *   ancestors, then the element's own segment.
- * - Own segment: `slug(bestLabel)`, else the short role. A count the label
- *   starts or ends with (`Inbox (12)`, `Issues 128`, `4 comments`, `98 Open`)
- *   is left out: it changes. Where leaving it out makes two refs one (`Page
- *   2` and `Page 3` in one pager, rows `Invoice 17` and `Invoice 18`), the
- *   number names the element and is kept. A row or tree item
+ * - Own segment: `slug(bestLabel)`, else the short role. A count is left
+ *   out, since it changes: in brackets at the end (`Inbox (12)`), before the
+ *   first word (`4 comments`, `98 Open`), or in a badge of its own (a link
+ *   "Issues" holding a text "128"). A number that ends a label as one word of
+ *   it names the element and stays (`Page 2`, `Invoice 17`); so does every
+ *   number of a row's key but a bracketed count. A row or tree item
  *   without a label uses its row key (below). When the label's slug repeats
  *   the segment of the nearest contributing ancestor (a link's text child, a
  *   cell that names its row), the own segment is the role instead, so the
@@ -66,31 +67,48 @@ const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
 /** A count in brackets at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)". */
 const BRACKETED_COUNT = /\s*(?:\(\d[\d,.]*\)|\[\d[\d,.]*\])\s*$/;
 
-/** A bare number at the end of a label: "Issues 128" (or "Invoice 17": a key, kept there). */
-const TRAILING_COUNT = /(?<=\p{L}\S*)\s+\d[\d,.]*\s*$/u;
-
 /** A count at the start of a label, before a word: "4 comments", "98 Open", "1,024 results". */
 const LEADING_COUNT = /^\d[\d,.]*\s+(?=\p{L})/u;
 
+/** A number alone: what a badge says. */
+const BARE_NUMBER = /^\d[\d,.]*$/;
+
 /**
- * A label without the count it starts or ends with ("" when it has none). A
- * key (a row's first text) loses only a bracketed count: "Invoice 17" is an
- * identifier, "Project update (3)" a thread and its count.
+ * A label without the count it holds ("" when it has none): a bracketed count
+ * at its end, a count before its first word (not in a row's key: "3 Musketeers"
+ * may key a row), or the number its badge shows at its end.
  *
  * @param label the label
  * @param key whether the label keys a row
+ * @param badge the number a badge inside the element shows, if any
  * @returns the label without its count, or ""
  * @example
  * ```ts
  * import { uncounted } from "./generate.ts";
- * console.log(uncounted("Issues 128"), uncounted("4 comments"), uncounted("Inbox (12)")); // Issues comments Inbox
- * console.log(JSON.stringify(uncounted("Save")), JSON.stringify(uncounted("Invoice 17", true))); // "" ""
+ * console.log(uncounted("Inbox (12)"), uncounted("4 comments"), uncounted("Issues 128", false, "128")); // Inbox comments Issues
+ * console.log(JSON.stringify(uncounted("Page 2")), JSON.stringify(uncounted("Invoice 17", true))); // "" ""
  * ```
  */
-export function uncounted(label: string, key = false): string {
+export function uncounted(label: string, key = false, badge?: string): string {
   let out = label.replace(BRACKETED_COUNT, "");
-  if (!key) out = out.replace(TRAILING_COUNT, "").replace(LEADING_COUNT, "");
+  if (!key) {
+    out = out.replace(LEADING_COUNT, "");
+    if (badge !== undefined && out.endsWith(badge)) out = out.slice(0, -badge.length).trimEnd();
+  }
   return out !== label && /\p{L}/u.test(out) ? out : "";
+}
+
+/**
+ * The number a badge inside an element shows: its last child, a text that is
+ * a number alone, or an unlabeled container of one (a `<span>` with an id).
+ */
+function badgeOf(el: Element): string | undefined {
+  let last = el.c?.at(-1);
+  while (last && !last.t && last.c?.length === 1 && (last.r === "group" || last.r === "other")) {
+    last = last.c[0];
+  }
+  const text = last?.r === "txt" && !last.c?.length ? (last.t ?? last.v)?.trim() : undefined;
+  return text !== undefined && BARE_NUMBER.test(text) ? text : undefined;
 }
 
 /**
@@ -228,8 +246,6 @@ export interface RefTrace {
   anc: LandmarkNode | null;
   /** Depth below the root (root is 0). */
   depth: number;
-  /** Labels whose count its own segment left out ("Issues 128": `issues`), if any. */
-  dropped?: string[];
 }
 
 /**
@@ -258,40 +274,8 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
  * ```
  */
 export function traceRefs(root: Element): RefTrace[] {
-  const counts: CountedLabels = { kept: new Set(), dropped: [] };
-  const first = traceWith(root, counts);
-  // Labels whose count, left out, made two refs one: the number names them. Read again with
-  // their numbers kept (rare: a pager, rows keyed "Invoice 17", "Invoice 18").
-  const byBase = new Map<string, RefTrace[]>();
-  for (const t of first) {
-    const group = byBase.get(t.base);
-    if (group) group.push(t);
-    else byBase.set(t.base, [t]);
-  }
-  for (const group of byBase.values()) {
-    if (group.length < 2) continue;
-    for (const t of group) for (const label of t.dropped ?? []) counts.kept.add(label);
-  }
-  return counts.kept.size ? traceWith(root, counts) : first;
-}
-
-/**
- * The slug of an element's best label; `asKey` when it keys a row or a
- * column (an identifier: a count-like number in it is kept).
- */
-type SlugOf = (el: Element, asKey?: boolean) => string;
-
-/** Labels whose count a ref leaves out (`dropped`, as met) or keeps (`kept`). */
-interface CountedLabels {
-  /** Labels whose count names the element: kept in refs. */
-  kept: Set<string>;
-  /** Labels whose count was left out, in the order met (reset per element by the walk). */
-  dropped: string[];
-}
-
-function traceWith(root: Element, counts: CountedLabels): RefTrace[] {
   const out: RefTrace[] = [];
-  const slugOf = cachedSlug(counts);
+  const slugOf = cachedSlug();
   const cellKeys = new Map<Element, string>();
   const gridItems = new Set<Element>();
   const seg: Segment = { own: "", contributes: null };
@@ -309,9 +293,7 @@ function traceWith(root: Element, counts: CountedLabels): RefTrace[] {
     cell: string | null,
   ) => {
     if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
-    counts.dropped = [];
     segmentOf(el, parent, path, slugOf, seg);
-    const dropped = counts.dropped.length ? counts.dropped : undefined;
     if (el.r === "cell") {
       seg.own = cellKeys.get(el) || "cell";
       // A grid view's item names what is inside it, as a row does.
@@ -321,8 +303,7 @@ function traceWith(root: Element, counts: CountedLabels): RefTrace[] {
       if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
       seg.contributes = null;
     }
-    const base = fit(path ? `${path.prefix}/${seg.own}` : seg.own);
-    out.push(dropped ? { el, base, anc: path, depth, dropped } : { el, base, anc: path, depth });
+    out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
     if (!el.c?.length) return;
     const contributes = seg.contributes;
     const childPath: LandmarkNode | null = contributes === null ? path : {
@@ -461,10 +442,16 @@ function fit(ref: string): string {
 }
 
 /**
+ * The slug of an element's best label; `asKey` when it keys a row or a
+ * column (an identifier: only a bracketed count leaves it).
+ */
+type SlugOf = (el: Element, asKey?: boolean) => string;
+
+/**
  * A memoized slug of an element's {@link bestLabel}: UIs repeat labels
  * ("Delete", "OK") a lot.
  */
-function cachedSlug(counts: CountedLabels): SlugOf {
+function cachedSlug(): SlugOf {
   const cache = new Map<string, string>();
   const slugOnce = (label: string) => {
     let s = cache.get(label);
@@ -474,26 +461,23 @@ function cachedSlug(counts: CountedLabels): SlugOf {
     }
     return s;
   };
-  // Each label's slug without its count ("" when it has none), as a key and not.
-  const bareCache = [new Map<string, string>(), new Map<string, string>()];
-  const bareSlug = (label: string, asKey: boolean) => {
-    const cached = bareCache[asKey ? 1 : 0];
-    let s = cached.get(label);
+  // Each label's slug without its count ("" when it has none), by label, key use and badge.
+  const bareCache = new Map<string, string>();
+  const bareSlug = (label: string, asKey: boolean, badge: string | undefined) => {
+    const k = `${asKey ? 1 : 0}${badge ?? ""}\u0000${label}`;
+    let s = bareCache.get(k);
     if (s === undefined) {
-      const bare = /\d/.test(label) ? uncounted(label, asKey) : "";
+      const bare = /\d/.test(label) ? uncounted(label, asKey, badge) : "";
       s = bare ? slugOnce(bare) : "";
-      cached.set(label, s);
+      bareCache.set(k, s);
     }
     return s;
   };
   return (el, asKey = false) => {
     const t = el.t?.trim();
-    // A count the label starts or ends with ("Inbox (12)", "4 comments") changes: not part of a
-    // ref, unless leaving it out made refs collide (then it names the element). A row's key
-    // ("Invoice 17") is an identifier: only a bracketed count leaves it.
-    const bare = t && !counts.kept.has(t) ? bareSlug(t, asKey) : "";
-    if (bare) counts.dropped.push(t!);
-    const s = bare || (t ? slugOnce(t) : "");
+    // A count changes: not part of a ref (see uncounted). A row's key ("Invoice 17") is an
+    // identifier: only a bracketed count leaves it.
+    const s = t ? bareSlug(t, asKey, badgeOf(el)) || slugOnce(t) : "";
     if (s) return s;
     // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name,
     // and a tooltip of the form "Move Tool: Move layers…" is named by its head.

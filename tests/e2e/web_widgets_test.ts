@@ -147,13 +147,15 @@ print(json.dumps(next(whole(o) for o in walk(app)
         /\[\d+\|([^\]]*reports)\] lnk "Reports \((\d+)\)"/.exec(text);
       const before = reportsRef(tree.stdout);
       assert.ok(before, tree.stdout);
-      // So are a badge's count ("Inbox 4") and a count a label starts with ("2 comments").
+      // So are a count a label starts with ("2 comments") and, where the browser shows the badge
+      // as a text of its own (Chromium; Firefox reads "Inbox 4" as one text), a badge's count.
       const countRefs = (text: string) => [
         /\[\d+\|([^\]]*)\] lnk "Inbox (\d+)"/.exec(text)?.slice(1),
         /\[\d+\|([^\]]*)\] lnk "(\d+) comments"/.exec(text)?.slice(1),
       ];
       const [inbox, comments] = countRefs(tree.stdout);
-      assert.match(inbox?.[0] ?? "", /(^|\/)inbox$/, tree.stdout);
+      assert.ok(inbox, tree.stdout);
+      if (app === "chromium") assert.match(inbox[0], /(^|\/)inbox$/, tree.stdout);
       assert.match(comments?.[0] ?? "", /(^|\/)comments$/, tree.stdout);
       // An action that brings in (then takes away) a list of 20 entries reports the list as
       // one line with a count, not a line per entry.
@@ -201,12 +203,14 @@ print(json.dumps(next(whole(o) for o in walk(app)
       );
       assert.deepEqual(counted, [
         `${Number(comments![1]) + 2} comments`,
-        `Inbox ${Number(inbox![1]) + 2}`,
+        `Inbox ${Number(inbox[1]) + 2}`,
       ]);
       const now = await runCli(d, ["read", "--app", d.appName]);
       assert.equal(reportsRef(now.stdout)?.[1], before[1], now.stdout);
       assert.equal(reportsRef(now.stdout)?.[2], String(Number(before[2]) + 2));
-      assert.deepEqual(countRefs(now.stdout).map((r) => r?.[0]), [inbox![0], comments![0]]);
+      const [inboxNow, commentsNow] = countRefs(now.stdout).map((r) => r?.[0]);
+      assert.equal(commentsNow, comments![0], now.stdout);
+      if (app === "chromium") assert.equal(inboxNow, inbox[0], now.stdout);
       const list = await runCli(d, ["list", "--format", "json"]);
       assert.ok(
         (JSON.parse(list.stdout) as Array<{ pid: number }>).some((a) => a.pid === d.pid),

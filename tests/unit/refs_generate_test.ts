@@ -522,8 +522,9 @@ Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)
     el("tab", "Inbox (1,024)"),
     el("btn", "Updates [3]"),
     el("btn", "(12)"), // nothing but a count: the count is the label
-    el("btn", "Chapter 2"),
-    el("lnk", "Issues 128"), // a badge
+    el("btn", "Chapter 2"), // a number that is part of the name
+    el("lnk", "Issues 128", [el("txt", "Issues"), el("txt", "128")]), // a badge
+    el("lnk", "Pull requests 12"), // no badge: the number may be a name
     el("lnk", "4 comments"),
     el("lnk", "98 Open"),
   ]);
@@ -533,8 +534,9 @@ Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)
     "toolbar/inbox",
     "toolbar/updates",
     "toolbar/12",
-    "toolbar/chapter",
+    "toolbar/chapter-2",
     "toolbar/issues",
+    "toolbar/pull-requests-12",
     "toolbar/comments",
     "toolbar/open",
   ]);
@@ -543,20 +545,12 @@ Deno.test("refs: a count the label ends with is not part of the ref ('Inbox (12)
   assert.equal(refsOf(again).get(again.c![0]), "toolbar/in-names");
 });
 
-Deno.test("refs: a number that names an element is kept where leaving it out would make refs collide", () => {
+Deno.test("refs: a number that names an element stays; counts in rows leave their rows' refs alike", () => {
   // A pager: "Page 2" and "Page 3" are two links, not one link and a count.
-  const pager = el("navigation", "Pagination", [
-    el("lnk", "Page 2"),
-    el("lnk", "Page 3"),
-    el("lnk", "Next"),
-  ]);
+  const pager = el("navigation", "Pagination", [el("lnk", "Page 2"), el("lnk", "Page 3")]);
   const refs = refsOf(pager);
-  assert.deepEqual(pager.c!.map((c) => refs.get(c)), [
-    "pagination/page-2",
-    "pagination/page-3",
-    "pagination/next",
-  ]);
-  // Counts in rows: each row's "N comments" is `comments` under its row, whatever N says.
+  assert.deepEqual(pager.c!.map((c) => refs.get(c)), ["pagination/page-2", "pagination/page-3"]);
+  // Each row's "N comments" is `comments` under its row, whatever N says.
   const list = el("list", "Issues", [
     el("row", undefined, [el("lnk", "Crash on save"), el("lnk", "4 comments")]),
     el("row", undefined, [el("lnk", "Dark mode"), el("lnk", "12 comments")]),
@@ -566,10 +560,18 @@ Deno.test("refs: a number that names an element is kept where leaving it out wou
     "issues/crash-on-save/comments",
     "issues/dark-mode/comments",
   ]);
-  // A row's key is an identifier: "Invoice 17" keys its row whole, even alone.
+  // A row's key is an identifier: "Invoice 17" keys its row whole; a bracketed count leaves it.
   const one = el("table", "Invoices", [el("row", undefined, [el("cell", "Invoice 17")])]);
   assert.equal(refsOf(one).get(one.c![0]), "invoices/invoice-17");
-  // A thread's count in brackets is a count, key or not.
   const mail = el("list", "Threads", [el("row", undefined, [el("lnk", "Project update (3)")])]);
   assert.equal(refsOf(mail).get(mail.c![0]), "threads/project-update");
+  // A badge's own text is a value: named by its role.
+  const inbox = el("navigation", "Main", [
+    el("lnk", "Inbox 4", [el("txt", "Inbox"), el("txt", "4")]),
+  ]);
+  const inboxRefs = refsOf(inbox);
+  assert.deepEqual(inbox.c![0].c!.map((k) => inboxRefs.get(k)), [
+    "main/inbox/txt.1",
+    "main/inbox/txt.2",
+  ]);
 });
