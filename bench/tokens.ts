@@ -388,8 +388,9 @@ if (import.meta.main) {
     "",
     ...(extraRows.length
       ? [
-        "Pages not written for this tool (`--page <file> <title>`; here the Rust documentation",
-        "installed by rustup: mdBook and rustdoc pages), measured the same way:",
+        "More pages (`--page <file> <title>`): the Rust documentation installed by rustup",
+        "(mdBook and rustdoc pages, not written for this tool) and an issue tracker",
+        "(`bench/pages/issues.html`, written for this benchmark), measured the same way:",
         "",
         "| page | kind | before | ours | Playwright | before vs PW | ours vs PW | text alone vs PW | addressable |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
