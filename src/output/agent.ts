@@ -196,14 +196,15 @@ function joinTextRuns(kids: readonly Element[], from: LiftedTexts, cap: number):
 }
 
 /** Roles that are only a wrapper when their one element says the same. */
-const ECHO_WRAPPERS: ReadonlySet<string> = new Set(["heading", "cell", "group", "other"]);
+const ECHO_WRAPPERS: ReadonlySet<string> = new Set(["heading", "cell", "group", "other", "txt"]);
 
 /** Buttons that wrap a button of their own label (GTK 4's menu button around its toggle). */
 const BUTTON_ROLES: ReadonlySet<string> = new Set(["btn", "toggle"]);
 
 /**
- * The one element a heading, cell or group only wraps, when it has the same
- * label and the wrapper says nothing else (no state, value or description);
+ * The one element a heading, cell, group or text only wraps (a GTK label that
+ * is all link), when it has the same label and the wrapper says nothing else
+ * (no state, value or description);
  * likewise a button that only wraps a button of its label.
  *
  * @param el the wrapper

@@ -7,7 +7,9 @@
  *   "Size", then its value;
  * - its zoom entry's icon is named after the icon theme ("go-down-symbolic"):
  *   not a label, no line;
- * - its split pane's value is where the divider sits: no value.
+ * - its split pane's value is where the divider sits: no value;
+ * - the folder is a link inside a label with no name of its own: it is named
+ *   by the part of the label's text it covers (Hyperlink's start and end).
  *
  * Witness: pyatspi reads the grid's child order and boxes, the icon's name
  * and the pane's value.
@@ -27,6 +29,8 @@ interface Witness {
   icons: string[];
   /** The split panes' values. */
   panes: number[];
+  /** Each link: its name and the part of its parent's text it covers. */
+  links: [string, string][];
 }
 
 Deno.test({
@@ -46,7 +50,7 @@ Deno.test({
       const w = await pyatspiJson<Witness>(
         d,
         `
-grid, icons, panes = [], [], []
+grid, icons, panes, links = [], [], [], []
 for o in walk(app):
     role = o.getRoleName()
     if role == "panel" and any(k.name == "Size" for k in o):
@@ -57,7 +61,10 @@ for o in walk(app):
         icons.append(o.name)
     elif role == "split pane":
         panes.append(o.queryValue().currentValue)
-print(json.dumps({"grid": grid, "icons": icons, "panes": panes}))
+    elif role == "link":
+        h = o.queryHyperlink()
+        links.append([o.name, o.parent.name[h.startIndex:h.endIndex]])
+print(json.dumps({"grid": grid, "icons": icons, "panes": panes, "links": links}))
 `,
       );
       return w.grid.some(([n]) => n === "PNG image") ? w : undefined;
@@ -79,6 +86,15 @@ print(json.dumps({"grid": grid, "icons": icons, "panes": panes}))
     assert.equal(lines[sizeLine + 2], '"Type"', read);
     assert.equal(lines[sizeLine + 3], '"PNG image"', read);
     for (const icon of witness.icons) assert.ok(!read.includes(icon), read);
+    // The folder's link: unnamed for pyatspi, named by the text it covers in the read.
+    const folder = dir.split("/").pop()!;
+    assert.deepEqual(witness.links, [["", folder]]);
+    assert.ok(
+      lines.some((l) => l.endsWith(`lnk "${folder}"`) || l.includes(`lnk "${folder}" `)),
+      read,
+    );
+    const saying = lines.filter((l) => l.includes(`"${folder}"`));
+    assert.equal(saying.length, 1, `the label is the link, no line of its own:\n${read}`);
     // The pane carries nothing else: with no value, it prints no line of its own.
     for (const v of witness.panes) assert.ok(!read.includes(`"${v}"`), read);
     assert.ok(!lines.some((l) => /\] group$/.test(l)), read);

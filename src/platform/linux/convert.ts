@@ -399,6 +399,12 @@ export function rawToElement(raw: AtspiRawNode): Element {
     if (!shown(c)) return;
     const kid = rawToElement(c);
     if (node.role === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) return;
+    // An unnamed link in a text (a GTK label's markup link) is named by the part it covers.
+    if (c.linkRange && !kid.t) {
+      const [start, end] = c.linkRange;
+      const part = Array.from(node.text ?? node.name).slice(start, end).join("").trim();
+      if (part) kid.t = part;
+    }
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog.
     if (node.role === R.APPLICATION && c.role === R.FILE_CHOOSER) kid.r = "dialog";
     kids.push(kid);

@@ -64,6 +64,45 @@ export function readsText(
 /** Roles whose object attributes say something printed: heading (level), landmark and scroll pane (xml-roles: their kind, a tab panel). */
 const ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([83, 110, 49]);
 
+/** AT-SPI's link role. */
+const LINK_ROLE = 88;
+
+/**
+ * Whether a reader asks where a link sits in the text that holds it: an
+ * unnamed link (a GTK label's markup link, eog's folder link) is named by
+ * that part of its parent's text.
+ *
+ * @param node role, name and interfaces
+ * @returns true for an unnamed link with the Hyperlink interface
+ * @example
+ * ```ts
+ * import { readsLinkRange } from "./raw.ts";
+ * console.log(readsLinkRange({ role: 88, name: "", interfaces: ["org.a11y.atspi.Hyperlink"] })); // true
+ * ```
+ */
+export function readsLinkRange(node: Pick<AtspiRawNode, "role" | "name" | "interfaces">): boolean {
+  return node.role === LINK_ROLE && node.name === "" &&
+    node.interfaces.includes("org.a11y.atspi.Hyperlink");
+}
+
+/**
+ * A link's place in its parent's text, when the offsets make one.
+ *
+ * @param start Hyperlink's StartIndex
+ * @param end Hyperlink's EndIndex
+ * @returns the range, or undefined for offsets that say nothing (-1, NaN, empty)
+ * @example
+ * ```ts
+ * import { linkRange } from "./raw.ts";
+ * console.log(linkRange(0, 3), linkRange(-1, -1)); // [0, 3] undefined
+ * ```
+ */
+export function linkRange(start: number, end: number): [number, number] | undefined {
+  return Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end > start
+    ? [start, end]
+    : undefined;
+}
+
 /**
  * Whether a reader reads a node's object attributes (placeholder, level,
  * xml-roles): for inputs, password fields, headings, landmarks and scroll
@@ -124,6 +163,11 @@ export interface AtspiRawNode {
   text?: string;
   /** Current/min/max value, when the object implements Value. */
   value?: { current: number; min: number; max: number; text?: string };
+  /**
+   * Where an unnamed link sits in its parent's text (start and end character
+   * offsets, Hyperlink's StartIndex and EndIndex), when read.
+   */
+  linkRange?: [number, number];
   /** Name of the object that labels this one (labelled-by relation), if any. */
   labelledBy?: string;
   /** Paths of the controls this label labels (LABEL_FOR relation), if read. */

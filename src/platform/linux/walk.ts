@@ -18,8 +18,10 @@ import { nativeError } from "./errors.ts";
 import { hasState, isHidden } from "./convert.ts";
 import {
   type AtspiRawNode,
+  linkRange,
   PASSIVE_ROLES,
   readsAttributes,
+  readsLinkRange,
   readsText,
   TEXT_CAP,
   TRUNCATION_MARK,
@@ -173,6 +175,10 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
     const label = optional(() => readLabelledBy(n, acc));
     if (label) node.labelledBy = label;
   }
+  if (readsLinkRange(node)) {
+    const range = optional(() => readLinkRange(n, acc));
+    if (range) node.linkRange = range;
+  }
   for (const k of ["extents", "actions", "value", "text"] as const) {
     if (node[k] === undefined) delete node[k];
   }
@@ -291,6 +297,18 @@ function readAttributes(n: Native, acc: Ptr): Record<string, string> | undefined
   } finally {
     n.sym.g_hash_table_unref(table);
   }
+}
+
+/** Where a link sits in its parent's text (Hyperlink's start and end), if it says. */
+function readLinkRange(n: Native, acc: Ptr): [number, number] | undefined {
+  using link = n.own(n.sym.atspi_accessible_get_hyperlink(acc));
+  n.check("read hyperlink");
+  if (!link) return undefined;
+  const start = n.sym.atspi_hyperlink_get_start_index(link.ptr, n.err.buf);
+  n.check("read link start");
+  const end = n.sym.atspi_hyperlink_get_end_index(link.ptr, n.err.buf);
+  n.check("read link end");
+  return linkRange(start, end);
 }
 
 function readLabelledBy(n: Native, acc: Ptr): string | undefined {

@@ -13,6 +13,7 @@ import {
   capText,
   PASSIVE_ROLES,
   readsAttributes,
+  readsLinkRange,
   readsText,
   TEXT_CAP,
 } from "../raw.ts";
@@ -22,6 +23,7 @@ import { getProperties, readProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 import { readLabelFor, wantsLabelFor } from "./relations.ts";
+import { linkRange } from "../raw.ts";
 
 /** Roles that may be labelled by another object. */
 const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40, 87]);
@@ -108,6 +110,7 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   if (readsAttributes(node)) out.push("attributes");
   if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
   if (wantsLabelFor(node)) out.push("labelFor");
+  if (readsLinkRange(node)) out.push("linkRange");
   return out;
 }
 
@@ -295,6 +298,12 @@ async function fetchOne(
       }
       case "labelFor":
         return await readLabelFor(node, call);
+      case "linkRange": {
+        const m = await getProperties(call, p, ATSPI + "Hyperlink", ["StartIndex", "EndIndex"]);
+        const range = linkRange(Number(m.get("StartIndex")), Number(m.get("EndIndex")));
+        if (range) node.linkRange = range;
+        return;
+      }
       case "labelledBy": {
         const [rels] = await call(p, ATSPI + "Accessible", "GetRelationSet");
         for (const [type, targets] of rels as Array<[number, Array<[string, string]>]>) {
