@@ -505,7 +505,8 @@ function segmentOf(
   out.contributes = null;
   // A label that repeats its container's segment is an echo: name it by role (the link
   // "Invoice 17" that keys its row `invoice-17`, counted or not).
-  if (labelSlug && path && (path.seg === labelSlug || path.seg === slugOf(el, true))) {
+  const counted = labelSlug !== "" && /\d/.test(el.t ?? "");
+  if (labelSlug && path && (path.seg === labelSlug || (counted && path.seg === slugOf(el, true)))) {
     out.own = el.r;
   } else if (SKIPPED_ROLES.has(el.r)) {
     // Implied containers: never in a path.
