@@ -14,8 +14,8 @@
  *   number of a row's key but a bracketed count. A row or tree item
  *   without a label uses its row key (below). When the label's slug repeats
  *   the segment of the nearest contributing ancestor (a link's text child, a
- *   cell that names its row), the own segment is the role instead, so the
- *   child does not collide with its container.
+ *   cell that names its row, a window titled as its app), the own segment is
+ *   the role instead, so the child does not collide with its container.
  * - Contributing ancestors:
  *   - never: app, window, scroll, web (always implied), and an element whose
  *     label just repeats its container's segment;
@@ -509,7 +509,9 @@ function segmentOf(
   if (labelSlug && path && (path.seg === labelSlug || (counted && path.seg === slugOf(el, true)))) {
     out.own = el.r;
   } else if (SKIPPED_ROLES.has(el.r)) {
-    // Implied containers: never in a path.
+    // Implied containers: never in a path. A window titled as its app (macOS's "Calculator",
+    // "dconf Editor") repeats the app: named by its role, no twin of the app.
+    if (el.r === "window" && parent?.r === "app" && labelSlug === slugOf(parent)) out.own = el.r;
   } else if (ROW_ROLES.has(el.r) && !labelSlug) {
     const key = rowKey(el, slugOf);
     if (key && !(path && path.seg === key)) out.own = out.contributes = key;

@@ -2,7 +2,8 @@
  * dconf-editor (GTK 3), a settings browser we did not build for: its first-run
  * warning is dismissed by ref, and opening a folder by ref replaces the list's
  * rows. The action's diff prints each new row as a read does, its label on the
- * row's line (`row: "desrt"`), not a row line and a text line apiece.
+ * row's line (`row: "desrt"`), not a row line and a text line apiece. Its
+ * window, titled as the app is named, is `window`, not the app's twin.
  * Witness: pyatspi reads the list items' labels after the click.
  */
 
@@ -25,6 +26,16 @@ Deno.test({
     if (careful) await runCliOk(d, ["click", "--pid", pid, "--ref", careful[1]]);
 
     const read = (await runCliOk(d, ["read", "--pid", pid])).stdout;
+    // Its window is titled as the app is named: no twin of the app, named by its role.
+    const titles = await pyatspiJson<string[]>(
+      d,
+      `print(json.dumps([app.name] + [w.name for w in app if w.getRoleName() == "frame"]))`,
+    );
+    assert.deepEqual(titles, ["dconf-editor", "dconf Editor"]);
+    assert.match(
+      read,
+      /^\[\d+\|dconf-editor\] app "dconf-editor"\n {2}\[\d+\|window\] window "dconf Editor"/,
+    );
     const ca = read.match(/\[\d+\|([^\]]+)\] row[^\n]*: "ca"$/m);
     assert.ok(ca, read);
     const res = await runCliOk(d, ["click", "--pid", pid, "--ref", ca[1], "--diff"]);

@@ -81,8 +81,8 @@ Deno.test("agent: one line per element with [id|ref], role, label, bounds and fl
 
 Deno.test("agent: tree mode indents 2 spaces per printed level; anonymous containers are skipped", () => {
   const lines = renderElements(app(), { format: "agent" }).trimEnd().split("\n");
-  assert.equal(lines[0], '[1|books.1] app "Books"');
-  assert.equal(lines[1], '  [2|books.2] window "Books"');
+  assert.equal(lines[0], '[1|books] app "Books"');
+  assert.equal(lines[1], '  [2|window] window "Books"');
   assert.equal(lines[2], "    [3|toolbar] toolbar");
   // The unlabeled group and scroll area carry nothing: the list sits right under the window.
   assert.ok(lines.includes('    [9|invoices] list "Invoices"'));
@@ -263,7 +263,7 @@ Deno.test("json: snapshot document with format, version, meta and the tree", () 
   assert.deepEqual(doc.app, { name: "Books", pid: 42 });
   assert.equal(doc.count, 23);
   assert.equal(doc.root.i, 1);
-  assert.equal(doc.root.ref, "books.1");
+  assert.equal(doc.root.ref, "books");
   assert.equal(doc.root.c[0].c[0].c[1].ref, "toolbar/search");
   assert.deepEqual(doc.root.c[0].c[0].c[1].b, [200, 50, 800, 30]);
   assert.deepEqual(Object.keys(doc).slice(0, 2), ["format", "version"]);
@@ -437,8 +437,8 @@ Deno.test("agent: rows of one shape share a header; each row line shows only wha
   assert.equal(
     text,
     [
-      '[1|books.1] app "Books"',
-      '  [2|books.2] window "Books"',
+      '[1|books] app "Books"',
+      '  [2|window] window "Books"',
       '    [3|invoices] list "Invoices"',
       '      rows: [id|<row>/lnk] lnk "…" | "…" | [id|<row>/delete] btn "Delete"',
       '      [4|invoices/invoice-1]: [6] "Invoice 1" | "$10" | [9]',

@@ -153,8 +153,8 @@ Deno.test("refs: every element gets a ref, containers and text included", () => 
   assignRefs(root);
   const all = traceRefs(root).map((t) => t.el.ref);
   assert.deepEqual(all, [
-    "demo.1", // the app
-    "demo.2", // its window, same label
+    "demo", // the app
+    "window", // its window, titled as its app
     "group",
     "hello",
     "separator",
