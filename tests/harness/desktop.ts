@@ -35,6 +35,7 @@ export type DesktopApp =
   | "xfce4-terminal"
   | "eog"
   | "dconf-editor"
+  | "pcmanfm-qt"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -43,7 +44,7 @@ export interface DesktopOptions {
   app: DesktopApp;
   /**
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
-   * evince, LibreOffice, featherpad, geany, eog), a folder (thunar, nautilus), or zenity's arguments
+   * evince, LibreOffice, featherpad, geany, eog), a folder (thunar, nautilus, pcmanfm-qt), or zenity's arguments
    * joined by NUL characters (after `--forms` unless the first one is
    * `--file-selection`), or the Python GTK 3 script to run (`gtk3-script`).
    */
@@ -119,6 +120,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "xfce4-terminal": "xfce4-terminal",
   eog: "eog",
   "dconf-editor": "dconf-editor",
+  "pcmanfm-qt": "pcmanfm-qt",
   "gtk3-script": "python3",
 };
 
@@ -415,6 +417,13 @@ function appCommand(
         cmd: "eog",
         args: opts.url ? [opts.url] : [],
         env: { GSETTINGS_BACKEND: "memory" },
+      };
+    case "pcmanfm-qt":
+      // Qt 5: a file manager whose icon view is a table of hidden columns; its own config dir.
+      return {
+        cmd: "pcmanfm-qt",
+        args: opts.url ? [opts.url] : [],
+        env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1", XDG_CONFIG_HOME: `${dir}/xdg-config` },
       };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.

@@ -545,13 +545,19 @@ async function buildTree(
       await Promise.all(showing.rows.map(async (r) => {
         const row = tableRow(bus);
         await adopt(row, r.cells, level + 1);
+        // A list view's item is its row: Qt's icon and list views give each
+        // item a table row whose other columns are hidden, and the item alone
+        // shows (pcmanfm-qt). Wrapping it would make a row with no key.
+        if (row.children.length === 1 && row.children[0].role === LIST_ITEM_ROLE) {
+          return { node: row.children[0], made: false };
+        }
         liftRowStates(row);
-        return row;
+        return { node: row, made: true };
       })).then((rows) => {
-        for (const row of rows) {
-          if (row.children.length === 0) continue;
+        for (const { node: row, made } of rows) {
+          if (row.children.length === 0 && made) continue;
           node.children.push(row);
-          found(row, false);
+          if (made) found(row, false);
         }
       });
       return;
@@ -587,6 +593,9 @@ async function buildTree(
   await expand(rootItem, root, 0);
   return root;
 }
+
+/** AT-SPI's list item role. */
+const LIST_ITEM_ROLE = 32;
 
 /** ENABLED, SENSITIVE, SHOWING and VISIBLE: the states of a row made to group a table's cells. */
 const ROW_STATES: [number, number] = [(1 << 8) | (1 << 24) | (1 << 25) | (1 << 30), 0];
