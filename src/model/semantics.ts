@@ -142,6 +142,25 @@ const IMAGE_DESCRIPTION_OFFER =
 const DOUBLED = /^(.+) \1$/s;
 
 /**
+ * A label made of its text child's mnemonic form and that text ("_Add World
+ * Clock Add World Clock": GTK 4.8 joins the button's label, underscore and
+ * all, with the label it is labelled by) says the text once.
+ *
+ * @param t the label
+ * @param children the element's children
+ * @returns the child's text, or `t` unchanged
+ */
+function withoutMnemonicEcho(t: string, children: readonly Element[]): string {
+  for (const k of children) {
+    const text = labelText(k);
+    if (!text || !t.endsWith(` ${text}`)) continue;
+    const head = t.slice(0, t.length - text.length - 1);
+    if (head.includes("_") && head.replace(/_(.)/gs, "$1") === text) return text;
+  }
+  return t;
+}
+
+/**
  * Cleans one element's own keys: class-name labels, U+FFFC and Chromium's
  * image-description offer go, and a label
  * that repeats its only text child twice (GTK 4 names a button "7 7" after
@@ -152,6 +171,7 @@ function clean(el: Element): void {
     let t = withoutObjectChars(el.t).replace(IMAGE_DESCRIPTION_OFFER, "");
     const half = DOUBLED.exec(t)?.[1];
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
+    else t = withoutMnemonicEcho(t, el.c ?? []);
     if (t === "" || isToolkitClassName(t)) delete el.t;
     else el.t = t;
   }

@@ -282,8 +282,17 @@ export function traceRefs(root: Element): RefTrace[] {
   // One frame per open parent (not per child), walked without recursion: generated
   // trees can be deeper than the call stack, and fewer allocations keep 100k-element
   // trees cheap. `cell` is the slug of the enclosing cell's text (null outside cells).
+  // `win` is the enclosing window's own segment and the path it sits on.
+  type Win = { seg: string; path: LandmarkNode | null } | null;
   const frames: Array<
-    { el: Element; path: LandmarkNode | null; depth: number; next: number; cell: string | null }
+    {
+      el: Element;
+      path: LandmarkNode | null;
+      depth: number;
+      next: number;
+      cell: string | null;
+      win: Win;
+    }
   > = [];
   const visit = (
     el: Element,
@@ -291,6 +300,7 @@ export function traceRefs(root: Element): RefTrace[] {
     path: LandmarkNode | null,
     depth: number,
     cell: string | null,
+    win: Win,
   ) => {
     if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
     segmentOf(el, parent, path, slugOf, seg);
@@ -303,6 +313,10 @@ export function traceRefs(root: Element): RefTrace[] {
       if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
       seg.contributes = null;
     }
+    // A window's title shown inside it as text (a dialog's header bar) repeats the window on
+    // the same path: named by its role, no twin of its window. A control keeps its label (a
+    // dialog "Print" and its button "Print" are twins, as any two controls would be).
+    if (win && TITLE_ROLES.has(el.r) && path === win.path && seg.own === win.seg) seg.own = el.r;
     out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
     if (!el.c?.length) return;
     const contributes = seg.contributes;
@@ -314,9 +328,10 @@ export function traceRefs(root: Element): RefTrace[] {
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
     const childCell = el.r === "cell" ? slugOf(el, true) : cell;
-    frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell });
+    const childWin = el.r === "window" ? { seg: seg.own, path } : win;
+    frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell, win: childWin });
   };
-  visit(root, null, null, 0, null);
+  visit(root, null, null, 0, null, null);
   while (frames.length) {
     const top = frames[frames.length - 1];
     const kids = top.el.c!;
@@ -324,7 +339,7 @@ export function traceRefs(root: Element): RefTrace[] {
       frames.pop();
       continue;
     }
-    visit(kids[top.next++], top.el, top.path, top.depth, top.cell);
+    visit(kids[top.next++], top.el, top.path, top.depth, top.cell, top.win);
   }
   return out;
 }
@@ -488,6 +503,9 @@ function cachedSlug(): SlugOf {
     return ph ? slugOnce(ph) : "";
   };
 }
+
+/** Roles of a window's title shown inside it: read, never acted on. */
+const TITLE_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "heading"]);
 
 /** Fills `out` with the element's own segment and the one it contributes to descendants. */
 function segmentOf(

@@ -36,6 +36,7 @@ export type DesktopApp =
   | "eog"
   | "dconf-editor"
   | "pcmanfm-qt"
+  | "gnome-clocks"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -121,6 +122,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   eog: "eog",
   "dconf-editor": "dconf-editor",
   "pcmanfm-qt": "pcmanfm-qt",
+  "gnome-clocks": "gnome-clocks",
   "gtk3-script": "python3",
 };
 
@@ -424,6 +426,13 @@ function appCommand(
         cmd: "pcmanfm-qt",
         args: opts.url ? [opts.url] : [],
         env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1", XDG_CONFIG_HOME: `${dir}/xdg-config` },
+      };
+    case "gnome-clocks":
+      // GTK 4 and libadwaita: cairo frames (see above), settings in memory.
+      return {
+        cmd: "gnome-clocks",
+        args: [],
+        env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory" },
       };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.

@@ -156,6 +156,18 @@ Deno.test("semantics: a label repeating its text child twice says it once (GTK 4
   ]);
 });
 
+Deno.test("semantics: a label joining its text's mnemonic form and the text says the text (GTK 4.8)", () => {
+  // gnome-clocks: a button named "_Add World Clock Add World Clock" holding a label "Add World Clock".
+  const add = el("btn", "_Add World Clock Add World Clock", [el("txt", "Add World Clock")]);
+  const under = el("btn", "Save_as Save_as", [el("txt", "Saveas")]); // not its text's mnemonic form
+  const plain = el("btn", "Open recent Open recent files", [el("txt", "Open recent files")]);
+  const out = refs(el("window", "Clocks", [add, under, plain]));
+  assert.equal(add.t, "Add World Clock");
+  assert.equal(under.t, "Save_as Save_as");
+  assert.equal(plain.t, "Open recent Open recent files", "no underscore: a label of its own");
+  assert.ok(out.includes("btn add-world-clock"), out.join("\n"));
+});
+
 Deno.test("semantics: boxes pair labels with fields when the toolkit lists them in reverse", () => {
   // zenity --forms: a GTK 3 grid lists its children last first.
   const name = el("input", undefined, undefined, { b: [576, 347, 204, 34] });

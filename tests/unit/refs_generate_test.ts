@@ -575,3 +575,24 @@ Deno.test("refs: a number that names an element stays; counts in rows leave thei
     "main/inbox/txt.2",
   ]);
 });
+
+Deno.test("refs: a window's title shown inside it as text is named by its role, no twin of the window", () => {
+  // gnome-clocks' dialog: the header bar's title label says the window's title.
+  const title = el("txt", "Add a New World Clock");
+  const add = el("btn", "Add");
+  const dialog = el("window", "Add a New World Clock", [el("group", undefined, [title, add])]);
+  const heading = el("heading", "Print");
+  const print = el("btn", "Print"); // a control keeps its label: twins, as two controls are
+  const printDialog = el("window", "Print", [heading, print]);
+  const inForm = el("txt", "Print"); // on another path than its window: no echo of it
+  const form = el("form", "Options", [inForm]);
+  printDialog.c!.push(form);
+  const refs = refsOf(el("app", "Clocks", [dialog, printDialog]));
+  assert.equal(refs.get(dialog), "add-a-new-world-clock");
+  assert.equal(refs.get(title), "txt");
+  assert.equal(refs.get(add), "add");
+  assert.equal(refs.get(heading), "heading");
+  assert.equal(refs.get(printDialog), "print.1");
+  assert.equal(refs.get(print), "print.2");
+  assert.equal(refs.get(inForm), "options/print");
+});
