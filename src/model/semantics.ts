@@ -422,12 +422,19 @@ function nameFromContent(el: Element): void {
  * A control with no label of its own whose only wrapper carries just a
  * description (a tooltip set on the box around it: GIMP's toolbox buttons)
  * takes that description; the wrapper then says nothing and prints no line.
+ * Boxes that say nothing may stand between them (GTK 3 tool items: AbiWord's
+ * and Gnumeric's zoom combo sits in a box inside the tooltip's box).
  */
 function tooltipFromWrapper(el: Element): void {
   if (el.r !== "group" || el.t?.trim() || !el.d?.trim() || el.c?.length !== 1 || hasFlags(el)) {
     return;
   }
-  const control = el.c[0];
+  let control = el.c[0];
+  while (
+    control.r === "group" && control.c?.length === 1 && unlabelled(control) && !hasFlags(control)
+  ) {
+    control = control.c[0];
+  }
   if (!INTERACTIVE_ROLES.has(control.r) || !unlabelled(control)) return;
   control.d = el.d;
   delete el.d;

@@ -37,6 +37,7 @@ export type DesktopApp =
   | "dconf-editor"
   | "pcmanfm-qt"
   | "gnome-clocks"
+  | "abiword"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -123,6 +124,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "dconf-editor": "dconf-editor",
   "pcmanfm-qt": "pcmanfm-qt",
   "gnome-clocks": "gnome-clocks",
+  abiword: "abiword",
   "gtk3-script": "python3",
 };
 
@@ -434,6 +436,9 @@ function appCommand(
         args: [],
         env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory" },
       };
+    case "abiword":
+      // GTK 3: a word processor whose toolbars hold combos inside tooltip boxes.
+      return { cmd: "abiword", args: opts.url ? [opts.url] : [], env: { HOME: dir } };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.
       return { cmd: "dconf-editor", args: [], env: { GSETTINGS_BACKEND: "memory" } };
