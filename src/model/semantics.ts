@@ -190,9 +190,10 @@ function clean(el: Element): void {
     delete el.v;
   }
   // A paragraph whose text is its own (Firefox: no text child) is a text, as in other browsers.
+  // A number on a range (GTK 4's scroll bar holds a filler with the bar's position) is not.
   if (
     el.r === "group" && el.t === undefined && el.v !== undefined && !el.c?.length && !el.f &&
-    el.s === undefined && el.d === undefined
+    el.s === undefined && el.d === undefined && el.min === undefined && el.max === undefined
   ) {
     el.r = "txt";
   }

@@ -245,7 +245,9 @@ export interface LiftedTexts {
 export function isAnonymous(el: Element): boolean {
   // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing.
   const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt";
-  return container && !el.t?.trim() && !el.d?.trim() && !el.v && !el.ph &&
+  // A number where a value means nothing (a GTK 4 scroll bar's inner range) is no content either.
+  const value = !!el.v && !isValueNoise(el);
+  return container && !el.t?.trim() && !el.d?.trim() && !value && !el.ph &&
     !hasOwnState(el) && informativeActions(el).length === 0;
 }
 

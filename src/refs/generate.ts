@@ -28,7 +28,8 @@
  *   - rows and tree items: label slug, else row key (slug of the first
  *     labeled cell, link, text or heading inside), else nothing; so does a
  *     grid view's item (a cell straight in a table with no rows and no
- *     column headers: a file manager's icon), by its row key;
+ *     column headers: a file manager's icon), by its row key, or by its
+ *     first text that not every item shows (a font viewer's "Aa" sample);
  *   - any other element with a label (labeled group, link with text inside):
  *     its slug. Unlabeled containers contribute nothing.
  * - Duplicates: every element sharing a ref gets `.1`, `.2`... in document
@@ -410,14 +411,23 @@ function indexTable(
   }
   if (headers.length === 0 && rows.length === 0) {
     // A grid view (cells straight in the table, no rows, no headers: a file manager's icons)
-    // holds items, not values: each cell is keyed like a row, by its first text.
-    for (const c of direct) {
-      const key = c.r === "cell" ? rowKey(c, slugOf) : "";
+    // holds items, not values: each cell is keyed like a row, by its first text, unless every
+    // item shows that text (a font viewer's "Aa" sample): then by the first one that differs.
+    const cells = direct.filter((c) => c.r === "cell");
+    const texts = cells.map((c) => rowKeys(c, slugOf, GRID_KEY_DEPTH));
+    let at = 0;
+    while (
+      cells.length > 1 && at < GRID_KEY_DEPTH - 1 &&
+      texts.every((t) => t[at] !== undefined && t[at] === texts[0][at]) &&
+      texts.some((t) => t[at + 1] !== undefined)
+    ) at++;
+    cells.forEach((c, k) => {
+      const key = texts[k][at] ?? texts[k][0] ?? "";
       if (key) {
         keys.set(c, key);
         items.add(c);
       }
-    }
+    });
     return;
   }
   if (headers.length === 0) return;
@@ -584,9 +594,22 @@ const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
  * keyed by its first labeled button (a navigation group's "Guides" toggle).
  */
 function rowKey(row: Element, slugOf: SlugOf): string {
+  return rowKeys(row, slugOf, 1)[0] ?? "";
+}
+
+/** How many texts of a grid view's item are candidates for its key. */
+const GRID_KEY_DEPTH = 3;
+
+/**
+ * The first `max` candidates for a row's key, in the order {@link rowKey}
+ * tries them (its key is the first); the first labeled button when there is
+ * no text.
+ */
+function rowKeys(row: Element, slugOf: SlugOf, max: number): string[] {
+  const out: string[] = [];
   let control = "";
   const stack = [...(row.c ?? [])].reverse();
-  while (stack.length) {
+  while (stack.length && out.length < max) {
     const el = stack.pop()!;
     if (OTHER_ROWS.has(el.r)) continue;
     if (el.r === "cell" && controlCell(el)) continue;
@@ -594,13 +617,13 @@ function rowKey(row: Element, slugOf: SlugOf): string {
     // inserted above.
     if (ROW_KEY_ROLES.has(el.r) && !ORDINAL.test(el.t ?? "")) {
       const s = slugOf(el, true);
-      if (s) return s;
+      if (s) out.push(s);
     }
     if (!control && KEY_CONTROLS.has(el.r)) control = slugOf(el, true);
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
-  return control;
+  return out.length || !control ? out : [control];
 }
 
 /**

@@ -38,6 +38,7 @@ export type DesktopApp =
   | "pcmanfm-qt"
   | "gnome-clocks"
   | "abiword"
+  | "gnome-font-viewer"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -125,6 +126,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "pcmanfm-qt": "pcmanfm-qt",
   "gnome-clocks": "gnome-clocks",
   abiword: "abiword",
+  "gnome-font-viewer": "gnome-font-viewer",
   "gtk3-script": "python3",
 };
 
@@ -439,6 +441,9 @@ function appCommand(
     case "abiword":
       // GTK 3: a word processor whose toolbars hold combos inside tooltip boxes.
       return { cmd: "abiword", args: opts.url ? [opts.url] : [], env: { HOME: dir } };
+    case "gnome-font-viewer":
+      // GTK 4: the installed fonts as a grid view; cairo frames (see above).
+      return { cmd: "gnome-font-viewer", args: [], env: { GSK_RENDERER: "cairo" } };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.
       return { cmd: "dconf-editor", args: [], env: { GSETTINGS_BACKEND: "memory" } };

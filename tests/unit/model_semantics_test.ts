@@ -3,6 +3,7 @@ import type { Element, Role } from "../../src/model/element.ts";
 import { foldLabels, isToolkitClassName, withoutObjectChars } from "../../src/model/semantics.ts";
 import { assignIds } from "../../src/model/tree.ts";
 import { assignRefs } from "../../src/refs/generate.ts";
+import { renderAgent } from "../../src/output/agent.ts";
 
 function el(r: Role, t?: string, c?: Element[], extra: Partial<Element> = {}): Element {
   return { i: 0, r, ...(t === undefined ? {} : { t }), ...(c ? { c } : {}), ...extra };
@@ -400,4 +401,19 @@ Deno.test("semantics: a current tab Qt 5 marks focused is not focused while the 
   const alone = el("tab", "Settings", undefined, { f: true, s: true });
   foldLabels(el("window", "Prefs", [el("tablist", undefined, [alone])]));
   assert.equal(alone.f, true, "a tab that is the only focused element keeps it");
+});
+
+Deno.test("semantics: a number on a range is no paragraph, and prints no line (GTK 4 scroll bar)", () => {
+  // gnome-font-viewer: scroll bar > filler "GtkRange" holding the bar's position as a Value.
+  const filler = el("group", undefined, undefined, { v: "0", min: 0, max: 9239 });
+  const para = el("group", undefined, undefined, { v: "A paragraph of its own text." });
+  const root = el("window", "Fonts", [el("scroll", undefined, [filler]), para]);
+  foldLabels(root);
+  assert.equal(filler.r, "group", "not a paragraph");
+  assert.equal(para.r, "txt", "Firefox's paragraph with its own text is one");
+  assignIds(root);
+  assignRefs(root);
+  const out = renderAgent(root, { bounds: false });
+  assert.doesNotMatch(out, /"0"|range=|group/, out);
+  assert.match(out, /"A paragraph of its own text\."/, out);
 });

@@ -502,6 +502,28 @@ Deno.test("refs: a grid view's items (cells with no row and no header) are keyed
   assert.equal(orders.get(table.c![2].c![1]), "orders/so-1005/status");
 });
 
+Deno.test("refs: a grid view's item is keyed by its first text that not every item shows", () => {
+  // gnome-font-viewer: each font is a cell showing the sample "Aa", then the font's name.
+  const font = (name: string) => el("cell", undefined, [el("txt", "Aa"), el("txt", name)]);
+  const fonts = el("table", undefined, [font("C059"), font("C059, Bold"), font("Cantarell")]);
+  const refs = refsOf(el("window", "Fonts", [fonts]));
+  assert.deepEqual(fonts.c!.map((c) => refs.get(c)), [
+    "table/c059",
+    "table/c059-bold",
+    "table/cantarell",
+  ]);
+  // One item alone: its first text keys it.
+  const single = el("table", undefined, [font("C059")]);
+  assert.equal(refsOf(el("window", "Fonts", [single])).get(single.c![0]), "table/aa");
+  // Items whose first texts differ keep them, though later texts are shared.
+  const files = el("table", undefined, [
+    el("cell", undefined, [el("txt", "a.pdf"), el("txt", "PDF")]),
+    el("cell", undefined, [el("txt", "b.pdf"), el("txt", "PDF")]),
+  ]);
+  const fileRefs = refsOf(el("window", "Files", [files]));
+  assert.deepEqual(files.c!.map((c) => fileRefs.get(c)), ["table/a-pdf", "table/b-pdf"]);
+});
+
 Deno.test("refs: a tooltip 'Title: explanation' is named by its title; other descriptions whole", () => {
   const root = el("toolbar", undefined, [
     el("toggle", undefined, undefined, { d: "Free Select Tool: Select a hand-drawn region" }),
