@@ -138,6 +138,13 @@ function onlyText(el: Element): boolean {
 const IMAGE_DESCRIPTION_OFFER =
   /\.?\s*To get missing image descriptions, open the context menu\.?$/;
 
+/**
+ * What Chromium appends to a tab's name: the memory its page uses ("Orders -
+ * Memory usage - 113 MB"). It is the browser's hover card speaking, not the
+ * tab's title, and it changes by the second.
+ */
+const TAB_MEMORY_USAGE = / - Memory usage - [\d.,]+ ?[KMGT]?B$/;
+
 /** A label that says the same thing twice ("7 7"), captured once. */
 const DOUBLED = /^(.+) \1$/s;
 
@@ -161,14 +168,15 @@ function withoutMnemonicEcho(t: string, children: readonly Element[]): string {
 }
 
 /**
- * Cleans one element's own keys: class-name labels, U+FFFC and Chromium's
- * image-description offer go, and a label
+ * Cleans one element's own keys: class-name labels, U+FFFC, Chromium's
+ * image-description offer and a tab's memory usage go, and a label
  * that repeats its only text child twice (GTK 4 names a button "7 7" after
  * its label "7") says it once.
  */
 function clean(el: Element): void {
   if (el.t !== undefined) {
     let t = withoutObjectChars(el.t).replace(IMAGE_DESCRIPTION_OFFER, "");
+    if (el.r === "tab") t = t.replace(TAB_MEMORY_USAGE, "");
     const half = DOUBLED.exec(t)?.[1];
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
     else t = withoutMnemonicEcho(t, el.c ?? []);

@@ -417,3 +417,14 @@ Deno.test("semantics: a number on a range is no paragraph, and prints no line (G
   assert.doesNotMatch(out, /"0"|range=|group/, out);
   assert.match(out, /"A paragraph of its own text\."/, out);
 });
+
+Deno.test("semantics: a tab's name loses the memory figure Chromium appends to it", () => {
+  const tab = el("tab", "Orders · Acme - Memory usage - 113 MB");
+  const small = el("tab", "New Tab - Memory usage - 33.3 MB");
+  const title = el("heading", "Memory usage - 12 MB"); // not a tab: a page's own words
+  const out = refs(el("tablist", undefined, [tab, small, title]));
+  assert.equal(tab.t, "Orders · Acme");
+  assert.equal(small.t, "New Tab");
+  assert.equal(title.t, "Memory usage - 12 MB");
+  assert.ok(out.includes("tab tablist/orders-acme"), out.join("\n"));
+});
