@@ -252,6 +252,16 @@ export function isAnonymous(el: Element): boolean {
 }
 
 /**
+ * Whether an element is a frame inside a window that says nothing (Firefox's
+ * tab frame around its page, the empty frames of its background tabs): it is
+ * a container, and prints no line. Top-level windows always print.
+ */
+function isInnerFrame(parent: Element, el: Element): boolean {
+  return el.r === "window" && parent.r !== "app" && !el.t?.trim() && !el.d?.trim() &&
+    !hasOwnState(el) && informativeActions(el).length === 0;
+}
+
+/**
  * Whether an element has a state its children do not already say: a
  * disabled wrapper around disabled controls (a GTK tool item around its
  * button) says nothing the button's line does not.
@@ -484,7 +494,7 @@ export function shownChildren(
   const stack = [...(el.c ?? [])].reverse();
   while (stack.length) {
     const kid = stack.pop()!;
-    if (isAnonymous(kid)) {
+    if (isAnonymous(kid) || isInnerFrame(el, kid)) {
       const grand = kid.c ?? [];
       // An inline run (a text holding text: <em>) belongs to the paragraph it sits in.
       const from = kid.r === "txt" ? origins?.get(kid) : kid;

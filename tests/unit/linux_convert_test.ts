@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  framesAwaitingDocument,
   hasState,
   isHidden,
   isOffscreenSubtree,
@@ -403,4 +404,39 @@ Deno.test("convert: a subtree GTK 3 does not draw (not SHOWING, at INT32_MIN) is
   assert.equal(isUndrawn({ ...findBar, role: 56 }), false);
   assert.equal(isUndrawn(separatorInMenu, 33), false);
   assert.equal(isUndrawn({ ...findBar, states: states(...LIVE) }), false, "SHOWING wins");
+});
+
+Deno.test("convert: a browser frame with an area waits for its document while it has none laid out", () => {
+  const box = (w: number): [number, number, number, number] => [0, 100, w, w];
+  const node = (
+    role: number,
+    extents: [number, number, number, number],
+    children: AtspiRawNode[] = [],
+    pending?: boolean,
+  ): AtspiRawNode => ({
+    bus: ":1.1",
+    path: `/${role}/${extents[2]}`,
+    role,
+    name: "",
+    description: "",
+    states: [1 << 30, 0],
+    interfaces: [],
+    children,
+    extents,
+    ...(pending ? { pending } : {}),
+  });
+  // Firefox's first contact: the tab's frame reported no children.
+  const empty = node(28, box(800), [], true);
+  // A moment later: a document whose boxes are not laid out yet.
+  const unlaid = node(28, box(800), [node(95, box(0), [node(29, box(0))])]);
+  // A background tab: its document was left out as hidden (not pending: it reported one).
+  const background = node(28, box(800), []);
+  // The page, laid out.
+  const ready = node(28, box(800), [node(95, box(800), [node(29, box(20))])]);
+  // A hidden iframe with no area.
+  const tiny = node(28, box(0), [], true);
+  const app = (frames: AtspiRawNode[]) => node(75, box(1000), [node(23, box(1000), frames)]);
+  assert.deepEqual(framesAwaitingDocument(app([empty, background, tiny])), [empty]);
+  assert.deepEqual(framesAwaitingDocument(app([unlaid])), [unlaid]);
+  assert.deepEqual(framesAwaitingDocument(app([ready, background])), []);
 });

@@ -182,6 +182,45 @@ export function isHidden(
 }
 
 /**
+ * The frames of a tree whose document is on its way: Firefox builds a page's
+ * document when a client first asks for it, so the first read after it
+ * starts (or after a new tab opens) finds the tab's frame empty (the reader
+ * marks it `pending`: an internal frame that reported no children), or holding
+ * a document laid out nowhere yet (no area all the way down); a moment later
+ * it is there. A frame with an area on screen is waited for.
+ *
+ * @param root a raw tree, read whole (no depth limit)
+ * @returns the frames with an area whose document has not arrived
+ * @example
+ * ```ts
+ * import { framesAwaitingDocument } from "./convert.ts";
+ * const frame = { bus: ":1.1", path: "/f", role: 28, name: "", description: "",
+ *   states: [1 << 30, 0] as [number, number], interfaces: [], children: [], pending: true,
+ *   extents: [0, 0, 800, 600] as [number, number, number, number] };
+ * console.log(framesAwaitingDocument({ ...frame, role: 23, pending: false, children: [frame] }).length); // 1
+ * ```
+ */
+export function framesAwaitingDocument(root: AtspiRawNode): AtspiRawNode[] {
+  const out: AtspiRawNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const area = !n.extents || (n.extents[2] > 0 && n.extents[3] > 0);
+    if (n.role === INTERNAL_FRAME && area) {
+      const empty = n.children.length === 0
+        ? n.pending === true
+        : n.children.every(isOffscreenSubtree);
+      if (empty) out.push(n);
+    }
+    stack.push(...n.children);
+  }
+  return out;
+}
+
+/** AT-SPI's internal frame: what holds a browser tab's or an iframe's document. */
+const INTERNAL_FRAME = 28;
+
+/**
  * Whether a subtree shows nothing on screen: it has extents of zero area (or
  * none, for a container) and so do all its descendants. GTK4 reports the
  * pages of a stack or notebook that are not shown this way (VISIBLE, but

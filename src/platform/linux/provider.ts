@@ -31,7 +31,7 @@ import type {
 import { ElementActor } from "./act.ts";
 import { appInfo, type LiveApp, liveApps, liveWindows, windowInfo } from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
-import { parseNodeId, rawToElement, shiftBoxes } from "./convert.ts";
+import { framesAwaitingDocument, parseNodeId, rawToElement, shiftBoxes } from "./convert.ts";
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
@@ -65,6 +65,22 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Longest wait for a browser's document that is on its way (see framesAwaitingDocument). */
+const DOCUMENT_SETTLE_MS = 1500;
+/** Time a read keeps for itself after such a wait, before its deadline. */
+const MIN_READ_LEFT_MS = 1000;
+
+/** How many nodes a raw tree holds. */
+function countNodes(root: AtspiRawNode): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length) {
+    n++;
+    stack.push(...stack.pop()!.children);
+  }
+  return n;
 }
 
 /** The AT-SPI backend. */
@@ -225,14 +241,30 @@ export class LinuxProvider implements Provider {
     }
     const wi = matchWindow(wins, scope);
     const window = wi >= 0 ? windowInfo(app, wins[wi]) : undefined;
-    const raw = await this.#readRaw(
-      app.bus,
-      wi >= 0 ? wins[wi].path : app.path,
-      opts.depth,
-      bounds,
-      deadline,
-      wi >= 0 || wins.length > 0,
-    );
+    const read = () =>
+      this.#readRaw(
+        app.bus,
+        wi >= 0 ? wins[wi].path : app.path,
+        opts.depth,
+        bounds,
+        deadline,
+        wi >= 0 || wins.length > 0,
+      );
+    let raw = await read();
+    // A browser's document that is on its way (Firefox builds it when first asked for) is
+    // waited for, a bounded moment, until it holds still: else the first read of a page would
+    // show no page, or half of one.
+    if (opts.depth === undefined && framesAwaitingDocument(raw).length > 0) {
+      const until = Math.min(deadline - MIN_READ_LEFT_MS, Date.now() + DOCUMENT_SETTLE_MS);
+      let size = -1;
+      for (let wait = 50; Date.now() + wait < until; wait = Math.min(wait * 2, 200)) {
+        await new Promise((r) => setTimeout(r, wait));
+        raw = await read();
+        const now = countNodes(raw);
+        if (framesAwaitingDocument(raw).length === 0 && now === size) break;
+        size = now;
+      }
+    }
     // GTK 2 and 3 list a grid's children most recent first: read them as laid out.
     if (bounds && isGtkAtk(this.#toolkitOf(app))) gridsInReadingOrder(raw);
     const root: Element = rawToElement(raw);

@@ -180,6 +180,11 @@ export interface AtspiRawNode {
    */
   choices?: string[];
   /**
+   * A browser's frame that reported no children: its document is on its way
+   * (Firefox builds it when first asked for). See framesAwaitingDocument.
+   */
+  pending?: boolean;
+  /**
    * The choice its closed popup marks SELECTED (Chromium's `<select>`, named
    * by its label: the current value is only there).
    */

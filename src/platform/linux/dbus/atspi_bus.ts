@@ -563,7 +563,9 @@ async function buildTree(
       return;
     }
     // GTK 4 lists its application with a child count of 0 in the cache: the
-    // root is always asked.
+    // root is always asked. A browser's frame with no document yet is marked: its document is
+    // on its way (Firefox builds it when first asked for).
+    if (item.childCount === 0 && item.role === INTERNAL_FRAME_ROLE) node.pending = true;
     if (item.childCount === 0 && level > 0) return;
     checkDeadline(opts.deadline);
     const cached = idx ? cachedChildren(idx, item) : null;
@@ -593,6 +595,9 @@ async function buildTree(
   await expand(rootItem, root, 0);
   return root;
 }
+
+/** AT-SPI's internal frame role: what holds a browser tab's or an iframe's document. */
+const INTERNAL_FRAME_ROLE = 28;
 
 /** AT-SPI's list item role. */
 const LIST_ITEM_ROLE = 32;
