@@ -4,7 +4,8 @@
  * laid out nowhere yet, and printed no page at all (the browser's toolbars
  * alone). The read waits a bounded moment for a frame's document on its way,
  * until it holds still. The frames around the page and those of background
- * tabs print no line (`window.1`, `window.2` were noise).
+ * tabs print no line (`window.1`, `window.2` were noise), and the app is not
+ * printed as disabled.
  * Witness: pyatspi reads the page's heading.
  */
 
@@ -35,6 +36,13 @@ Deno.test({
     }, 15000);
     assert.ok(headings.includes("How tide pools work"));
     assert.match(read, /\] heading "How tide pools work" lv=1/, read);
+    // Firefox's application object reports neither ENABLED nor SENSITIVE: an app is no control.
+    const appStates = await pyatspiJson<string[]>(
+      d,
+      `print(json.dumps([pyatspi.stateToString(s) for s in app.getState().getStates()]))`,
+    );
+    assert.ok(!appStates.includes("enabled") && !appStates.includes("sensitive"), appStates.join());
+    assert.match(read, /^\[\d+\|firefox\] app "Firefox"$/m, "the app is not printed as disabled");
     assert.match(read, /"Anemones in a pool on the Cornish coast at low tide\."/, read);
     assert.doesNotMatch(
       read,

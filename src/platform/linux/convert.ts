@@ -391,7 +391,11 @@ export function rawToElement(raw: AtspiRawNode): Element {
 
   if (has(S.FOCUSED)) el.f = true;
   const anyState = st[0] !== 0 || st[1] !== 0;
-  if (anyState && !has(S.ENABLED) && !has(S.SENSITIVE)) el.e = false;
+  // An app is not a control: Firefox's application object reports neither state, and is not
+  // disabled for it.
+  if (anyState && !has(S.ENABLED) && !has(S.SENSITIVE) && node.role !== R.APPLICATION) {
+    el.e = false;
+  }
   if (has(S.SELECTED)) el.s = true;
   if (has(S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || has(S.CHECKABLE))) el.chk = "mixed";
   // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
