@@ -170,6 +170,23 @@ const CASES: Case[] = [
   },
   { key: "dconf-editor", app: "dconf-editor", label: "dconf-editor (GTK3), the schema folders" },
   { key: "xfce4-terminal", app: "xfce4-terminal", label: "xfce4-terminal (GTK3, VTE), a shell" },
+  {
+    key: "pcmanfm-qt",
+    app: "pcmanfm-qt",
+    label: "pcmanfm-qt (Qt 5), a folder of 20 files in its icon view",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/files`);
+      for (let i = 0; i < 20; i++) await Deno.writeTextFile(`${dir}/files/f${i}.txt`, `${i}`);
+      return { url: `${dir}/files` };
+    },
+  },
+  { key: "gnome-clocks", app: "gnome-clocks", label: "gnome-clocks (GTK 4, libadwaita)" },
+  { key: "abiword", app: "abiword", label: "AbiWord (GTK3), a new document" },
+  {
+    key: "gnome-font-viewer",
+    app: "gnome-font-viewer",
+    label: "gnome-font-viewer (GTK 4), the installed fonts' grid",
+  },
 ];
 
 /** A 48x48 grey PNG. */
