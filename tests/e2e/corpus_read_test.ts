@@ -610,6 +610,17 @@ print(json.dumps([o.getState().contains(pyatspi.STATE_SHOWING) for o in menu
   },
   { app: "qt6-notes", name: "a PyQt6 app (Qt 6)" },
   {
+    // Qt 5's icon view (a table of hidden columns) and tree view (Places: its cells are new
+    // objects on every walk, matched by parent, role and name).
+    app: "pcmanfm-qt",
+    name: "pcmanfm-qt (Qt 5)",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/files`);
+      for (let i = 0; i < 12; i++) await Deno.writeTextFile(`${dir}/files/f${i}.txt`, `${i}`);
+      return { url: `${dir}/files` };
+    },
+  },
+  {
     app: "libreoffice-writer",
     name: "LibreOffice Writer",
     setup: async (dir) => {

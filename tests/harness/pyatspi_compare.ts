@@ -14,6 +14,7 @@ import { type Box, gridOrder } from "../../src/platform/linux/reading_order.ts";
 /** AT-SPI's panel role (GtkGrid, GtkTable). */
 const PANEL_ROLE = 39;
 import type { Element } from "../../src/model/element.ts";
+import { roleFromAtspiCode } from "../../src/model/roles.ts";
 import type { TestDesktop } from "./desktop.ts";
 
 /** One node as the pyatspi walker reports it. */
@@ -113,9 +114,10 @@ const EDIT_ROLES = new Set(["input", "spin"]);
  * @param ref the reference nodes
  * @returns the differences
  */
-export function compareWithReference(root: Element, ref: readonly RefNode[]): Conformance {
+export function compareWithReference(root: Element, walked: readonly RefNode[]): Conformance {
   const ours = ourNodes(root);
   const ourBy = new Map(ours.map((n) => [n.path, n]));
+  const ref = renewedAs(walked, ours, ourBy);
   const refBy = new Map(ref.map((n) => [n.path, n]));
   const skipped = new Set(ref.filter((n) => n.skipped).map((n) => n.path));
   const describe = (n: RefNode) => `${n.path} role=${n.role} "${n.name}"`;
@@ -210,6 +212,34 @@ export function compareWithReference(root: Element, ref: readonly RefNode[]): Co
     }
   }
   return out;
+}
+
+/**
+ * The reference with each renewed object under the path our read found it at.
+ * Qt renews a tree view's cells on every walk (new object paths each time:
+ * two pyatspi walks differ too), so such a node is matched by its parent,
+ * role and name, in order, when its path is not in our read.
+ */
+function renewedAs(
+  ref: readonly RefNode[],
+  ours: readonly OurNode[],
+  ourBy: ReadonlyMap<string, OurNode>,
+): RefNode[] {
+  const refPaths = new Set(ref.map((n) => n.path));
+  const unmatched = new Map<string, OurNode[]>();
+  for (const n of ours) {
+    if (refPaths.has(n.path)) continue;
+    const key = `${n.parent}\u0000${n.el.t ?? ""}`;
+    unmatched.set(key, [...(unmatched.get(key) ?? []), n]);
+  }
+  return ref.map((n) => {
+    if (ourBy.has(n.path)) return n;
+    const queue = unmatched.get(`${n.parent}\u0000${n.name.trim()}`);
+    const k = queue?.findIndex((o) => o.el.r === roleFromAtspiCode(n.role)) ?? -1;
+    if (k < 0) return n;
+    const [mine] = queue!.splice(k, 1);
+    return { ...n, path: mine.path };
+  });
 }
 
 /**
