@@ -95,11 +95,13 @@ export interface ClickFacts {
   buttonLike?: boolean;
   /**
    * The element is an item a single click selects, whose accessible action
-   * activates it as a double click does (a GTK tree or list view's row or
-   * cell: "activate" opens the file or folder). A click selects it with the
-   * pointer; the action is a double click's effect, never a single click's.
+   * is not a click: a GTK tree or list view's row or cell ("activate" opens
+   * the file or folder, a double click's effect), a Qt item view's cell
+   * ("Toggle" selects or unselects it, and Qt 5 applies it to another row in
+   * a tree view: pcmanfm-qt's folder tree went to "/"). A click selects it
+   * with the pointer.
    */
-  activatesLikeDoubleClick?: boolean;
+  itemActionIsNotAClick?: boolean;
   /**
    * The backend runs an accessible action inside the app's handling of the
    * request (AT-SPI with GTK 2 or 3, Qt 5 and 6): a handler that opens a modal dialog
@@ -115,8 +117,9 @@ export interface ClickFacts {
  * accessibility request (a modal dialog opened there freezes the app on the
  * next key event), menu items are clicked with the pointer, their menus
  * opened first, and button-like elements with the pointer where nothing
- * covers them. An item whose action opens it (GTK's rows and cells) is
- * clicked with the pointer only: a single click selects it.
+ * covers them. An item whose action is not a click (GTK's rows and cells
+ * open, Qt's toggle their selection) is clicked with the pointer only: a
+ * single click selects it.
  *
  * @param f the facts
  * @returns the routes to try, in order
@@ -130,7 +133,7 @@ export interface ClickFacts {
 export function clickRoutes(f: ClickFacts): ClickRoute[] {
   if (f.count !== 1 || f.button === "middle") return [{ via: "pointer" }];
   if (f.button === "right") return [{ via: "action", names: MENU_ACTIONS }, { via: "pointer" }];
-  if (f.activatesLikeDoubleClick) return [{ via: "clear-pointer" }, { via: "pointer" }];
+  if (f.itemActionIsNotAClick) return [{ via: "clear-pointer" }, { via: "pointer" }];
   if (f.menuItem && f.actionBlocksOnModal) {
     return [{ via: "menu-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];
   }

@@ -66,3 +66,61 @@ print(json.dumps({"columns": t.nColumns,
     }
   },
 });
+
+Deno.test({
+  name: "pcmanfm-qt: a folder tree's row clicked by ref opens that folder, never another",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Qt's accessible "Toggle" on a tree view's cell selects another row (a nested item's
+    // index within its parent, counted from the top), and the tree's rows are wider than its
+    // pane: a click at a row's centre lands beside the pane. The folder must be the one asked.
+    // The folder in a home of its own: the tree shows the home first, expanded down to it.
+    const home = await Deno.makeTempDir({ prefix: "desktop-pcmanfm-home-" });
+    const folder = `${home}/fruit`;
+    try {
+      for (const name of ["apples", "bananas", "cherries"]) {
+        await Deno.mkdir(`${folder}/${name}`, { recursive: true });
+      }
+      await using d = await startDesktop({
+        app: "pcmanfm-qt",
+        url: folder,
+        extraEnv: { HOME: home },
+      });
+      const pid = String(d.pid);
+      const title = async () =>
+        (await pyatspiJson<string[]>(d, `print(json.dumps([w.name for w in app]))`))[0];
+      const first = (await runCliOk(d, ["read", "--pid", pid])).stdout;
+      const combo = first.match(/\[\d+\|([^\]]+)\] combo val="Lists"/);
+      assert.ok(combo, first);
+      await runCliOk(d, [
+        "set-value",
+        "--pid",
+        pid,
+        "--ref",
+        combo[1],
+        "--value",
+        "Directory Tree",
+      ]);
+      for (const name of ["bananas", "cherries", "apples"]) {
+        // The tree's row is a row of cells (`row collapsed: "apples"`); the icon view shows the
+        // folder too, as an item (`row "apples"`): a click there only selects it.
+        const line = new RegExp(`\\[\\d+\\|([^\\]]*${name})\\] row[^"\\n]*: "${name}"`);
+        const read = await eventually(`the tree's ${name} row`, async () => {
+          const out = (await runCliOk(d, ["read", "--pid", pid])).stdout;
+          return line.test(out) ? out : undefined;
+        });
+        const ref = read.match(line)![1];
+        await runCliOk(d, ["click", "--pid", pid, "--ref", ref]);
+        const now = await eventually(`${name} open`, async () => {
+          const t = await title();
+          return t === name ? t : undefined;
+        }).catch(async () => await title());
+        assert.equal(now, name, `clicked ${ref}, the window shows ${now}`);
+      }
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});

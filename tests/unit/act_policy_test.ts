@@ -96,7 +96,7 @@ Deno.test("click policy: an item whose action opens it (GTK rows) is clicked wit
     button: "left",
     count: 1,
     menuItem: false,
-    activatesLikeDoubleClick: true,
+    itemActionIsNotAClick: true,
     actionBlocksOnModal: true,
   });
   assert.deepEqual(routes.map((r) => r.via), ["clear-pointer", "pointer"]);
@@ -105,7 +105,7 @@ Deno.test("click policy: an item whose action opens it (GTK rows) is clicked wit
     button: "right",
     count: 1,
     menuItem: false,
-    activatesLikeDoubleClick: true,
+    itemActionIsNotAClick: true,
     actionBlocksOnModal: true,
   });
   assert.equal(right[0].via, "action");

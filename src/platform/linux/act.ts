@@ -52,6 +52,15 @@ const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
 /** Push button, toggle button, check box, radio button, link: a click is their press. */
 const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([43, 62, 7, 44, 88]);
 
+/**
+ * AtspiRole codes of containers that scroll what they hold, so clip it: list,
+ * scroll pane, table, tree, tree table, viewport, list box.
+ */
+const SCROLLING_ROLES: ReadonlySet<number> = new Set([31, 49, 55, 65, 66, 68, 98]);
+
+/** AtspiRole of a web document. */
+const DOCUMENT_WEB_ROLE = 95;
+
 /** AtspiRole codes of items a single click selects: list item, table cell, table row, tree item. */
 const ITEM_ROLES: ReadonlySet<number> = new Set([32, 56, 90, 91]);
 
@@ -161,14 +170,48 @@ export class ElementActor {
     );
   }
 
-  /** The element's box clipped to its window's box, or null when nothing of it is inside. */
+  /**
+   * The element's box clipped to the boxes of the containers that scroll it
+   * and to its window's box, or null when nothing of it is inside. A tree
+   * view's row is wider than the pane that shows it (pcmanfm-qt's folder
+   * tree): its centre lies outside the pane, on another widget. Inside a web
+   * page only the window clips (see scrollingBoxes).
+   */
   #visiblePart(): Bounds | null {
     const raw = readExtents(this.#n, this.#acc);
     if (!raw || raw[2] <= 0 || raw[3] <= 0 || raw[0] === -2147483648) return null;
     const [ox, oy] = this.#windowOrigin();
-    const e: Bounds = [raw[0] + ox, raw[1] + oy, raw[2], raw[3]];
+    let e: Bounds | null = [raw[0] + ox, raw[1] + oy, raw[2], raw[3]];
+    for (const clip of this.#scrollingBoxes()) {
+      e = intersect(e, [clip[0] + ox, clip[1] + oy, clip[2], clip[3]]);
+      if (!e) return null;
+    }
     const w = this.#windowBox();
     return w ? intersect(e, w) : e;
+  }
+
+  /** The boxes of the element's ancestors that scroll their content (as the app reports them). */
+  #scrollingBoxes(): Bounds[] {
+    const n = this.#n;
+    const out: Bounds[] = [];
+    using held = new DisposableStack();
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 64; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      if (!optional(() => (n.check("read parent"), true)) || !parent) break;
+      const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
+      if (!optional(() => (n.check("read role"), true)) || role === ATSPI_ROLE.APPLICATION) break;
+      // A page's boxes say nothing of CSS overflow (a list may be shorter than its items): the
+      // browser clips, and scrolls an element into view itself.
+      if (role === DOCUMENT_WEB_ROLE) return [];
+      if (SCROLLING_ROLES.has(role)) {
+        const box = readExtents(n, parent.ptr);
+        // A box the app does not know (-1, INT32_MIN, empty) clips nothing.
+        if (box && box[2] > 0 && box[3] > 0 && box[0] !== -2147483648) out.push(box);
+      }
+      cur = parent.ptr;
+    }
+    return out;
   }
 
   /** Asks the app to scroll the element into view; ACTION_NOT_SUPPORTED or ACTION_FAILED if not. */
@@ -302,7 +345,8 @@ export class ElementActor {
       count,
       menuItem: MENU_ITEM_ROLES.has(this.#role()),
       buttonLike: BUTTON_LIKE_ROLES.has(this.#role()),
-      activatesLikeDoubleClick: ITEM_ROLES.has(this.#role()) && isGtk(this.#toolkit()),
+      itemActionIsNotAClick: ITEM_ROLES.has(this.#role()) &&
+        (isGtk(this.#toolkit()) || isQt(this.#toolkit())),
       actionBlocksOnModal: actionsRunInDispatch(this.#toolkit()),
     });
     for (const route of routes) {
