@@ -135,6 +135,9 @@ const UNINFORMATIVE_PREFIXES: readonly string[] = [
   "activates",
 ];
 
+/** A namespaced widget command: `group.action` (GTK 4's installed actions). */
+const WIDGET_COMMAND = /^[a-z][\w-]*\.[\w.-]+$/;
+
 /** Squashes an action name: `AXShowMenu`, `show menu`, `showMenu` agree. */
 function squashAction(name: string): string {
   return name.replace(/^AX/, "").toLowerCase().replace(/[^a-z]/g, "");
@@ -148,6 +151,9 @@ function squashAction(name: string): string {
  */
 export function informativeActions(el: Pick<Element, "a">): string[] {
   return (el.a ?? []).filter((a) => {
+    // A toolkit's widget command ("clipboard.paste", "page.zoom-in": GTK 4 lists every action
+    // installed on a text view) is no action on the element (JSON keeps it).
+    if (WIDGET_COMMAND.test(a)) return false;
     const s = squashAction(a);
     return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) &&
       !UNINFORMATIVE_PREFIXES.some((p) => s.startsWith(p));

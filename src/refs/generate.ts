@@ -525,8 +525,11 @@ function segmentOf(
   slugOf: SlugOf,
   out: Segment,
 ): void {
-  // A text that is only a number ("4" in a badge, "$20") is a value, named by its role.
-  const labelSlug = LIVE_TEXT_ROLES.has(el.r) || (el.r === "txt" && !/\p{L}/u.test(el.t ?? ""))
+  // A text that is only a number ("4" in a badge, "$20") is a value, named by its role. A row
+  // with no label of its own is keyed by what it shows before its tooltip (GTK's places
+  // sidebar: "Home", not "Open your personal folder").
+  const labelSlug = LIVE_TEXT_ROLES.has(el.r) || (el.r === "txt" && !/\p{L}/u.test(el.t ?? "")) ||
+      (ROW_ROLES.has(el.r) && !el.t?.trim() && rowKey(el, slugOf) !== "")
     ? ""
     : slugOf(el);
   out.own = labelSlug || el.r;

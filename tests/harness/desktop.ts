@@ -39,6 +39,7 @@ export type DesktopApp =
   | "gnome-clocks"
   | "abiword"
   | "gnome-font-viewer"
+  | "gnome-text-editor"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -127,6 +128,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gnome-clocks": "gnome-clocks",
   abiword: "abiword",
   "gnome-font-viewer": "gnome-font-viewer",
+  "gnome-text-editor": "gnome-text-editor",
   "gtk3-script": "python3",
 };
 
@@ -444,6 +446,13 @@ function appCommand(
     case "gnome-font-viewer":
       // GTK 4: the installed fonts as a grid view; cairo frames (see above).
       return { cmd: "gnome-font-viewer", args: [], env: { GSK_RENDERER: "cairo" } };
+    case "gnome-text-editor":
+      // GTK 4: an editor of its own (no other instance takes the window), settings in memory.
+      return {
+        cmd: "gnome-text-editor",
+        args: ["--standalone", ...(opts.url ? [opts.url] : [])],
+        env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory", HOME: dir },
+      };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.
       return { cmd: "dconf-editor", args: [], env: { GSETTINGS_BACKEND: "memory" } };

@@ -583,9 +583,16 @@ Deno.test("agent: twin rows stay in their run, and their parts' refs read back w
 });
 
 Deno.test("agent: a long list of actions names six and counts the rest", () => {
-  const names = Array.from({ length: 16 }, (_, k) => `buffer.action-${k}`);
+  const names = Array.from({ length: 16 }, (_, k) => `fold-${k}`);
   const line = elementLine({ i: 4, ref: "editor", r: "input", a: names });
-  assert.match(line, /actions=buffer\.action-0,.*buffer\.action-5,…\(\+10\)$/);
+  assert.match(line, /actions=fold-0,.*fold-5,…\(\+10\)$/);
+});
+
+Deno.test("agent: a toolkit's widget commands are no actions of the element (GTK 4 text view)", () => {
+  // gnome-text-editor's text view lists every action installed on it.
+  const a = ["spelling.enabled", "clipboard.paste", "page.zoom-in", "menu.popup", "fold"];
+  assert.deepEqual(informativeActions({ a }), ["fold"]);
+  assert.doesNotMatch(elementLine({ i: 4, ref: "input", r: "input", a }), /clipboard|zoom/);
 });
 
 Deno.test("agent: a read prints visible text whole up to READ_MAX_TEXT; lines and max_text 0", () => {

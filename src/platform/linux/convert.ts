@@ -135,6 +135,9 @@ export function isIconThemeName(role: Role, name: string): boolean {
   return role === "img" && SYMBOLIC_ICON_NAME.test(name);
 }
 
+/** Roles of an app's own windows that are dialogs: a file chooser, a filler, a panel. */
+const TOP_LEVEL_DIALOG_ROLES: ReadonlySet<number> = new Set([19, 20, 39]);
+
 /** Toolkits report hidden objects at this coordinate (INT32_MIN). */
 const OFFSCREEN = -2147483648;
 
@@ -448,8 +451,9 @@ export function rawToElement(raw: AtspiRawNode): Element {
       const part = Array.from(node.text ?? node.name).slice(start, end).join("").trim();
       if (part) kid.t = part;
     }
-    // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog.
-    if (node.role === R.APPLICATION && c.role === R.FILE_CHOOSER) kid.r = "dialog";
+    // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
+    // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
+    if (node.role === R.APPLICATION && TOP_LEVEL_DIALOG_ROLES.has(c.role)) kid.r = "dialog";
     kids.push(kid);
   });
   const tail = inline?.[node.children.length];
