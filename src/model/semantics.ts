@@ -41,7 +41,9 @@
  *   focused element and focused elements inside it, the innermost that is a
  *   control or has a label keeps the focus (the editor, not its unlabeled
  *   viewport), else the innermost. A tab focused while something else is
- *   focused too is only current (Qt 5 marks the current tab focused).
+ *   focused too is only current (Qt 5 marks the current tab focused), and so
+ *   is a focus proxy: of a text field and other focused elements, the field
+ *   keeps the focus (KWrite's status bar buttons).
  *
  * Idempotent: folding a folded tree changes nothing.
  *
@@ -275,6 +277,7 @@ export function foldLabels(root: Element): void {
   const focusBelow = new Map<Element, Element>();
   for (let k = all.length - 1; k >= 0; k--) oneFocus(all[k], focusBelow);
   currentTabsUnfocused(all);
+  proxiesUnfocused(all);
   // Children first: a button whose content is text is named by that text (name from content,
   // as a browser names a <button>), where a toolkit gave it none or only its class name.
   for (let k = all.length - 1; k >= 0; k--) {
@@ -345,6 +348,21 @@ function currentTabsUnfocused(all: readonly Element[]): void {
   const focused = all.filter((e) => e.f);
   if (focused.length < 2 || focused.every((e) => e.r === "tab")) return;
   for (const e of focused) if (e.r === "tab") delete e.f;
+}
+
+/**
+ * Qt marks every widget whose focus proxy has the focus: KWrite's status bar
+ * buttons ("1:1", "INSERT", "UTF-8") all read focused with its editor, in
+ * another branch. Where one text field is focused among other focused
+ * elements, it has the keyboard focus: typing goes there, and the others
+ * only lead to it.
+ */
+function proxiesUnfocused(all: readonly Element[]): void {
+  const focused = all.filter((e) => e.f);
+  if (focused.length < 2) return;
+  const fields = focused.filter((e) => e.r === "input");
+  if (fields.length !== 1) return;
+  for (const e of focused) if (e !== fields[0]) delete e.f;
 }
 
 /** Roles named by their text content when they have no name (ARIA's name from content). */

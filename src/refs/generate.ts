@@ -315,8 +315,10 @@ export function traceRefs(root: Element): RefTrace[] {
       seg.contributes = null;
     }
     // A window's title shown inside it as text (a dialog's header bar) repeats the window on
-    // the same path: named by its role, no twin of its window. A control keeps its label (a
-    // dialog "Print" and its button "Print" are twins, as any two controls would be).
+    // the same path: named by its role, no twin of its window; so is a text field named after
+    // the document the window shows (KWrite's editor "notes.txt" in "notes.txt": its name
+    // follows the document). A button keeps its label (a dialog "Print" and its button
+    // "Print" are twins, as any two controls would be).
     if (win && TITLE_ROLES.has(el.r) && path === win.path && seg.own === win.seg) seg.own = el.r;
     out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
     if (!el.c?.length) return;
@@ -329,7 +331,8 @@ export function traceRefs(root: Element): RefTrace[] {
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
     const childCell = el.r === "cell" ? slugOf(el, true) : cell;
-    const childWin = el.r === "window" ? { seg: seg.own, path } : win;
+    // A window with no title of its own (a frame inside one: Qt's central widget) keeps the title.
+    const childWin = el.r === "window" && seg.own !== el.r ? { seg: seg.own, path } : win;
     frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell, win: childWin });
   };
   visit(root, null, null, 0, null, null);
@@ -514,8 +517,8 @@ function cachedSlug(): SlugOf {
   };
 }
 
-/** Roles of a window's title shown inside it: read, never acted on. */
-const TITLE_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "heading"]);
+/** Roles that say their window's title: its text or heading, or the document's text field. */
+const TITLE_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "heading", "input"]);
 
 /** Fills `out` with the element's own segment and the one it contributes to descendants. */
 function segmentOf(

@@ -40,6 +40,7 @@ export type DesktopApp =
   | "abiword"
   | "gnome-font-viewer"
   | "gnome-text-editor"
+  | "kwrite"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -129,6 +130,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   abiword: "abiword",
   "gnome-font-viewer": "gnome-font-viewer",
   "gnome-text-editor": "gnome-text-editor",
+  kwrite: "kwrite",
   "gtk3-script": "python3",
 };
 
@@ -452,6 +454,17 @@ function appCommand(
         cmd: "gnome-text-editor",
         args: ["--standalone", ...(opts.url ? [opts.url] : [])],
         env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory", HOME: dir },
+      };
+    case "kwrite":
+      // KDE Frameworks 5 (Qt 5): a home and settings of its own.
+      return {
+        cmd: "kwrite",
+        args: opts.url ? [opts.url] : [],
+        env: {
+          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+          HOME: dir,
+          XDG_CONFIG_HOME: `${dir}/xdg-config`,
+        },
       };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.

@@ -428,3 +428,20 @@ Deno.test("semantics: a tab's name loses the memory figure Chromium appends to i
   assert.equal(title.t, "Memory usage - 12 MB");
   assert.ok(out.includes("tab tablist/orders-acme"), out.join("\n"));
 });
+
+Deno.test("semantics: a text field keeps the focus its focus proxies also report (Qt)", () => {
+  // KWrite: the status bar's buttons read focused with the editor, in another branch.
+  const editor = el("input", "notes.txt", undefined, { f: true });
+  const pos = el("btn", "1:1", undefined, { f: true });
+  const mode = el("btn", "INSERT", undefined, { f: true });
+  const root = el("window", "notes.txt", [el("group", undefined, [editor]), pos, mode]);
+  foldLabels(root);
+  assert.equal(editor.f, true);
+  assert.equal(pos.f, undefined);
+  assert.equal(mode.f, undefined);
+  // Two fields both focused: which has the keys is not known, both stay.
+  const a = el("input", "A", undefined, { f: true });
+  const b = el("input", "B", undefined, { f: true });
+  foldLabels(el("window", "Two", [a, b]));
+  assert.ok(a.f && b.f);
+});

@@ -617,4 +617,10 @@ Deno.test("refs: a window's title shown inside it as text is named by its role, 
   assert.equal(refs.get(printDialog), "print.1");
   assert.equal(refs.get(print), "print.2");
   assert.equal(refs.get(inForm), "options/print");
+  // KWrite: the editor is named after the document its window shows, as the window is.
+  const editor = el("input", "notes.txt");
+  const kwrite = el("window", "notes.txt", [editor]);
+  const edits = refsOf(el("app", "kwrite", [kwrite]));
+  assert.equal(edits.get(kwrite), "notes-txt");
+  assert.equal(edits.get(editor), "input");
 });

@@ -26,7 +26,15 @@ import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
 import { hasState } from "./convert.ts";
-import { clickAt, dragBetween, pressCombo, sleepSync, typeString, wheelAt } from "./input.ts";
+import {
+  clickAt,
+  dragBetween,
+  pressCombo,
+  pressShiftAlone,
+  sleepSync,
+  typeString,
+  wheelAt,
+} from "./input.ts";
 import { parseCombo } from "./keys.ts";
 import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
@@ -36,6 +44,7 @@ import {
   boxesRelativeToWindow,
   isGtk,
   isQt,
+  missesFirstShift,
   readToolkit,
   type Toolkit,
 } from "./toolkit.ts";
@@ -57,6 +66,9 @@ const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([43, 62, 7, 44, 88]);
  * scroll pane, table, tree, tree table, viewport, list box.
  */
 const SCROLLING_ROLES: ReadonlySet<number> = new Set([31, 49, 55, 65, 66, 68, 98]);
+
+/** Characters typed with Shift on a US keyboard map (capitals and shifted symbols). */
+const NEEDS_SHIFT = /[A-Z~!@#$%^&*()_+{}|:"<>?]/;
 
 /** AtspiRole of a web document. */
 const DOCUMENT_WEB_ROLE = 95;
@@ -652,9 +664,16 @@ export class ElementActor {
     // Typing appends: focusing a text field may select its content (GTK) or
     // put the caret anywhere, so move to the end first. set-value replaces.
     if (focusedNow && this.#isTextField()) pressCombo(this.#n, parseCombo("ctrl+End"));
-    typeString(this.#n, text);
+    this.#typeKeys(text);
     settle(this.#n);
     return { via: "input", detail: "keyboard" };
+  }
+
+  /** Types text as key events to whatever has the keyboard focus. */
+  #typeKeys(text: string): void {
+    // Capitals and shifted symbols need Shift, which a Qt app misses on its first key.
+    if (NEEDS_SHIFT.test(text) && missesFirstShift(this.#toolkit())) pressShiftAlone(this.#n);
+    typeString(this.#n, text);
   }
 
   /** Whether the element is a text field (editable text or a text-entry role). */
@@ -707,7 +726,7 @@ export class ElementActor {
           if (n.err.take() === null && now !== num) {
             this.#focusForKeys();
             pressCombo(n, parseCombo("ctrl+a"));
-            typeString(n, value);
+            this.#typeKeys(value);
             settle(n);
             return { via: "input", detail: "keyboard: the app ignored the Value" };
           }
@@ -729,7 +748,7 @@ export class ElementActor {
         this.#focusForKeys();
         pressCombo(n, parseCombo("ctrl+a"));
         if (value === "") pressCombo(n, parseCombo("BackSpace"));
-        else typeString(n, value);
+        else this.#typeKeys(value);
         settle(n);
         return { via: "input", detail: "keyboard" };
       case "selected":

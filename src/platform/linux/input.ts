@@ -167,6 +167,22 @@ export function typeString(n: Native, text: string): void {
   }
 }
 
+/**
+ * Presses and releases Shift alone, typing nothing: for an app that sets up
+ * its keyboard state on the first key event it sees (see missesFirstShift).
+ */
+export function pressShiftAlone(n: Native): void {
+  n.sym.atspi_generate_keyboard_event(BigInt(SHIFT_L), EMPTY, ATSPI_KEY.SYM, n.err.buf);
+  n.check("press Shift", "ACTION_FAILED");
+  n.pump();
+  sleepSync(SHIFT_PAUSE_MS);
+}
+
+/** X keysym of the left Shift key. */
+const SHIFT_L = 0xffe1;
+/** Pause after a lone Shift, for the app to read it (ms). */
+const SHIFT_PAUSE_MS = 30;
+
 /** Pause after a character typed through a remapped keycode (ms). */
 const REMAP_PAUSE_MS = 40;
 

@@ -74,6 +74,24 @@ export function actionsRunInDispatch(tk: Toolkit): boolean {
 }
 
 /**
+ * Whether the app reads the first key of its life without the Shift the
+ * synthesizer locks around it: Qt 5 and 6 set up their keyboard state on the
+ * first key event they see, after reading that key (KWrite typed "Low" as
+ * "low"; every later capital arrived). A lone Shift press first lets the
+ * capital through.
+ *
+ * @example
+ * ```ts
+ * import { missesFirstShift } from "./toolkit.ts";
+ * console.log(missesFirstShift({ name: "Qt", version: "5.15.8" })); // true
+ * console.log(missesFirstShift({ name: "GTK", version: "3.24.38" })); // false
+ * ```
+ */
+export function missesFirstShift(tk: Toolkit): boolean {
+  return isQt(tk);
+}
+
+/**
  * Whether the app reports boxes relative to its window instead of the screen:
  * GTK 4 on X11 (its windows' boxes start at 0,0 wherever they are).
  *
