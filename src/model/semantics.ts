@@ -147,6 +147,9 @@ const IMAGE_DESCRIPTION_OFFER =
  */
 const TAB_MEMORY_USAGE = / - Memory usage - [\d.,]+ ?[KMGT]?B$/;
 
+/** The name GTK 3 gives a menu button that has none of its own. */
+const GTK_MENU_BUTTON_NAME = "Menu";
+
 /** A label that says the same thing twice ("7 7"), captured once. */
 const DOUBLED = /^(.+) \1$/s;
 
@@ -186,6 +189,12 @@ function clean(el: Element): void {
     else el.t = t;
   }
   if (el.d !== undefined && (isToolkitClassName(el.d) || el.d.trim() === "")) delete el.d;
+  // GTK 3 names every menu button "Menu" unless told otherwise; its tooltip says which menu
+  // (gedit's and pluma's "Open a recently used file" beside the main "Menu").
+  if (el.r === "toggle" && el.t === GTK_MENU_BUTTON_NAME && el.d) {
+    el.t = el.d;
+    delete el.d;
+  }
   // An empty value is no value (and one made only of object characters is empty).
   if (el.v !== undefined) {
     const v = withoutObjectChars(el.v);

@@ -41,6 +41,7 @@ export type DesktopApp =
   | "gnome-font-viewer"
   | "gnome-text-editor"
   | "kwrite"
+  | "gedit"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -131,6 +132,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gnome-font-viewer": "gnome-font-viewer",
   "gnome-text-editor": "gnome-text-editor",
   kwrite: "kwrite",
+  gedit: "gedit",
   "gtk3-script": "python3",
 };
 
@@ -465,6 +467,13 @@ function appCommand(
           HOME: dir,
           XDG_CONFIG_HOME: `${dir}/xdg-config`,
         },
+      };
+    case "gedit":
+      // GTK 3: an editor of its own, settings in memory.
+      return {
+        cmd: "gedit",
+        args: ["--standalone", ...(opts.url ? [opts.url] : [])],
+        env: { GSETTINGS_BACKEND: "memory", HOME: dir },
       };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.

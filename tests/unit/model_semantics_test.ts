@@ -445,3 +445,15 @@ Deno.test("semantics: a text field keeps the focus its focus proxies also report
   foldLabels(el("window", "Two", [a, b]));
   assert.ok(a.f && b.f);
 });
+
+Deno.test("semantics: GTK 3's default 'Menu' on a menu button gives way to its tooltip", () => {
+  const recent = el("toggle", "Menu", undefined, { d: "Open a recently used file" });
+  const main = el("toggle", "Menu"); // no tooltip: its name stays
+  const button = el("btn", "Menu", undefined, { d: "Show the menu" }); // not a menu button
+  const out = refs(el("window", "gedit", [recent, main, button]));
+  assert.equal(recent.t, "Open a recently used file");
+  assert.equal(recent.d, undefined);
+  assert.equal(main.t, "Menu");
+  assert.equal(button.t, "Menu");
+  assert.ok(out.includes("toggle open-a-recently-used-file"), out.join("\n"));
+});
