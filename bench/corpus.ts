@@ -187,6 +187,9 @@ const CASES: Case[] = [
     app: "gnome-font-viewer",
     label: "gnome-font-viewer (GTK 4), the installed fonts' grid",
   },
+  { key: "gnome-text-editor", app: "gnome-text-editor", label: "gnome-text-editor (GTK 4)" },
+  { key: "gedit", app: "gedit", label: "gedit (GTK3), a new document" },
+  { key: "kwrite", app: "kwrite", label: "KWrite (KDE Frameworks 5, Qt 5), the welcome view" },
 ];
 
 /** A 48x48 grey PNG. */
