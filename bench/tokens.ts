@@ -388,9 +388,11 @@ if (import.meta.main) {
     "",
     ...(extraRows.length
       ? [
-        "More pages (`--page <file> <title>`): the Rust documentation installed by rustup",
-        "(mdBook and rustdoc pages, not written for this tool) and an issue tracker",
-        "(`bench/pages/issues.html`, written for this benchmark), measured the same way:",
+        "More pages (`--page <file> <title>`): documentation installed on the machine, not",
+        "written for this tool (the Rust documentation rustup installs: mdBook and rustdoc",
+        "pages; the Node.js API docs and npm's docs from Debian's nodejs and npm's own",
+        "package; KeePassXC's manual), and an issue tracker (`bench/pages/issues.html`,",
+        "written for this benchmark), measured the same way:",
         "",
         "| page | kind | before | ours | Playwright | before vs PW | ours vs PW | text alone vs PW | addressable |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
