@@ -149,7 +149,10 @@ function squashAction(name: string): string {
  * @param el the element
  * @returns informative action names, in the element's order
  */
-export function informativeActions(el: Pick<Element, "a">): string[] {
+export function informativeActions(el: Pick<Element, "a"> & { r?: Element["r"] }): string[] {
+  // A text field's actions are its editing commands (Swing lists 56: "caret-forward",
+  // "cut-to-clipboard"...): typing and set-value are what it takes (JSON keeps them).
+  if (el.r === "input") return [];
   return (el.a ?? []).filter((a) => {
     // A toolkit's widget command ("clipboard.paste", "page.zoom-in": GTK 4 lists every action
     // installed on a text view) is no action on the element (JSON keeps it).
@@ -471,8 +474,7 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
   const ph = el.ph?.trim();
   if (ph && fold(ph) !== fold(el.t)) out.push(`ph=${quote(ph, Math.min(max, LINE_MAX_TEXT))}`);
   const acts = informativeActions(el);
-  // GTK 4 lists every action group of a text view (16 on gnome-text-editor's): name a few, count
-  // the rest (JSON has them all).
+  // A long list (a toolkit's command map): name a few, count the rest (JSON has them all).
   if (acts.length) {
     const more = acts.length - MAX_ACTIONS;
     out.push(`actions=${acts.slice(0, MAX_ACTIONS).join(",")}${more > 0 ? `,…(+${more})` : ""}`);

@@ -42,6 +42,7 @@ export type DesktopApp =
   | "gnome-text-editor"
   | "kwrite"
   | "gedit"
+  | "java-swing"
   | "gtk3-script";
 
 /** Options of {@link startDesktop}. */
@@ -133,6 +134,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gnome-text-editor": "gnome-text-editor",
   kwrite: "kwrite",
   gedit: "gedit",
+  "java-swing": "java",
   "gtk3-script": "python3",
 };
 
@@ -474,6 +476,19 @@ function appCommand(
         cmd: "gedit",
         args: ["--standalone", ...(opts.url ? [opts.url] : [])],
         env: { GSETTINGS_BACKEND: "memory", HOME: dir },
+      };
+    case "java-swing":
+      // Java Swing through the ATK wrapper (tests/fixtures/java), in source-file mode.
+      return {
+        cmd: "java",
+        args: [
+          "-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper",
+          "-cp",
+          "/usr/share/java/java-atk-wrapper.jar",
+          "-Djava.library.path=/usr/lib/x86_64-linux-gnu/jni",
+          `${REPO_ROOT}tests/fixtures/java/ShippingForm.java`,
+        ],
+        env: {},
       };
     case "dconf-editor":
       // GTK 3: the installed schemas as folders of list rows; settings in memory.

@@ -584,7 +584,7 @@ Deno.test("agent: twin rows stay in their run, and their parts' refs read back w
 
 Deno.test("agent: a long list of actions names six and counts the rest", () => {
   const names = Array.from({ length: 16 }, (_, k) => `fold-${k}`);
-  const line = elementLine({ i: 4, ref: "editor", r: "input", a: names });
+  const line = elementLine({ i: 4, ref: "editor", r: "group", a: names });
   assert.match(line, /actions=fold-0,.*fold-5,…\(\+10\)$/);
 });
 
@@ -593,6 +593,10 @@ Deno.test("agent: a toolkit's widget commands are no actions of the element (GTK
   const a = ["spelling.enabled", "clipboard.paste", "page.zoom-in", "menu.popup", "fold"];
   assert.deepEqual(informativeActions({ a }), ["fold"]);
   assert.doesNotMatch(elementLine({ i: 4, ref: "input", r: "input", a }), /clipboard|zoom/);
+  // A text field's actions are its editing commands (Swing's "caret-forward"...): none printed.
+  const swing = ["caret-forward", "cut-to-clipboard", "page-up", "fold"];
+  assert.deepEqual(informativeActions({ r: "input", a: swing }), []);
+  assert.deepEqual(informativeActions({ r: "btn", a: swing }), swing);
 });
 
 Deno.test("agent: a read prints visible text whole up to READ_MAX_TEXT; lines and max_text 0", () => {
