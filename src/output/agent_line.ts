@@ -261,13 +261,21 @@ export function isAnonymous(el: Element): boolean {
 }
 
 /**
- * Whether an element is a frame inside a window that says nothing (Firefox's
- * tab frame around its page, the empty frames of its background tabs): it is
- * a container, and prints no line. Top-level windows always print.
+ * Whether an element is a window that says nothing: a frame inside a window
+ * (Firefox's tab frame around its page, the empty frames of its background
+ * tabs) is a container and prints no line; a top-level window with no title
+ * prints none when nothing inside it would (Chromium keeps two such windows
+ * around empty documents). Titled windows always print.
  */
 function isInnerFrame(parent: Element, el: Element): boolean {
-  return el.r === "window" && parent.r !== "app" && !el.t?.trim() && !el.d?.trim() &&
-    !hasOwnState(el) && informativeActions(el).length === 0;
+  if (el.r !== "window" || el.t?.trim() || el.d?.trim() || hasOwnState(el)) return false;
+  if (informativeActions(el).length) return false;
+  return parent.r !== "app" || (el.c ?? []).every(printsNothing);
+}
+
+/** Whether an element and everything inside it print no line (anonymous all the way down). */
+function printsNothing(el: Element): boolean {
+  return isAnonymous(el) && (el.c ?? []).every(printsNothing);
 }
 
 /**

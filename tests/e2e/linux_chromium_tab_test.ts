@@ -4,7 +4,10 @@
  * that the tab does not show (its hover card does). The tab reads as its
  * title, and no ref carries the figure: `tablist/settings-acme-account`, not
  * `settings-acme-account-memory-usage-113-mb`.
- * Witness: pyatspi reads the tab's name with the memory figure.
+ * Chromium also keeps untitled top-level frames around empty documents
+ * (`window.1`, `window.2`): they print no line.
+ * Witness: pyatspi reads the tab's name with the memory figure, and the
+ * untitled frames.
  */
 
 import assert from "node:assert/strict";
@@ -39,5 +42,13 @@ Deno.test({
       /\[\d+\|(?:tablist\/)?settings-acme-account\] tab "Settings · Acme Account"/,
     );
     assert.doesNotMatch(read, /memory/i, read);
+
+    // Chromium keeps untitled top-level frames around empty documents: they print no line.
+    const frames = await pyatspiJson<string[]>(
+      d,
+      `print(json.dumps([w.name for w in app if w.getRoleName() == "frame"]))`,
+    );
+    assert.ok(frames.includes(""), JSON.stringify(frames));
+    assert.doesNotMatch(read, /\|window(\.\d+)?\] window\s*$/m, read);
   },
 });

@@ -862,3 +862,29 @@ Deno.test("agent: an unlabeled list prints no line, its rows stand under its par
     assert.ok(targets.includes(n), `${n} in ${JSON.stringify(targets)}`);
   }
 });
+
+Deno.test("agent: an untitled window prints no line when nothing inside it would", () => {
+  const root: Element = {
+    i: 1,
+    ref: "chromium",
+    r: "app",
+    t: "Chromium",
+    c: [
+      {
+        i: 2,
+        ref: "page",
+        r: "window",
+        t: "Page - Chromium",
+        c: [{ i: 3, ref: "ok", r: "btn", t: "OK" }],
+      },
+      // Chromium's untitled frame around an empty document.
+      { i: 4, ref: "window.1", r: "window", c: [{ i: 5, ref: "window.1/web", r: "web" }] },
+      // An untitled window that holds something prints.
+      { i: 6, ref: "window.2", r: "window", c: [{ i: 7, ref: "save", r: "btn", t: "Save" }] },
+    ],
+  };
+  const out = renderElements(root, { format: "agent" });
+  assert.doesNotMatch(out, /\[4\|/, out);
+  assert.match(out, /\[6\|window\.2\] window\n {4}\[7\|save\] btn "Save"/, out);
+  assert.match(out, /\[2\|page\] window "Page - Chromium"/, out);
+});
