@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCliOk } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
-import { eventually } from "../harness/tree.ts";
+import { eventually, savedFile } from "../harness/tree.ts";
 
 Deno.test({
   name: "kwrite: type, Save As by ref through KDE's file dialog, the file on disk",
@@ -60,13 +60,7 @@ Deno.test({
       const inDialog = (await runCliOk(d, ["read", "--pid", pid, "--scope-ref", box])).stdout;
       const save = inDialog.match(/\[\d+\|([^\]]*save)\] btn "Save"/)![1];
       await runCliOk(d, ["click", "--pid", pid, "--ref", save]);
-      const saved = await eventually("the saved file", async () => {
-        try {
-          return await Deno.readTextFile(file);
-        } catch {
-          return undefined;
-        }
-      }, 10000);
+      const saved = await savedFile(file);
       assert.equal(saved.trimEnd(), "Low Tide at SIX");
 
       // The editor's name followed the document; its ref did not.

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCliOk } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
-import { eventually } from "../harness/tree.ts";
+import { eventually, savedFile } from "../harness/tree.ts";
 
 Deno.test({
   name: "gnome-text-editor: type, Save As by ref, the file on disk",
@@ -65,13 +65,7 @@ print(json.dumps({"role": dlg.getRoleName(), "tips": tips}))
       const file = `${out}/tides.txt`;
       await runCliOk(d, ["set-value", "--pid", pid, "--ref", name, "--value", file]);
       await runCliOk(d, ["click", "--pid", pid, "--ref", "save-as/save"]);
-      const saved = await eventually("the saved file", async () => {
-        try {
-          return await Deno.readTextFile(file);
-        } catch {
-          return undefined;
-        }
-      }, 10000);
+      const saved = await savedFile(file);
       assert.match(saved, /^Tide tables/);
     } finally {
       await Deno.remove(out, { recursive: true });

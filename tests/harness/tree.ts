@@ -44,3 +44,14 @@ export async function eventually<T>(
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
 }
+
+/**
+ * The text of a file once an app has written it (a save's witness), waiting up to `ms`.
+ *
+ * @param path the file
+ * @param ms how long to wait
+ * @returns its text
+ */
+export function savedFile(path: string, ms = 10000): Promise<string> {
+  return eventually(`${path} written`, () => Deno.readTextFile(path).catch(() => undefined), ms);
+}

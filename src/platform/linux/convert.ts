@@ -221,7 +221,7 @@ export function framesAwaitingDocument(root: AtspiRawNode): AtspiRawNode[] {
 }
 
 /** AT-SPI's internal frame: what holds a browser tab's or an iframe's document. */
-const INTERNAL_FRAME = 28;
+export const INTERNAL_FRAME = 28;
 
 /**
  * Whether a subtree shows nothing on screen: it has extents of zero area (or

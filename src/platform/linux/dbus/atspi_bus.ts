@@ -9,7 +9,7 @@
  */
 
 import { DesktopError } from "../../../errors.ts";
-import { isHidden } from "../convert.ts";
+import { INTERNAL_FRAME, isHidden } from "../convert.ts";
 import type { AtspiRawNode } from "../raw.ts";
 import {
   cachedChildren,
@@ -565,7 +565,7 @@ async function buildTree(
     // GTK 4 lists its application with a child count of 0 in the cache: the
     // root is always asked. A browser's frame with no document yet is marked: its document is
     // on its way (Firefox builds it when first asked for).
-    if (item.childCount === 0 && item.role === INTERNAL_FRAME_ROLE) node.pending = true;
+    if (item.childCount === 0 && item.role === INTERNAL_FRAME) node.pending = true;
     if (item.childCount === 0 && level > 0) return;
     checkDeadline(opts.deadline);
     const cached = idx ? cachedChildren(idx, item) : null;
@@ -595,9 +595,6 @@ async function buildTree(
   await expand(rootItem, root, 0);
   return root;
 }
-
-/** AT-SPI's internal frame role: what holds a browser tab's or an iframe's document. */
-const INTERNAL_FRAME_ROLE = 28;
 
 /** AT-SPI's list item role. */
 const LIST_ITEM_ROLE = 32;
