@@ -255,8 +255,9 @@ export function isClosedMenu(menu: Element, owner: Element): boolean {
  */
 function holdsClosedMenu(owner: Element, kids: readonly Element[]): boolean {
   if (owner.r === "menubar" || owner.b === undefined) return false;
-  // An opener whose one child is its menu (Chromium, Qt) leaves that to isClosedMenu.
-  return kids.some((k) => k.r === "menuitem") &&
+  // An opener whose one child is its menu (Chromium, Qt) leaves that to isClosedMenu; a menu
+  // may hold only submenus (galculator's "Calculator").
+  return (owner.r === "menu" ? kids.length > 0 : kids.some((k) => k.r === "menuitem")) &&
     kids.every((k) => (k.r === "menuitem" || k.r === "menu") && k.b === undefined);
 }
 

@@ -677,6 +677,30 @@ Deno.test("agent: a closed menu is one line with its item count; scoped to it, i
   assert.match(scoped, /menuitem "b\.txt"/);
 });
 
+Deno.test("agent: a menu bar entry whose items are all submenus is one closed line too", () => {
+  // galculator (GTK 3): "Calculator" holds only submenus, none of them on screen.
+  const sub = (name: string, ...items: string[]) =>
+    el("menu", name, items.map((n) => el("menuitem", n, undefined, {})));
+  const root = el("app", "Calc", [
+    el("window", "Calc", [
+      el("menubar", undefined, [
+        el("menu", "Calculator", [
+          sub("Number bases", "Decimal", "Binary"),
+          sub("Angle units", "Degrees", "Radians"),
+        ], { b: [0, 0, 80, 20] }),
+      ], { b: [0, 0, 400, 20] }),
+    ], { b: [0, 0, 400, 300] }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.match(
+    text,
+    /menu "Calculator" [^\n]*\(closed, 2 items: open it, or read --scope-ref menubar\/calculator\)\n/,
+  );
+  assert.doesNotMatch(text, /Number bases|Decimal/);
+});
+
 Deno.test("changes: a big new subtree is one line with a count; renumbered twins are one line", () => {
   const results = Array.from({ length: 20 }, (_, k): Change => ({
     type: "added",
