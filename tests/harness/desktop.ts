@@ -41,6 +41,8 @@ export type DesktopApp =
   | "gnome-font-viewer"
   | "gnome-text-editor"
   | "kwrite"
+  | "kcalc"
+  | "galculator"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -133,6 +135,8 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gnome-font-viewer": "gnome-font-viewer",
   "gnome-text-editor": "gnome-text-editor",
   kwrite: "kwrite",
+  kcalc: "kcalc",
+  galculator: "galculator",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -469,6 +473,24 @@ function appCommand(
           HOME: dir,
           XDG_CONFIG_HOME: `${dir}/xdg-config`,
         },
+      };
+    case "kcalc":
+      // KDE Frameworks 5 (Qt 5): a home and settings of its own.
+      return {
+        cmd: "kcalc",
+        args: [],
+        env: {
+          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+          HOME: dir,
+          XDG_CONFIG_HOME: `${dir}/xdg-config`,
+        },
+      };
+    case "galculator":
+      // GTK 3: settings in a home of its own.
+      return {
+        cmd: "galculator",
+        args: [],
+        env: { HOME: dir, XDG_CONFIG_HOME: `${dir}/xdg-config` },
       };
     case "gedit":
       // GTK 3: an editor of its own, settings in memory.

@@ -349,6 +349,22 @@ Deno.test("convert: a file chooser that is a window of its own is a dialog; insi
   assert.equal(inner.c?.[0].r, "group");
 });
 
+Deno.test("convert: a window inside a window with nothing in it is a text display, named by its description", () => {
+  // KCalc's result display: a frame named by the number it shows, described "Result Display".
+  const display = node({ role: 23, name: "36", description: "Result Display", path: "/d" });
+  const win = rawToElement(node({ role: 23, name: "", children: [display] }));
+  assert.deepEqual(
+    { r: win.c?.[0].r, t: win.c?.[0].t, v: win.c?.[0].v, d: win.c?.[0].d },
+    { r: "txt", t: "Result Display", v: "36", d: undefined },
+  );
+  // With no description, its name is its text.
+  const plain = rawToElement(node({ role: 23, children: [{ ...display, description: "" }] }));
+  assert.deepEqual({ r: plain.c?.[0].r, t: plain.c?.[0].t }, { r: "txt", t: "36" });
+  // A top-level window stays a window, even empty.
+  const app = rawToElement(node({ role: 75, name: "kcalc", children: [{ ...display }] }));
+  assert.equal(app.c?.[0].r, "window");
+});
+
 Deno.test("convert: a checkable push button is a toggle; a combo's empty popup is no child", () => {
   const CHECKABLE = 41;
   const star = rawToElement(node({ role: 43, name: "Star", states: states(...LIVE, CHECKABLE) }));

@@ -48,6 +48,7 @@ const R = {
   APPLICATION: 75,
   TABLE_CELL: 56,
   SPLIT_PANE: 53,
+  FRAME: 23,
 } as const;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
@@ -454,12 +455,31 @@ export function rawToElement(raw: AtspiRawNode): Element {
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
     // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
     if (node.role === R.APPLICATION && TOP_LEVEL_DIALOG_ROLES.has(c.role)) kid.r = "dialog";
+    else if (node.role !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
+      asTextDisplay(kid);
+    }
     kids.push(kid);
   });
   const tail = inline?.[node.children.length];
   if (tail) kids.push(tail);
   if (kids.length) el.c = kids;
   return el;
+}
+
+/**
+ * Makes a frame found inside a window, with nothing in it, the text display it
+ * is: a custom Qt widget (KCalc's result display) names itself by the text it
+ * shows, so that text is its value and its description, when it has one, its
+ * label. Read as a window, the shown number made its ref and twinned the
+ * buttons showing the same digit.
+ */
+function asTextDisplay(el: Element): void {
+  el.r = "txt";
+  if (el.d && el.t) {
+    el.v = el.t;
+    el.t = el.d;
+    delete el.d;
+  }
 }
 
 /** AT-SPI's static role: Firefox's `<em>`, `<code>`, `<strong>` inside a paragraph. */

@@ -29,7 +29,14 @@ import type {
   WindowState,
 } from "../provider.ts";
 import { ElementActor } from "./act.ts";
-import { appInfo, type LiveApp, liveApps, liveWindows, windowInfo } from "./apps.ts";
+import {
+  appInfo,
+  type LiveApp,
+  liveApps,
+  type LiveWindow,
+  liveWindows,
+  windowInfo,
+} from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
 import { framesAwaitingDocument, parseNodeId, rawToElement, shiftBoxes } from "./convert.ts";
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
@@ -42,7 +49,7 @@ import { matchApp, matchWindow } from "./scope.ts";
 import { optional, readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
-import { closeAppWindows, windowAction, windowOrigin } from "./windows.ts";
+import { closeAppWindows, untitledWindowTitle, windowAction, windowOrigin } from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
 import { boxesRelativeToWindow, isGtkAtk, readToolkit, type Toolkit } from "./toolkit.ts";
 import { gridsInReadingOrder } from "./reading_order.ts";
@@ -201,7 +208,7 @@ export class LinuxProvider implements Provider {
     const lists = await Promise.all(chosen.map(async (app) => {
       if (!app.responsive) throw unresponsive(app);
       try {
-        const wins = liveWindows(app, await this.#dir.windows(app, deadline, true));
+        const wins = titled(app, liveWindows(app, await this.#dir.windows(app, deadline, true)));
         return wins.map((w) => this.#onScreen(app, windowInfo(app, w)));
       } catch (e) {
         if (scoped) throw toDesktopError(e);
@@ -235,7 +242,9 @@ export class LinuxProvider implements Provider {
     const bounds = opts.bounds ?? true;
     let wins;
     try {
-      wins = liveWindows(app, await this.#dir.windows(app, deadline, false));
+      // Boxes only to match a window by title: an untitled one takes its X window's by its box.
+      const boxes = scope.window !== undefined;
+      wins = titled(app, liveWindows(app, await this.#dir.windows(app, deadline, boxes)));
     } catch (e) {
       throw toDesktopError(e);
     }
@@ -276,6 +285,11 @@ export class LinuxProvider implements Provider {
           : null;
         if (origin) shiftBoxes(w, origin[0], origin[1]);
       }
+    }
+    if (root.r === "window" && !root.t && window?.title) root.t = window.title;
+    for (const w of root.r === "app" ? root.c ?? [] : []) {
+      const title = w.r === "window" && !w.t ? untitledWindowTitle(app.pid, w.b) : undefined;
+      if (title) w.t = title;
     }
     if (window && root.b) window.b = root.b;
     const snap: Snapshot = { app: appInfo(app), readAt: new Date().toISOString(), root };
@@ -547,4 +561,9 @@ function firstNid(el: Element): string | undefined {
     if (e !== el && e.nid) found = e.nid;
   });
   return found;
+}
+
+/** Windows with the X title filled in where the accessible one is empty (see untitledWindowTitle). */
+function titled(app: LiveApp, wins: LiveWindow[]): LiveWindow[] {
+  return wins.map((w) => w.title ? w : { ...w, title: untitledWindowTitle(app.pid, w.b) ?? "" });
 }

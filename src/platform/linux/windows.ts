@@ -355,6 +355,38 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
 }
 
 /**
+ * The X title of the window behind an accessible window that has none (Qt 5
+ * leaves a main window's accessible name empty when the app sets its title
+ * late: KCalc): the app's viewable client window that holds the box, the
+ * smallest such (by size alone when the box is relative to the window).
+ *
+ * @param pid the app's process id
+ * @param b the accessible window's box, when it has one
+ * @returns the title, or undefined without X11 or without one window to name
+ */
+export function untitledWindowTitle(pid: number, b: Bounds | undefined): string | undefined {
+  let x: X11;
+  try {
+    x = X11.open();
+  } catch {
+    return undefined; // no X display: Wayland, or none
+  }
+  using _ = x;
+  const clients = clientsOf(x, pid).filter((c) => c.viewable && c.title);
+  if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
+  // A box at 0,0 is relative to its window (see toolkit.ts): then only the size can match.
+  const relative = b[0] === 0 && b[1] === 0;
+  const holds = (c: Client) =>
+    relative
+      ? Math.abs(c.b[2] - b[2]) <= 2 && Math.abs(c.b[3] - b[3]) <= 2
+      : c.b[0] <= b[0] + 1 && c.b[1] <= b[1] + 1 &&
+        c.b[0] + c.b[2] >= b[0] + b[2] - 1 && c.b[1] + c.b[3] >= b[1] + b[3] - 1;
+  const pool = clients.filter(holds);
+  if (!pool.length) return undefined;
+  return pool.reduce((a, c) => (c.b[2] * c.b[3] < a.b[2] * a.b[3] ? c : a)).title;
+}
+
+/**
  * The process whose window has the keyboard focus (`_NET_WM_PID` of the
  * focus window or the nearest ancestor that has one), or 0 when no window
  * has it.
