@@ -108,6 +108,51 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "a GTK 2 app started without its bridge: the error says it runs, and why",
+        async () => {
+          const env = { ...d.env };
+          delete env.GTK_MODULES;
+          const child = new Deno.Command("gtk-demo", {
+            env,
+            clearEnv: true,
+            stdout: "null",
+            stderr: "null",
+          })
+            .spawn();
+          try {
+            // Its window is up (X has it) while pyatspi never sees the app.
+            await eventually(
+              "gtk-demo's window",
+              async () => (await geometry(d, child.pid)) ? true : undefined,
+            );
+            const seen = await pyatspiJson<number[]>(
+              d,
+              `print(json.dumps([a.get_process_id() for a in pyatspi.Registry.getDesktop(0) if a]))`,
+            );
+            assert.ok(!seen.includes(child.pid), "pyatspi does not list it");
+            for (const scope of [["--app", "gtk-demo"], ["--pid", String(child.pid)]]) {
+              const err = cliError(await runCli(d, ["read", ...scope]));
+              assert.equal(err.code, "APP_NOT_FOUND");
+              assert.match(
+                String(err.message),
+                new RegExp(`pid ${child.pid}, GTK 2\\) runs but is not on`),
+              );
+              assert.match(
+                String(err.suggestion),
+                /GTK_MODULES=gail:atk-bridge.*desktop launch gtk-demo/,
+              );
+            }
+            // A name nothing runs under keeps the plain answer.
+            const none = cliError(await runCli(d, ["read", "--app", "no-such-app-here"]));
+            assert.match(String(none.message), /^no running app matches/);
+          } finally {
+            child.kill("SIGKILL");
+            await child.status;
+          }
+        },
+      );
+
       await t.step("a GTK 2 app launched by desktop joins the accessibility bus", async () => {
         // GTK 2 loads its bridge only when GTK_MODULES names it; launch sets it.
         const res = await launch("gtk-demo");

@@ -46,6 +46,7 @@ import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
+import { findUnregistered } from "./unregistered.ts";
 import { optional, readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
@@ -183,7 +184,7 @@ export class LinuxProvider implements Provider {
   /** The app a scope names; APP_UNRESPONSIVE when it does not answer. */
   async #app(scope: Scope, deadline: number): Promise<LiveApp> {
     const apps = await this.#apps(deadline);
-    let app = apps[matchApp(apps, scope)];
+    let app = apps[matchRunningApp(apps, scope)];
     if (!app.responsive && app.brief) {
       // The listing gave it only a short look: the target gets its full time.
       const until = Math.min(deadline, Date.now() + callTimeoutFor(this.#timeoutMs));
@@ -204,7 +205,7 @@ export class LinuxProvider implements Provider {
     const deadline = this.#begin();
     const apps = await this.#apps(deadline);
     const scoped = scope.app !== undefined || scope.pid !== undefined;
-    const chosen = scoped ? [apps[matchApp(apps, scope)]] : apps.filter((a) => a.responsive);
+    const chosen = scoped ? [apps[matchRunningApp(apps, scope)]] : apps.filter((a) => a.responsive);
     const lists = await Promise.all(chosen.map(async (app) => {
       if (!app.responsive) throw unresponsive(app);
       try {
@@ -566,4 +567,28 @@ function firstNid(el: Element): string | undefined {
 /** Windows with the X title filled in where the accessible one is empty (see untitledWindowTitle). */
 function titled(app: LiveApp, wins: LiveWindow[]): LiveWindow[] {
   return wins.map((w) => w.title ? w : { ...w, title: untitledWindowTitle(app.pid, w.b) ?? "" });
+}
+
+/**
+ * matchApp, and when no app on the bus matches, whether a GUI process of that
+ * name or pid runs anyway: the error then says so and what would let it join.
+ */
+function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
+  try {
+    return matchApp(apps, scope);
+  } catch (e) {
+    if (!(e instanceof DesktopError) || e.details?.reason !== "noMatch") throw e;
+    const off = findUnregistered(scope, new Set(apps.map((a) => a.pid)));
+    if (!off) throw e;
+    throw new DesktopError(
+      "APP_NOT_FOUND",
+      `"${off.name}" (pid ${off.pid}, ${off.toolkit}) runs but is not on the accessibility bus`,
+      {
+        suggestion: `${off.remedy}. Restart it with \`desktop launch ${off.name}\`, which turns ` +
+          "accessibility on",
+        candidates: e.candidates,
+        details: { pid: off.pid, process: off.name, toolkit: off.toolkit },
+      },
+    );
+  }
 }

@@ -49,6 +49,7 @@ export function matchApp(apps: readonly AppEntry[], scope: Scope): number {
         ? "Pass --app with one of the candidates' names (or --pid)"
         : "No app is registered on the accessibility bus; start one with accessibility enabled",
       candidates,
+      details: { reason: "noMatch" },
     });
   if (scope.pid !== undefined) {
     const i = apps.findIndex((a) => a.pid === scope.pid);
