@@ -273,6 +273,18 @@ function isInnerFrame(parent: Element, el: Element): boolean {
   return parent.r !== "app" || (el.c ?? []).every(printsNothing);
 }
 
+/** Bars that group what they hold: unlabeled and holding nothing that prints, they say nothing. */
+const BARS: ReadonlySet<string> = new Set(["statusbar", "toolbar"]);
+
+/**
+ * Whether an element is an unlabeled status bar or tool bar with nothing to
+ * show (meld keeps an empty status bar above each pane).
+ */
+function isEmptyBar(el: Element): boolean {
+  if (!BARS.has(el.r) || el.t?.trim() || el.d?.trim() || el.v || hasOwnState(el)) return false;
+  return informativeActions(el).length === 0 && (el.c ?? []).every(printsNothing);
+}
+
 /** Whether an element and everything inside it print no line (anonymous all the way down). */
 function printsNothing(el: Element): boolean {
   return isAnonymous(el) && (el.c ?? []).every(printsNothing);
@@ -528,6 +540,7 @@ export function shownChildren(
     // A rich-text field's text child says its value again (a contenteditable's paragraph).
     if (el.v !== undefined && isEcho(kid, el.v, false)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
+    if (isEmptyBar(kid)) continue;
     out.push(kid);
   }
   return out;

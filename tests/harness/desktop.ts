@@ -43,6 +43,7 @@ export type DesktopApp =
   | "kwrite"
   | "kcalc"
   | "galculator"
+  | "meld"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -137,6 +138,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   kwrite: "kwrite",
   kcalc: "kcalc",
   galculator: "galculator",
+  meld: "meld",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -484,6 +486,13 @@ function appCommand(
           HOME: dir,
           XDG_CONFIG_HOME: `${dir}/xdg-config`,
         },
+      };
+    case "meld":
+      // GTK 3 (Python): settings in memory, a home of its own.
+      return {
+        cmd: "meld",
+        args: [],
+        env: { GSETTINGS_BACKEND: "memory", HOME: dir, XDG_CONFIG_HOME: `${dir}/xdg-config` },
       };
     case "galculator":
       // GTK 3: settings in a home of its own.

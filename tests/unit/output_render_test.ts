@@ -122,6 +122,24 @@ Deno.test("agent: a disabled wrapper around disabled controls prints no line (GT
   assert.equal(lines.filter((l) => / group\b/.test(l)).length, 1, "the mixed one keeps its line");
 });
 
+Deno.test("agent: an unlabeled status bar or tool bar with nothing to show prints no line", () => {
+  // meld: an empty status bar above each pane, then one with a message.
+  const root = el("window", "Meld", [
+    el("statusbar", undefined, [el("group", undefined, [])]),
+    el("toolbar", undefined, []),
+    el("statusbar", undefined, [el("txt", "Files are identical")]),
+    el("statusbar", "Information", []),
+    el("input", undefined, undefined, { v: "alpha" }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.equal(text.match(/ statusbar\b/g)?.length, 2, text);
+  assert.doesNotMatch(text, / toolbar\b/, text);
+  assert.match(text, /"Files are identical"/);
+  assert.match(text, /statusbar "Information"/);
+});
+
 Deno.test("agent: a terminal's empty rows at the end of its value print as one newline", () => {
   const screen = "$ echo hi\nhi\n$ " + "\n".repeat(22);
   const root = el("window", "Terminal", [
