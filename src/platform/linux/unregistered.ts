@@ -55,7 +55,7 @@ const CHROMIUM_NAMES = /^(chrom(e|ium)|electron|code|brave|msedge)/i;
  * accessibility; undefined for a process that maps no GUI toolkit.
  *
  * @param maps the text of `/proc/PID/maps`
- * @param name the process name, for browsers that link their toolkit statically
+ * @param name the process name: Chromium and Electron are known by it
  * @returns the toolkit and remedy, or undefined
  * @example
  * ```ts
@@ -69,14 +69,15 @@ export function toolkitOfMaps(
   maps: string,
   name: string,
 ): { toolkit: string; remedy: string } | undefined {
-  for (const t of TOOLKITS) if (t.lib.test(maps)) return { toolkit: t.toolkit, remedy: t.remedy };
-  if (CHROMIUM_NAMES.test(name)) {
+  // Chromium maps GTK 3 for its dialogs, but its accessibility is its own.
+  if (CHROMIUM_NAMES.test(name) && maps) {
     return {
       toolkit: "Chromium",
-      remedy:
-        "Chromium and Electron need --force-renderer-accessibility (or ACCESSIBILITY_ENABLED=1)",
+      remedy: "Chromium and Electron join only with ACCESSIBILITY_ENABLED=1 (or an assistive " +
+        "technology already running) and read pages with --force-renderer-accessibility",
     };
   }
+  for (const t of TOOLKITS) if (t.lib.test(maps)) return { toolkit: t.toolkit, remedy: t.remedy };
   return undefined;
 }
 
