@@ -150,6 +150,16 @@ const TAB_MEMORY_USAGE = / - Memory usage - [\d.,]+ ?[KMGT]?B$/;
 /** The name GTK 3 gives a menu button that has none of its own. */
 const GTK_MENU_BUTTON_NAME = "Menu";
 
+/**
+ * Qt's mnemonic marker in a title Qt does not strip for accessibility (a tool
+ * bar's window title "&File"): an ampersand before a letter or digit; "&&" is
+ * a literal ampersand.
+ */
+const QT_MNEMONIC = /&(&|(?=[\p{L}\p{N}]))/gu;
+
+/** Roles whose name is a widget title, where an ampersand is a mnemonic, not text. */
+const TITLE_MNEMONIC_ROLES: ReadonlySet<string> = new Set(["toolbar", "menu", "tab", "group"]);
+
 /** A label that says the same thing twice ("7 7"), captured once. */
 const DOUBLED = /^(.+) \1$/s;
 
@@ -185,6 +195,9 @@ function clean(el: Element): void {
     const half = DOUBLED.exec(t)?.[1];
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
     else t = withoutMnemonicEcho(t, el.c ?? []);
+    if (TITLE_MNEMONIC_ROLES.has(el.r) && t.includes("&")) {
+      t = t.replace(QT_MNEMONIC, (_, amp) => amp === "&" ? "&" : "");
+    }
     if (t === "" || isToolkitClassName(t)) delete el.t;
     else el.t = t;
   }

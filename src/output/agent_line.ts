@@ -273,6 +273,17 @@ function isInnerFrame(parent: Element, el: Element): boolean {
   return parent.r !== "app" || (el.c ?? []).every(printsNothing);
 }
 
+/**
+ * Whether a child is a spin box's or combo box's own line editor, saying its
+ * value again (Qt: qpdfview's page spin box "1 / 17" holds an input "1 / 17").
+ * The owner's line says it, and typing into the owner reaches the editor.
+ */
+function isOwnEditor(owner: Element, kid: Element): boolean {
+  if ((owner.r !== "spin" && owner.r !== "combo") || kid.r !== "input") return false;
+  if (owner.v === undefined || kid.t || kid.c?.length || hasState(kid)) return false;
+  return informativeActions(kid).length === 0 && fold(kid.v ?? "") === fold(owner.v);
+}
+
 /** Bars that group what they hold: unlabeled and holding nothing that prints, they say nothing. */
 const BARS: ReadonlySet<string> = new Set(["statusbar", "toolbar"]);
 
@@ -539,6 +550,7 @@ export function shownChildren(
     if (isPunctuation(kid) && !(origins && isStaticText(kid))) continue;
     // A rich-text field's text child says its value again (a contenteditable's paragraph).
     if (el.v !== undefined && isEcho(kid, el.v, false)) continue;
+    if (isOwnEditor(el, kid)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     if (isEmptyBar(kid)) continue;
     out.push(kid);

@@ -16,6 +16,7 @@
  */
 
 import assert from "node:assert/strict";
+import { tinyPdf } from "../harness/pdf.ts";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { runCli } from "../harness/cli.ts";
 import {
@@ -85,35 +86,6 @@ function all(root: Element): Element[] {
   };
   visit(root);
   return out;
-}
-
-/**
- * A one-page PDF with the given lines in Helvetica, written by hand (no
- * converter needed): catalog, pages, page, content stream, font, xref.
- */
-function tinyPdf(lines: string[]): Uint8Array {
-  const esc = (s: string) => s.replace(/[\\()]/g, (c) => "\\" + c);
-  const content = "BT /F1 24 Tf 72 700 Td 30 TL " +
-    lines.map((l) => `(${esc(l)}) Tj T*`).join(" ") + " ET";
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
-    "/Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-  ];
-  let pdf = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((body, k) => {
-    offsets.push(pdf.length);
-    pdf += `${k + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) pdf += `${String(o).padStart(10, "0")} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
 }
 
 /** Resident memory of a process in MB (Linux /proc). */
@@ -325,7 +297,7 @@ const CASES: CorpusCase[] = [
     setup: async (dir) => {
       await Deno.writeFile(
         `${dir}/report.pdf`,
-        tinyPdf(["Quarterly report", "Revenue grew in the third quarter."]),
+        tinyPdf([["Quarterly report", "Revenue grew in the third quarter."]]),
       );
       return { url: `${dir}/report.pdf` };
     },

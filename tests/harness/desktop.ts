@@ -44,6 +44,7 @@ export type DesktopApp =
   | "kcalc"
   | "galculator"
   | "meld"
+  | "qpdfview"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -139,6 +140,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   kcalc: "kcalc",
   galculator: "galculator",
   meld: "meld",
+  qpdfview: "qpdfview",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -493,6 +495,17 @@ function appCommand(
         cmd: "meld",
         args: [],
         env: { GSETTINGS_BACKEND: "memory", HOME: dir, XDG_CONFIG_HOME: `${dir}/xdg-config` },
+      };
+    case "qpdfview":
+      // Qt 5: a document viewer, a home and settings of its own.
+      return {
+        cmd: "qpdfview",
+        args: opts.url ? [opts.url] : [],
+        env: {
+          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+          HOME: dir,
+          XDG_CONFIG_HOME: `${dir}/xdg-config`,
+        },
       };
     case "galculator":
       // GTK 3: settings in a home of its own.

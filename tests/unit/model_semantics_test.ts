@@ -457,3 +457,15 @@ Deno.test("semantics: GTK 3's default 'Menu' on a menu button gives way to its t
   assert.equal(button.t, "Menu");
   assert.ok(out.includes("toggle open-a-recently-used-file"), out.join("\n"));
 });
+
+Deno.test("semantics: Qt's mnemonic ampersand leaves a tool bar's or menu's title; && is one &", () => {
+  const root = el("window", "R&D notes", [
+    el("toolbar", "&File"),
+    el("menu", "Save && &Quit"),
+    el("btn", "Tom & Jerry"),
+  ]);
+  foldLabels(root);
+  assert.deepEqual(root.c!.map((k) => k.t), ["File", "Save & Quit", "Tom & Jerry"]);
+  // A window's title is a document's name: its ampersand is text.
+  assert.equal(root.t, "R&D notes");
+});

@@ -140,6 +140,23 @@ Deno.test("agent: an unlabeled status bar or tool bar with nothing to show print
   assert.match(text, /statusbar "Information"/);
 });
 
+Deno.test("agent: a spin box's own editor saying its value again prints no line (Qt)", () => {
+  const root = el("toolbar", "Edit", [
+    el("spin", undefined, [el("input", undefined, undefined, { v: "1 / 17" })], {
+      v: "1 / 17",
+      min: 1,
+      max: 17,
+    }),
+    // An editor that says something else keeps its line.
+    el("combo", undefined, [el("input", undefined, undefined, { v: "150 %" })], { v: "100 %" }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.equal(text.split("1 / 17").length - 1, 1, text);
+  assert.match(text, /input val="150 %"/, text);
+});
+
 Deno.test("agent: a terminal's empty rows at the end of its value print as one newline", () => {
   const screen = "$ echo hi\nhi\n$ " + "\n".repeat(22);
   const root = el("window", "Terminal", [
