@@ -153,6 +153,37 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "a Tk app: the error says Tk has no accessibility, and what to use",
+        async () => {
+          const child = new Deno.Command("wish", {
+            env: d.env,
+            clearEnv: true,
+            stdin: "piped",
+            stdout: "null",
+            stderr: "null",
+          }).spawn();
+          const writer = child.stdin.getWriter();
+          await writer.write(new TextEncoder().encode("button .b -text Hello; pack .b\n"));
+          try {
+            // Tk sets no _NET_WM_PID: the witness that it runs is the library it loaded.
+            await eventually("wish to load Tk", () =>
+              Promise.resolve(
+                Deno.readTextFileSync(`/proc/${child.pid}/maps`).includes("libtk") || undefined,
+              ));
+            const err = cliError(await runCli(d, ["read", "--app", "wish"]));
+            assert.equal(err.code, "APP_NOT_FOUND");
+            assert.match(String(err.message), /\(pid \d+, Tk\) runs but is not on/);
+            assert.match(String(err.suggestion), /no accessibility support.*screenshot/);
+            assert.doesNotMatch(String(err.suggestion), /desktop launch/);
+          } finally {
+            await writer.close().catch(() => {});
+            child.kill("SIGKILL");
+            await child.status;
+          }
+        },
+      );
+
       await t.step("a GTK 2 app launched by desktop joins the accessibility bus", async () => {
         // GTK 2 loads its bridge only when GTK_MODULES names it; launch sets it.
         const res = await launch("gtk-demo");

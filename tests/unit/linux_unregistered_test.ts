@@ -14,6 +14,13 @@ Deno.test("unregistered: the toolkit comes from the libraries a process maps", (
   // Chromium maps GTK 3 for its dialogs; its name tells what it is.
   const chromium = lib("/usr/lib/chromium/chromium") + lib("/usr/lib/libgtk-3.so.0");
   assert.equal(toolkitOfMaps(chromium, "chromium")?.toolkit, "Chromium");
+  // Toolkits with no accessibility at all are named, and say so.
+  const tk = toolkitOfMaps(lib("/usr/lib/x86_64-linux-gnu/libtk8.6.so"), "wish");
+  assert.deepEqual([tk?.toolkit, tk?.canJoin], ["Tk", false]);
+  assert.equal(
+    toolkitOfMaps(lib("/usr/lib/x86_64-linux-gnu/libXaw7.so.7"), "xterm")?.canJoin,
+    false,
+  );
   // A process with no GUI toolkit is not an app that could join.
   assert.equal(toolkitOfMaps(lib("/usr/lib/libc.so.6"), "bash"), undefined);
 });

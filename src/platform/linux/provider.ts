@@ -584,8 +584,10 @@ function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
       "APP_NOT_FOUND",
       `"${off.name}" (pid ${off.pid}, ${off.toolkit}) runs but is not on the accessibility bus`,
       {
-        suggestion: `${off.remedy}. Restart it with \`desktop launch ${off.name}\`, which turns ` +
-          "accessibility on",
+        suggestion: off.canJoin
+          ? `${off.remedy}. Restart it with \`desktop launch ${off.name}\`, which turns ` +
+            "accessibility on"
+          : off.remedy,
         candidates: e.candidates,
         details: { pid: off.pid, process: off.name, toolkit: off.toolkit },
       },

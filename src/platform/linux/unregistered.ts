@@ -16,12 +16,14 @@ export interface UnregisteredApp {
   name: string;
   /** The toolkit its mapped libraries name, when one is known. */
   toolkit: string;
-  /** What turns accessibility on for that toolkit. */
+  /** What turns accessibility on for that toolkit, or why nothing can. */
   remedy: string;
+  /** False for a toolkit with no accessibility support at all (Tk, the X Toolkit). */
+  canJoin: boolean;
 }
 
 /** Library names that tell the toolkit, the first match winning, with what enables it. */
-const TOOLKITS: ReadonlyArray<{ lib: RegExp; toolkit: string; remedy: string }> = [
+const TOOLKITS: ReadonlyArray<{ lib: RegExp; toolkit: string; remedy: string; canJoin?: false }> = [
   {
     lib: /libgtk-x11-2\.0\.so/,
     toolkit: "GTK 2",
@@ -44,6 +46,20 @@ const TOOLKITS: ReadonlyArray<{ lib: RegExp; toolkit: string; remedy: string }> 
     toolkit: "GTK",
     remedy: "GTK apps join the bus unless NO_AT_BRIDGE=1 was set, or they started on " +
       "another session bus (DBUS_SESSION_BUS_ADDRESS)",
+  },
+  {
+    lib: /libtk8\.\d\.so/,
+    toolkit: "Tk",
+    remedy: "Tk has no accessibility support: its windows have no tree to read; use " +
+      "screenshot, and click or type at points",
+    canJoin: false,
+  },
+  {
+    lib: /libXaw[37]?\.so|libXm\.so/,
+    toolkit: "X Toolkit",
+    remedy: "X Toolkit apps (Athena, Motif: xterm, xclock) have no accessibility support: " +
+      "use screenshot, and click or type at points",
+    canJoin: false,
   },
 ];
 
@@ -68,16 +84,21 @@ const CHROMIUM_NAMES = /^(chrom(e|ium)|electron|code|brave|msedge)/i;
 export function toolkitOfMaps(
   maps: string,
   name: string,
-): { toolkit: string; remedy: string } | undefined {
+): Omit<UnregisteredApp, "pid" | "name"> | undefined {
   // Chromium maps GTK 3 for its dialogs, but its accessibility is its own.
   if (CHROMIUM_NAMES.test(name) && maps) {
     return {
       toolkit: "Chromium",
+      canJoin: true,
       remedy: "Chromium and Electron join only with ACCESSIBILITY_ENABLED=1 (or an assistive " +
         "technology already running) and read pages with --force-renderer-accessibility",
     };
   }
-  for (const t of TOOLKITS) if (t.lib.test(maps)) return { toolkit: t.toolkit, remedy: t.remedy };
+  for (const t of TOOLKITS) {
+    if (t.lib.test(maps)) {
+      return { toolkit: t.toolkit, remedy: t.remedy, canJoin: t.canJoin ?? true };
+    }
+  }
   return undefined;
 }
 
