@@ -45,6 +45,7 @@ export type DesktopApp =
   | "galculator"
   | "meld"
   | "qpdfview"
+  | "konsole"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -141,6 +142,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   galculator: "galculator",
   meld: "meld",
   qpdfview: "qpdfview",
+  konsole: "konsole",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -505,6 +507,19 @@ function appCommand(
           QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
           HOME: dir,
           XDG_CONFIG_HOME: `${dir}/xdg-config`,
+        },
+      };
+    case "konsole":
+      // KDE Frameworks 5 (Qt 5): a terminal with a home and settings of its own.
+      return {
+        cmd: "konsole",
+        args: ["--separate", "--workdir", dir],
+        env: {
+          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
+          HOME: dir,
+          XDG_CONFIG_HOME: `${dir}/xdg-config`,
+          SHELL: "/bin/sh",
+          PS1: "$ ",
         },
       };
     case "galculator":

@@ -10,8 +10,12 @@
 export const TEXT_CAP = 2000;
 /** Marks a text cut at {@link TEXT_CAP} characters. */
 export const TRUNCATION_MARK = "…";
-/** Roles whose Text content is their value (text, entry, spin button, combo box). */
-export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11]);
+/**
+ * Roles whose Text content is their value, read even when they have children:
+ * text, entry, spin button, combo box, and terminal (Konsole's holds its
+ * hidden search bar).
+ */
+export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11, 60]);
 /**
  * Roles whose action names are not read: containers, text and windows, where
  * toolkits list clipboard or "click the ancestor" actions (GTK4: eight per

@@ -365,6 +365,7 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
  * @returns the title, or undefined without X11 or without one window to name
  */
 export function untitledWindowTitle(pid: number, b: Bounds | undefined): string | undefined {
+  if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
   let x: X11;
   try {
     x = X11.open();
@@ -373,7 +374,6 @@ export function untitledWindowTitle(pid: number, b: Bounds | undefined): string 
   }
   using _ = x;
   const clients = clientsOf(x, pid).filter((c) => c.viewable && c.title);
-  if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
   // A box at 0,0 is relative to its window (see toolkit.ts): then only the size can match.
   const relative = b[0] === 0 && b[1] === 0;
   const holds = (c: Client) =>
