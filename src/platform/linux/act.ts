@@ -412,6 +412,7 @@ export class ElementActor {
     using held = new DisposableStack();
     // Descend from the top-level window to the deepest object at the point.
     let cur: Ptr | null = this.#topLevelAcc(held);
+    let deadEnd = false;
     for (let depth = 0; cur && depth < 64; depth++) {
       if (isMine(cur)) return at;
       const comp = held.use(n.own(n.sym.atspi_accessible_get_component_iface(cur)));
@@ -424,6 +425,7 @@ export class ElementActor {
         n.err.buf,
       )));
       if (!optional(() => (n.check("hit test"), true))) return null;
+      deadEnd = !next;
       if (!next || next.ptr === cur) break;
       cur = next.ptr;
     }
@@ -434,7 +436,26 @@ export class ElementActor {
       if (!optional(() => (n.check("read parent"), true))) return null;
       p = parent?.ptr ?? null;
     }
+    // A container that finds nothing at a point inside one of its children (GTK 3's notebook with
+    // its tabs hidden: meld) ends the search on the element's own ancestor: nothing else was found
+    // there, so nothing covers it.
+    if (deadEnd && cur && this.#isAncestor(cur, held)) return at;
     return null;
+  }
+
+  /** Whether an object is one of the element's ancestors (same bus name and path). */
+  #isAncestor(other: Ptr, held: DisposableStack): boolean {
+    const n = this.#n;
+    const want = objectId(other);
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 256; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      if (!optional(() => (n.check("read parent"), true)) || !parent) return false;
+      const id = objectId(parent.ptr);
+      if (id.bus === want.bus && id.path === want.path) return true;
+      cur = parent.ptr;
+    }
+    return false;
   }
 
   /** The top-level window (child of the app) that holds the element, owned by `held`. */

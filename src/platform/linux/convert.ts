@@ -139,6 +139,33 @@ export function isIconThemeName(role: Role, name: string): boolean {
 /** Roles of an app's own windows that are dialogs: a file chooser, a filler, a panel. */
 const TOP_LEVEL_DIALOG_ROLES: ReadonlySet<number> = new Set([19, 20, 39]);
 
+/**
+ * Gives an app's own window the role it has as a window: a file chooser or a
+ * plain container that is a top-level window is a dialog.
+ */
+function asTopLevel(el: Element, role: number): void {
+  if (TOP_LEVEL_DIALOG_ROLES.has(role)) el.r = "dialog";
+}
+
+/**
+ * Converts one of an app's windows read on its own (a read scoped to a
+ * window): the same element it is inside the app's tree.
+ *
+ * @param node the window's raw subtree
+ * @returns the element tree
+ * @example
+ * ```ts
+ * import { windowToElement } from "./convert.ts";
+ * const saveAs = { bus: ":1.2", path: "/w", role: 20, name: "Save As", description: "", states: [0, 0] as [number, number], interfaces: [], children: [] };
+ * console.log(windowToElement(saveAs).r); // dialog
+ * ```
+ */
+export function windowToElement(node: AtspiRawNode): Element {
+  const el = rawToElement(node);
+  asTopLevel(el, node.role);
+  return el;
+}
+
 /** Toolkits report hidden objects at this coordinate (INT32_MIN). */
 const OFFSCREEN = -2147483648;
 
@@ -454,7 +481,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
     }
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
     // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
-    if (node.role === R.APPLICATION && TOP_LEVEL_DIALOG_ROLES.has(c.role)) kid.r = "dialog";
+    if (node.role === R.APPLICATION) asTopLevel(kid, c.role);
     else if (node.role !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
       asTextDisplay(kid);
     }

@@ -38,7 +38,13 @@ import {
   windowInfo,
 } from "./apps.ts";
 import { type BulkReader, connectBulkReader } from "./bus_reader.ts";
-import { framesAwaitingDocument, parseNodeId, rawToElement, shiftBoxes } from "./convert.ts";
+import {
+  framesAwaitingDocument,
+  parseNodeId,
+  rawToElement,
+  shiftBoxes,
+  windowToElement,
+} from "./convert.ts";
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
 import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
@@ -277,7 +283,7 @@ export class LinuxProvider implements Provider {
     }
     // GTK 2 and 3 list a grid's children most recent first: read them as laid out.
     if (bounds && isGtkAtk(this.#toolkitOf(app))) gridsInReadingOrder(raw);
-    const root: Element = rawToElement(raw);
+    const root: Element = wi >= 0 ? windowToElement(raw) : rawToElement(raw);
     if (bounds && this.#boxesRelativeToWindow(app)) {
       for (const w of root.r === "app" ? root.c ?? [] : [root]) {
         // A window whose box starts at 0,0 reported its children relative to itself.

@@ -23,9 +23,14 @@ const MAX_GRID_CHILDREN = 256;
 /** A box on screen: x, y, width, height. */
 export type Box = [number, number, number, number];
 
-/** Whether a box has a place and an area on screen. */
+/**
+ * Whether a box has a place and an area on screen. A line one pixel wide or
+ * high (an empty label meld keeps in a corner of its grid) holds nothing to
+ * read and is not placed: it would otherwise overlap its neighbour and keep
+ * the whole grid in the toolkit's order.
+ */
 function isPlaced(b: Box): boolean {
-  return b[0] !== OFFSCREEN && b[1] !== OFFSCREEN && b[2] > 0 && b[3] > 0;
+  return b[0] !== OFFSCREEN && b[1] !== OFFSCREEN && b[2] > 1 && b[3] > 1;
 }
 
 /** A child's box when it is placed on screen, else undefined. */
