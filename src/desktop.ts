@@ -36,6 +36,7 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
+import { checkTypeTarget } from "./act/policy.ts";
 import type { Change } from "./diff/diff.ts";
 import {
   launchApp,
@@ -348,6 +349,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         focusedOrRoot(snapshot.root, action),
         await lastReadOfRun(snapshot.app),
       );
+      if (action.kind === "type") checkTypeTarget(element, !hasAnyTarget(target));
       const result = await provider.act(scope, { element }, action, { deadline });
       if (!verify) return { ...result, element };
       const effect = await effectOf(action, element, snapshot.root, reread, settleMs, deadline);

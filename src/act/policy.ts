@@ -9,6 +9,7 @@
  */
 
 import { DesktopError } from "../errors.ts";
+import type { Element, Role } from "../model/element.ts";
 
 /**
  * Action names that mean "press this", in order of preference, lowercased:
@@ -225,6 +226,54 @@ export function setValueRoute(f: SetValueFacts, value: string): SetValueRoute {
   if (f.selectable && parseToggle(value) !== undefined) return "selected";
   if (f.options) return "select";
   throw noSettableValue();
+}
+
+/** Roles where typed keys press or pick rather than enter text: a space or a letter acts. */
+const PRESSED_BY_KEYS: ReadonlySet<Role> = new Set<Role>([
+  "btn",
+  "toggle",
+  "chk",
+  "radio",
+  "menuitem",
+  "lnk",
+  "tab",
+]);
+
+/**
+ * Checks that `type` would enter text into the element: typed into a button,
+ * check box, link, menu item or tab, a space presses it and a letter may run
+ * a mnemonic (a tip-of-the-day dialog's focused OK took "Hello" and closed).
+ *
+ * @param el the element the keys would go to
+ * @param focused whether it was chosen as the focused element (no target given)
+ * @throws DesktopError ACTION_NOT_SUPPORTED for an element keys press
+ * @example
+ * ```ts
+ * import { checkTypeTarget } from "./policy.ts";
+ * checkTypeTarget({ i: 1, r: "input" }, true); // fine
+ * try {
+ *   checkTypeTarget({ i: 2, r: "btn", t: "OK" }, true);
+ * } catch (e) {
+ *   console.log((e as { code: string }).code); // ACTION_NOT_SUPPORTED
+ * }
+ * ```
+ */
+export function checkTypeTarget(el: Element, focused: boolean): void {
+  if (!PRESSED_BY_KEYS.has(el.r)) return;
+  const what = `${el.r}${el.t ? ` "${el.t}"` : ""}`;
+  throw new DesktopError(
+    "ACTION_NOT_SUPPORTED",
+    focused
+      ? `the focused element is a ${what}: typed keys would press it, not enter text`
+      : `type enters text; keys typed into a ${what} would press it`,
+    {
+      suggestion: focused
+        ? "A dialog may have taken the focus: read the app, then type into a field with --ref " +
+          "(or close the dialog first); use key for key presses"
+        : "Type into a text field (--ref); use click or key to press it",
+      details: { ref: el.ref, role: el.r },
+    },
+  );
 }
 
 /**

@@ -320,6 +320,13 @@ export function traceRefs(root: Element): RefTrace[] {
     // follows the document). A button keeps its label (a dialog "Print" and its button
     // "Print" are twins, as any two controls would be).
     if (win && TITLE_ROLES.has(el.r) && path === win.path && seg.own === win.seg) seg.own = el.r;
+    // A group named as its window (LibreOffice's document frame "Untitled 1 - LibreOffice
+    // Writer") says the title again: named by its role, and no segment for what it holds,
+    // which would carry the document's name into every ref inside it.
+    if (win && el.r === "group" && path === win.path && seg.own === win.seg) {
+      seg.own = el.r;
+      seg.contributes = null;
+    }
     out.push({ el, base: fit(path ? `${path.prefix}/${seg.own}` : seg.own), anc: path, depth });
     if (!el.c?.length) return;
     const contributes = seg.contributes;

@@ -590,9 +590,9 @@ function appCommand(
     case "gtk3-script":
       return { cmd: "/usr/bin/python3", args: [opts.url ?? ""], env: {} };
     case "zenity": {
-      // `--file-selection` first picks the file chooser; else a form.
+      // A dialog type first (`--file-selection`, `--question`...) picks that dialog; else a form.
       const args = (opts.url ?? "").split("\0").filter(Boolean);
-      const dialog = args[0] === "--file-selection";
+      const dialog = /^--(file-selection|question|info|warning|error|entry)$/.test(args[0] ?? "");
       return { cmd: "zenity", args: dialog ? args : ["--forms", ...args], env: {} };
     }
   }
