@@ -624,3 +624,21 @@ Deno.test("refs: a window's title shown inside it as text is named by its role, 
   assert.equal(edits.get(kwrite), "notes-txt");
   assert.equal(edits.get(editor), "input");
 });
+
+Deno.test("refs: a group named as its window carries no title into what it holds", () => {
+  // LibreOffice: the document frame inside the window says the window's title, which is the
+  // document's name; the toolbar's refs must not change when the document is saved.
+  const refsFor = (title: string) => {
+    const save = el("btn", "Save");
+    const standard = el("toolbar", "Standard", [save]);
+    const frame = el("group", title, [standard]);
+    const win = el("window", title, [frame]);
+    const refs = refsOf(el("app", "soffice", [win]));
+    return [refs.get(win), refs.get(frame), refs.get(standard), refs.get(save)];
+  };
+  const before = refsFor("Untitled 1 - LibreOffice Writer");
+  const after = refsFor("notes.odt - LibreOffice Writer");
+  assert.deepEqual(before.slice(1), ["group", "standard", "standard/save"]);
+  assert.deepEqual(after.slice(1), before.slice(1));
+  assert.notEqual(after[0], before[0], "the window itself is named by its title");
+});
