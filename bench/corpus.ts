@@ -19,6 +19,7 @@ import { runCli } from "../tests/harness/cli.ts";
 import { type DesktopApp, type DesktopOptions, startDesktop } from "../tests/harness/desktop.ts";
 import { compareWithReference, coverage, pyatspiTree } from "../tests/harness/pyatspi_compare.ts";
 import { drive } from "../tests/harness/desktop.ts";
+import { tinyPdf } from "../tests/harness/pdf.ts";
 import type { Snapshot } from "../src/model/element.ts";
 import { PyPeer } from "./read_speed.ts";
 import { machineFacts, percentile, publishResults } from "./report.ts";
@@ -190,6 +191,19 @@ const CASES: Case[] = [
   { key: "gnome-text-editor", app: "gnome-text-editor", label: "gnome-text-editor (GTK 4)" },
   { key: "gedit", app: "gedit", label: "gedit (GTK3), a new document" },
   { key: "kwrite", app: "kwrite", label: "KWrite (KDE Frameworks 5, Qt 5), the welcome view" },
+  { key: "kcalc", app: "kcalc", label: "KCalc (KDE Frameworks 5, Qt 5)" },
+  { key: "galculator", app: "galculator", label: "galculator (GTK3)" },
+  { key: "meld", app: "meld", label: "meld (GTK3, Python), the new-comparison page" },
+  {
+    key: "qpdfview",
+    app: "qpdfview",
+    label: "qpdfview (Qt 5), a three-page PDF",
+    setup: async (dir) => {
+      await Deno.writeFile(`${dir}/three.pdf`, tinyPdf([["One"], ["Two"], ["Three"]]));
+      return { url: `${dir}/three.pdf` };
+    },
+  },
+  { key: "konsole", app: "konsole", label: "Konsole (KDE Frameworks 5, Qt 5), a shell" },
 ];
 
 /** A 48x48 grey PNG. */

@@ -70,8 +70,14 @@ const LABEL_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "other", "group"]);
 /** Longest text taken as an on-screen label (a sentence is not a label). */
 const MAX_SCREEN_LABEL = 60;
 
-/** Class names toolkits report as a name where an app set none. */
-const TOOLKIT_CLASS = /^(?:Gtk|Adw|Gdk|Gsk|Vte|Panel|Ide)[A-Z][A-Za-z0-9]*$/;
+/**
+ * Class names toolkits report as a name where an app set none: GTK 4 names a
+ * widget by its type, whose name is the library's ("GtkButton", "AdwGizmo"),
+ * or one a language binding made up for an app's own class: GJS
+ * ("Gjs_SidebarRow", gnome-characters) and PyGObject ("__main__+Window").
+ */
+const TOOLKIT_CLASS =
+  /^(?:(?:Gtk|Adw|Gdk|Gsk|Vte|Panel|Ide)[A-Z][A-Za-z0-9]*|Gjs_[A-Za-z0-9_]+|[A-Za-z_][\w.]*\+[A-Za-z_]\w*)$/;
 
 /** The embedded-object character (U+FFFC) and the space around it. */
 const OBJECT_CHAR = /\s*\uFFFC\s*/g;
@@ -80,7 +86,7 @@ const OBJECT_CHAR = /\s*\uFFFC\s*/g;
  * Whether a label is a toolkit's class-name fallback, not a label.
  *
  * @param label a label
- * @returns true for "GtkButton", "AdwGizmo"...
+ * @returns true for "GtkButton", "AdwGizmo", "Gjs_SidebarRow"...
  * @example
  * ```ts
  * import { isToolkitClassName } from "./semantics.ts";

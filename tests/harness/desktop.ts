@@ -46,6 +46,7 @@ export type DesktopApp =
   | "meld"
   | "qpdfview"
   | "konsole"
+  | "gnome-characters"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -143,6 +144,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   meld: "meld",
   qpdfview: "qpdfview",
   konsole: "konsole",
+  "gnome-characters": "gnome-characters",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -455,6 +457,13 @@ function appCommand(
         cmd: "gnome-clocks",
         args: [],
         env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory" },
+      };
+    case "gnome-characters":
+      // GTK 4 and libadwaita through GJS: cairo frames, settings in memory.
+      return {
+        cmd: "gnome-characters",
+        args: [],
+        env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory", HOME: dir },
       };
     case "abiword":
       // GTK 3: a word processor whose toolbars hold combos inside tooltip boxes.

@@ -108,6 +108,12 @@ Deno.test("semantics: toolkit class names and U+FFFC are dropped", () => {
   assert.ok(isToolkitClassName("GtkMenuButton"));
   assert.ok(!isToolkitClassName("Gtk"));
   assert.ok(!isToolkitClassName("Save As"));
+  // Types a language binding names for an app's own classes: GJS, PyGObject.
+  assert.ok(isToolkitClassName("Gjs_SidebarRow"));
+  assert.ok(isToolkitClassName("__main__+MainWindow"));
+  for (const label of ["C++", "Gjs", "A+", "1+1", "KeePassXC", "R&D"]) {
+    assert.ok(!isToolkitClassName(label), label);
+  }
   assert.equal(withoutObjectChars("a\uFFFCb"), "a b");
 });
 
