@@ -83,6 +83,28 @@ const TOOLKIT_CLASS =
 const OBJECT_CHAR = /\s*\uFFFC\s*/g;
 
 /**
+ * Bidirectional-text controls (LRM, RLM, embeddings, isolates): toolkits put
+ * them around numbers and times (GTK's "19\u200E∶47", a GTK 2 slider's
+ * "\u200E0.0"); they print as nothing and only cost tokens.
+ */
+const BIDI_CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Text without bidirectional-text control characters.
+ *
+ * @param s the text
+ * @returns the text without LRM, RLM, embeddings and isolates
+ * @example
+ * ```ts
+ * import { withoutBidiControls } from "./semantics.ts";
+ * console.log(withoutBidiControls("19\u200E:47") === "19:47"); // true
+ * ```
+ */
+export function withoutBidiControls(s: string): string {
+  return s.replace(BIDI_CONTROLS, "");
+}
+
+/**
  * Whether a label is a toolkit's class-name fallback, not a label.
  *
  * @param label a label
@@ -196,7 +218,7 @@ function withoutMnemonicEcho(t: string, children: readonly Element[]): string {
  */
 function clean(el: Element): void {
   if (el.t !== undefined) {
-    let t = withoutObjectChars(el.t).replace(IMAGE_DESCRIPTION_OFFER, "");
+    let t = withoutBidiControls(withoutObjectChars(el.t)).replace(IMAGE_DESCRIPTION_OFFER, "");
     if (el.r === "tab") t = t.replace(TAB_MEMORY_USAGE, "");
     const half = DOUBLED.exec(t)?.[1];
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
@@ -207,6 +229,7 @@ function clean(el: Element): void {
     if (t === "" || isToolkitClassName(t)) delete el.t;
     else el.t = t;
   }
+  if (el.d !== undefined) el.d = withoutBidiControls(el.d);
   if (el.d !== undefined && (isToolkitClassName(el.d) || el.d.trim() === "")) delete el.d;
   // GTK 3 names every menu button "Menu" unless told otherwise; its tooltip says which menu
   // (gedit's and pluma's "Open a recently used file" beside the main "Menu").
@@ -216,7 +239,10 @@ function clean(el: Element): void {
   }
   // An empty value is no value (and one made only of object characters is empty).
   if (el.v !== undefined) {
-    const v = withoutObjectChars(el.v);
+    // What a user typed stays as typed; a shown value loses its direction marks.
+    const v = el.r === "input"
+      ? withoutObjectChars(el.v)
+      : withoutBidiControls(withoutObjectChars(el.v));
     if (v === "") delete el.v;
     else el.v = v;
   }

@@ -47,6 +47,7 @@ export type DesktopApp =
   | "qpdfview"
   | "konsole"
   | "gnome-characters"
+  | "lxappearance"
   | "gedit"
   | "java-swing"
   | "gtk3-script";
@@ -145,6 +146,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   qpdfview: "qpdfview",
   konsole: "konsole",
   "gnome-characters": "gnome-characters",
+  lxappearance: "lxappearance",
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
@@ -465,6 +467,9 @@ function appCommand(
         args: [],
         env: { GSK_RENDERER: "cairo", GSETTINGS_BACKEND: "memory", HOME: dir },
       };
+    case "lxappearance":
+      // GTK 2: its accessibility bridge loads only when GTK_MODULES names it.
+      return { cmd: "lxappearance", args: [], env: { GTK_MODULES: "gail:atk-bridge", HOME: dir } };
     case "abiword":
       // GTK 3: a word processor whose toolbars hold combos inside tooltip boxes.
       return { cmd: "abiword", args: opts.url ? [opts.url] : [], env: { HOME: dir } };

@@ -456,3 +456,20 @@ Deno.test("convert: a browser frame with an area waits for its document while it
   assert.deepEqual(framesAwaitingDocument(app([unlaid])), [unlaid]);
   assert.deepEqual(framesAwaitingDocument(app([ready, background])), []);
 });
+
+Deno.test("convert: a progress bar's figure has the digits a single-precision number holds", () => {
+  // GTK 2: 0.6 as a float, times 100.
+  const bar = rawToElement(node({
+    role: 42,
+    interfaces: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Value"],
+    value: { current: Math.fround(0.6) * 100, min: 0, max: 100 },
+  }));
+  assert.equal(bar.v, "60");
+  // A spin button keeps its digits: a price is not rounded.
+  const spin = rawToElement(node({
+    role: 52,
+    interfaces: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Value"],
+    value: { current: 1234567.89, min: 0, max: 1e9 },
+  }));
+  assert.equal(spin.v, "1234567.89");
+});

@@ -475,3 +475,17 @@ Deno.test("semantics: Qt's mnemonic ampersand leaves a tool bar's or menu's titl
   // A window's title is a document's name: its ampersand is text.
   assert.equal(root.t, "R&D notes");
 });
+
+Deno.test("semantics: direction marks leave labels and shown values; typed text keeps them", () => {
+  const root = el("window", "Files", [
+    el("cell", "19\u200E∶47"),
+    el("slider", "Volume", undefined, { v: "\u200E0.0" }),
+    el("input", "Name", undefined, { v: "a\u200Fb" }),
+  ]);
+  foldLabels(root);
+  assert.deepEqual(root.c!.map((k) => [k.t, k.v]), [
+    ["19∶47", undefined],
+    ["Volume", "0.0"],
+    ["Name", "a\u200Fb"],
+  ]);
+});

@@ -567,7 +567,11 @@ function valueOf(node: AtspiRawNode): string | undefined {
   if (node.value) {
     if (node.value.text) return node.value.text;
     if ((node.value.max > node.value.min && bounded(node.value)) || node.value.current !== 0) {
-      return formatNumber(node.value.current);
+      // A progress bar's figure is for reading: seven digits, as much as a single-precision
+      // number holds (GTK 2 computes 60 as 60.0000023841858).
+      return node.role === PROGRESS_BAR
+        ? String(Number(node.value.current.toPrecision(7)))
+        : formatNumber(node.value.current);
     }
   }
   return undefined;
@@ -618,6 +622,9 @@ function itemNames(popup: AtspiRawNode): string[] {
 }
 
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */
+/** AT-SPI's progress bar role. */
+const PROGRESS_BAR = 42;
+
 function formatNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
   // A single-precision value (Chromium's <meter>: 0.699999988079071) is exact to 7 digits.
