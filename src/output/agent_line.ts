@@ -388,7 +388,7 @@ export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}):
  */
 export function isStaticText(el: Element | FlatElement): boolean {
   // A labelled value (KCalc's "Result Display" showing 36) is an output to watch: it keeps its ref.
-  if (el.r !== "txt" || el.f || el.v !== undefined) return false;
+  if (el.r !== "txt" || el.f || (el.t && el.v !== undefined)) return false;
   if ("c" in el && el.c?.length) return false;
   return informativeActions(el).length === 0;
 }

@@ -157,6 +157,23 @@ Deno.test("agent: a spin box's own editor saying its value again prints no line 
   assert.match(text, /input val="150 %"/, text);
 });
 
+Deno.test("agent: a text that is only its text prints no ref; a labelled value keeps it", () => {
+  const root = el("window", "Docs", [
+    // Firefox: a paragraph whose text is its own reads as a text holding a value.
+    el("txt", undefined, undefined, { v: "The node:path module provides utilities." }),
+    // KCalc's display: a label and the number it shows.
+    el("txt", "Result Display", undefined, { v: "36" }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).split("\n").map((l) => l.trim());
+  assert.ok(lines.includes('"The node:path module provides utilities."'), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => /^\[\d+\|[^\]]+\] "Result Display" val="36"$/.test(l)),
+    lines.join("\n"),
+  );
+});
+
 Deno.test("agent: a terminal's empty rows at the end of its value print as one newline", () => {
   const screen = "$ echo hi\nhi\n$ " + "\n".repeat(22);
   const root = el("window", "Terminal", [
