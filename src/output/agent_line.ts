@@ -252,8 +252,11 @@ export interface LiftedTexts {
  * @returns true for unlabeled, stateless, valueless containers
  */
 export function isAnonymous(el: Element): boolean {
-  // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing.
-  const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt";
+  // A text with no text of its own (a web <label> wrapping text, an empty run) carries nothing,
+  // and so does a wrapper around one element of its own role with nothing to do (GTK 4's menu
+  // button: a button holding the toggle button that opens the menu).
+  const container = ANONYMOUS_CONTAINERS.has(el.r) || el.r === "txt" ||
+    (el.c?.length === 1 && el.c[0].r === el.r && !el.a?.length);
   // A number where a value means nothing (a GTK 4 scroll bar's inner range) is no content either.
   const value = !!el.v && !isValueNoise(el);
   return container && !el.t?.trim() && !el.d?.trim() && !value && !el.ph &&

@@ -4,8 +4,9 @@
  * type, and GJS names an app's own types `Gjs_<Class>`: every sidebar row
  * read "Gjs_SidebarRow", and the rows' refs were `gjs-sidebarrow.1` to
  * `gjs-sidebarrow.17`, by position. A binding's type name is no label: each
- * row is keyed by the category it shows. Witness: pyatspi reads the rows'
- * names and which row is selected after a click by ref.
+ * row is keyed by the category it shows. GTK 4's menu button, a button
+ * holding the button that presses, reads as one line. Witness: pyatspi reads
+ * the rows' names and which row is selected after a click by ref.
  */
 
 import assert from "node:assert/strict";
@@ -42,6 +43,14 @@ print(json.dumps(out))`,
     assert.doesNotMatch(read, /gjs|Gjs_/i, read);
     assert.match(read, /\[\d+\|punctuation\] row[^\n]*"Punctuation"/, read);
     assert.match(read, /\[\d+\|arrows\] row/, read);
+    // GTK 4's menu button is a button holding a button: one line, the one that presses.
+    const lines = read.split("\n");
+    const indent = (l: string) => l.length - l.trimStart().length;
+    lines.forEach((l, k) => {
+      const next = lines[k + 1] ?? "";
+      const nested = / btn$/.test(l) && / btn$/.test(next) && indent(next) > indent(l);
+      assert.ok(!nested, `a wrapper button has a line of its own:\n${l}\n${next}`);
+    });
 
     await runCliOk(d, ["click", "--pid", pid, "--ref", "punctuation"]);
     await eventually("Punctuation selected", async () => {

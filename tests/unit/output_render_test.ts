@@ -174,6 +174,19 @@ Deno.test("agent: a text that is only its text prints no ref; a labelled value k
   );
 });
 
+Deno.test("agent: a button that only wraps a button prints no line of its own (GTK 4)", () => {
+  const root = el("window", "Characters", [
+    el("btn", undefined, [el("btn", undefined, undefined, { a: ["click"] })]),
+    // A wrapper that can be pressed itself keeps its line.
+    el("btn", "Outer", [el("btn", "Inner", undefined, { a: ["click"] })], { a: ["click"] }),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent" });
+  assert.equal(text.match(/\] btn\b/g)?.length, 3, text);
+  assert.match(text, /btn "Outer"/);
+});
+
 Deno.test("agent: a terminal's empty rows at the end of its value print as one newline", () => {
   const screen = "$ echo hi\nhi\n$ " + "\n".repeat(22);
   const root = el("window", "Terminal", [
