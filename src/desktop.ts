@@ -349,8 +349,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         focusedOrRoot(snapshot.root, action),
         await lastReadOfRun(snapshot.app),
       );
-      if (action.kind === "type") checkTypeTarget(element, !hasAnyTarget(target));
-      const result = await provider.act(scope, { element }, action, { deadline });
+      const focusedGuess = !hasAnyTarget(target);
+      if (action.kind === "type") checkTypeTarget(element, focusedGuess);
+      const result = await provider.act(scope, { element }, action, { deadline, focusedGuess });
       if (!verify) return { ...result, element };
       const effect = await effectOf(action, element, snapshot.root, reread, settleMs, deadline);
       const run = await lastReadOfRun(snapshot.app);

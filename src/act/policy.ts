@@ -277,6 +277,33 @@ export function checkTypeTarget(el: Element, focused: boolean): void {
 }
 
 /**
+ * The error for keys aimed at a window that a modal dialog of the same app
+ * blocks: the keys would reach the dialog (its search field, or a focused
+ * button a space presses), so none is sent.
+ *
+ * @param dialog the modal window's title
+ * @returns ACTION_FAILED saying which dialog is in the way
+ * @example
+ * ```ts
+ * import { blockedByModal } from "./policy.ts";
+ * console.log(blockedByModal("Select File").code); // ACTION_FAILED
+ * ```
+ */
+export function blockedByModal(dialog: string): DesktopError {
+  const name = dialog ? `"${dialog}"` : "(untitled)";
+  return new DesktopError(
+    "ACTION_FAILED",
+    `a modal dialog ${name} is open: keys would go to it, not to the element`,
+    {
+      suggestion: `Act in the dialog first (read --window ${
+        dialog ? JSON.stringify(dialog) : "<its title>"
+      }) or close it, then retry`,
+      details: { dialog },
+    },
+  );
+}
+
+/**
  * The error for an element none of whose value can be set.
  *
  * @returns ACTION_NOT_SUPPORTED with what set-value works on

@@ -38,6 +38,11 @@ export interface ReadOptions {
 export interface ProviderActOptions {
   /** The caller's deadline (ms since the epoch), as in {@link ReadOptions.deadline}. */
   deadline?: number;
+  /**
+   * The element was taken as the focused one (no target given): keys go
+   * where the keyboard focus is, and a modal dialog that has it takes them.
+   */
+  focusedGuess?: boolean;
 }
 
 /** Mouse buttons for click. */

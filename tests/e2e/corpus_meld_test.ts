@@ -7,6 +7,8 @@
  * it in the toolkit's order). A pane's Open button runs a modal file chooser:
  * it is clicked with the pointer, even where the hit test stops at the
  * notebook above it, so the app still answers while the dialog is filled.
+ * While the modal dialog is up, keys aimed at a pane are refused: they would
+ * reach the dialog.
  * Witness: pyatspi reads the panes' texts and places.
  */
 
@@ -74,6 +76,21 @@ Deno.test({
       return out.code === 0 ? out.stdout : undefined;
     });
     assert.match(dialog, /^\[\d+\|[\w-]+\] dialog "Select File"/, dialog);
+    // The dialog is modal: keys aimed at a pane would reach the dialog (its type-ahead search),
+    // whatever focus the pane still claims. None is sent.
+    const stray = await runCli(d, ["type", "--pid", pid, "--ref", "input.2", "stray keys"]);
+    assert.equal(stray.code, 1, stray.stdout);
+    assert.match(
+      stray.stderr,
+      /"code":"ACTION_FAILED".*modal dialog \\"Select File\\"/,
+      stray.stderr,
+    );
+    const texts = await pyatspiJson<string[]>(
+      d,
+      `print(json.dumps([o.queryText().getText(0, -1) for o in walk(app)
+  if o.getState().contains(pyatspi.STATE_EDITABLE)]))`,
+    );
+    assert.ok(!texts.some((t) => t.includes("stray")), texts.join(" | "));
     await runCliOk(d, ["key", "--pid", pid, "--window", "Select File", "ctrl+l"]);
     const location = await eventually("the location field", async () => {
       const out = await runCliOk(d, ["read", "--pid", pid, "--window", "Select File"]);

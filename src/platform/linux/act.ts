@@ -15,6 +15,7 @@ import { cstr } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import { isToolkitClassName } from "../../model/semantics.ts";
 import {
+  blockedByModal,
   clickRoutes,
   noSettableValue,
   parseNumber,
@@ -111,14 +112,17 @@ export function pickClickAction(names: readonly string[]): number {
 export class ElementActor {
   #n: Native;
   #acc: Ptr;
+  #focusedGuess: boolean;
 
   /**
    * @param n the native session
    * @param acc the target (borrowed for the actor's lifetime)
+   * @param focusedGuess the target was taken as the focused element (no target given)
    */
-  constructor(n: Native, acc: Ptr) {
+  constructor(n: Native, acc: Ptr, focusedGuess = false) {
     this.#n = n;
     this.#acc = acc;
+    this.#focusedGuess = focusedGuess;
   }
 
   /** Runs one action. */
@@ -650,7 +654,19 @@ export class ElementActor {
    * else click its centre (some apps ignore grab_focus) and wait again.
    * Returns false when it already had focus.
    */
-  #focusForKeys(): boolean {
+  #focusForKeys(keysOnly = false): boolean {
+    // A modal dialog of the app takes every key, whatever the element's window says about its
+    // focus (without a window manager GTK keeps it "active" and the element "focused").
+    const modal = this.#blockingModal();
+    if (modal !== null) {
+      // A key pressed where the focus is (no target) belongs to the dialog: it goes there,
+      // unfocused by us. Text does not: what would take it in the dialog is unknown.
+      if (this.#focusedGuess && keysOnly) {
+        this.#bringAppForward();
+        return false;
+      }
+      throw blockedByModal(modal);
+    }
     // Keys go to the app that has the X focus: make it this one first.
     this.#bringAppForward();
     if (this.#isFocused()) return false;
@@ -697,6 +713,36 @@ export class ElementActor {
     typeString(this.#n, text);
   }
 
+  /**
+   * The title of a modal window of the element's app, showing, that does not
+   * hold the element; null when there is none.
+   */
+  #blockingModal(): string | null {
+    const n = this.#n;
+    using held = new DisposableStack();
+    const top = this.#topLevelAcc(held);
+    if (!top) return null;
+    const app = held.use(n.own(n.sym.atspi_accessible_get_parent(top, n.err.buf)));
+    if (!optional(() => (n.check("read parent"), true)) || !app) return null;
+    const mine = objectId(top);
+    const count = n.sym.atspi_accessible_get_child_count(app.ptr, n.err.buf);
+    if (!optional(() => (n.check("read child count"), true))) return null;
+    for (let i = 0; i < Math.min(count, 64); i++) {
+      const win = held.use(n.own(n.sym.atspi_accessible_get_child_at_index(app.ptr, i, n.err.buf)));
+      if (!optional(() => (n.check("read child"), true)) || !win) continue;
+      const id = objectId(win.ptr);
+      if (id.bus === mine.bus && id.path === mine.path) continue;
+      using set = n.own(n.sym.atspi_accessible_get_state_set(win.ptr));
+      const states = set ? stateWords(set.ptr) : [0, 0] as [number, number];
+      if (!hasState(states, ATSPI_STATE.MODAL) || !hasState(states, ATSPI_STATE.SHOWING)) continue;
+      return optional(() =>
+        n.str(n.sym.atspi_accessible_get_name(win.ptr, n.err.buf), "read name")
+      ) ??
+        "";
+    }
+    return null;
+  }
+
   /** Whether the element is a text field (editable text or a text-entry role). */
   #isTextField(): boolean {
     const role = this.#role();
@@ -708,7 +754,7 @@ export class ElementActor {
   /** Focuses the element, then presses a combo. */
   key(combo: string): ActionResult {
     const parsed = parseCombo(combo);
-    this.#focusForKeys();
+    this.#focusForKeys(true);
     pressCombo(this.#n, parsed);
     settle(this.#n);
     return { via: "input", detail: combo };

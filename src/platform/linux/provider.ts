@@ -385,7 +385,7 @@ export class LinuxProvider implements Provider {
         });
       }
       const acc = stack.use(lookupOrStale(this.#n, nid));
-      return new ElementActor(this.#n, acc.ptr).run(action);
+      return new ElementActor(this.#n, acc.ptr, opts.focusedGuess ?? false).run(action);
     }));
   }
 
