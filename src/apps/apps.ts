@@ -75,7 +75,8 @@ export async function launchApp(
   for (;;) {
     let apps: AppInfo[] = [];
     try {
-      apps = await provider.listApps();
+      // Only apps on the bus: one listed as off it is still starting, or cannot be read.
+      apps = (await provider.listApps()).filter((a) => !a.offBus);
     } catch {
       // the bus may be busy while the app registers: try again
     }

@@ -186,6 +186,11 @@ export interface AppInfo {
   windows?: number;
   /** Present (true) when the app did not answer in time (stopped, hung, busy). */
   unresponsive?: true;
+  /**
+   * Present when the process shows windows but is not on the accessibility
+   * bus (Linux): its toolkit, and what turns its accessibility on.
+   */
+  offBus?: { toolkit: string; remedy: string };
 }
 
 /** A top-level window of an application. */

@@ -162,7 +162,8 @@ export function actText(r: ActReport, showChanges: boolean): string {
 
 /**
  * One line per app: `"Chromium" pid=4242 windows=1 focused` (`unresponsive` when it did
- * not answer in time).
+ * not answer in time; `not on the accessibility bus (GTK 2): ...` for a process that shows
+ * windows nobody can read, with what turns its accessibility on).
  *
  * @param apps the apps
  * @returns the text
@@ -176,6 +177,7 @@ export function formatApps(apps: AppInfo[]): string {
       a.id ? `id=${a.id}` : "",
       a.focused ? "focused" : "",
       a.unresponsive ? "unresponsive" : "",
+      a.offBus ? `not on the accessibility bus (${a.offBus.toolkit}): ${a.offBus.remedy}` : "",
     ].filter(Boolean).join(" ")
   ).join("\n");
 }

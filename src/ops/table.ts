@@ -162,7 +162,8 @@ export function filterApps(apps: AppInfo[], args: ScopeArgs): AppInfo[] {
 
 const list: Op<ListArgs, ListResult> = defineOp<ListArgs, ListResult>({
   name: "list",
-  doc: "List apps with an accessible UI, or (windows) their windows with ids.",
+  doc: "List apps with an accessible UI (and apps showing windows off the accessibility bus, " +
+    "with what turns it on), or (windows) their windows with ids.",
   examples: ["desktop list", "desktop list --windows --app Chromium"],
   hints: READ,
   params: [

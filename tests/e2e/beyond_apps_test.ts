@@ -143,6 +143,21 @@ Deno.test({
                 /GTK_MODULES=gail:atk-bridge.*desktop launch gtk-demo/,
               );
             }
+            // list shows it too, off the bus, with what turns its accessibility on.
+            const listed = (await runCli(d, ["list"])).stdout;
+            assert.match(
+              listed,
+              new RegExp(
+                `"gtk-demo" pid=${child.pid} not on the accessibility bus \\(GTK 2\\): .*GTK_MODULES`,
+              ),
+              listed,
+            );
+            const apps = JSON.parse(
+              (await runCli(d, ["list", "--format", "json"])).stdout,
+            ) as Array<
+              { pid: number; offBus?: { toolkit: string } }
+            >;
+            assert.equal(apps.find((a) => a.pid === child.pid)?.offBus?.toolkit, "GTK 2");
             // A name nothing runs under keeps the plain answer.
             const none = cliError(await runCli(d, ["read", "--app", "no-such-app-here"]));
             assert.match(String(none.message), /^no running app matches/);

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { findUnregistered, toolkitOfMaps } from "../../src/platform/linux/unregistered.ts";
+import {
+  findUnregistered,
+  toolkitOfMaps,
+  unregisteredWithWindows,
+} from "../../src/platform/linux/unregistered.ts";
 
 const lib = (path: string) => `7f3a0000-7f3a1000 r-xp 00000000 08:01 42 ${path}\n`;
 
@@ -31,4 +35,9 @@ Deno.test("unregistered: a process on the bus, or of no GUI, is never reported",
   assert.equal(findUnregistered({ pid: 1 }, new Set([1])), undefined);
   // An empty scope names nothing to look for.
   assert.equal(findUnregistered({}, new Set()), undefined);
+});
+
+Deno.test("unregistered: pids with windows that are on the bus, or show no GUI, are not listed", () => {
+  // This process shows no window and maps no GUI toolkit; pid 1 is taken as registered.
+  assert.deepEqual(unregisteredWithWindows([Deno.pid, 1], new Set([1])), []);
 });

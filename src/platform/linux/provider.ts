@@ -52,11 +52,17 @@ import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
-import { findUnregistered } from "./unregistered.ts";
+import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
 import { optional, readNode, walkTree } from "./walk.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
-import { closeAppWindows, untitledWindowTitle, windowAction, windowOrigin } from "./windows.ts";
+import {
+  closeAppWindows,
+  pidsWithWindows,
+  untitledWindowTitle,
+  windowAction,
+  windowOrigin,
+} from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
 import { boxesRelativeToWindow, isGtkAtk, readToolkit, type Toolkit } from "./toolkit.ts";
 import { gridsInReadingOrder } from "./reading_order.ts";
@@ -203,7 +209,18 @@ export class LinuxProvider implements Provider {
   /** Registered apps with names, pids and window counts; ones that did not answer are marked. */
   async listApps(): Promise<AppInfo[]> {
     const deadline = this.#begin();
-    return (await this.#apps(deadline)).map(appInfo);
+    const apps = (await this.#apps(deadline)).map(appInfo);
+    // Processes that show windows nobody can read: listed, with what would let them join.
+    const registered = new Set(apps.map((a) => a.pid));
+    const off = unregisteredWithWindows(pidsWithWindows(), registered);
+    return [
+      ...apps,
+      ...off.map((o): AppInfo => ({
+        name: o.name,
+        pid: o.pid,
+        offBus: { toolkit: o.toolkit, remedy: o.remedy },
+      })),
+    ];
   }
 
   /** Top-level windows, of one app or of all apps that answer. */

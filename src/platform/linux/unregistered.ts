@@ -146,3 +146,18 @@ export function findUnregistered(
   }
   return undefined;
 }
+
+/**
+ * The processes that show a window on the display but are not on the
+ * accessibility bus and run a GUI toolkit: what `list` adds after the apps.
+ *
+ * @param withWindows pids that show a window (see windows.ts `pidsWithWindows`)
+ * @param registered pids of the apps on the bus
+ * @returns one entry per such process, by pid
+ */
+export function unregisteredWithWindows(
+  withWindows: readonly number[],
+  registered: ReadonlySet<number>,
+): UnregisteredApp[] {
+  return withWindows.flatMap((pid) => findUnregistered({ pid }, registered) ?? []);
+}

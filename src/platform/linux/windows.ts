@@ -52,6 +52,30 @@ function clientsOf(x: X11, pid: number): Client[] {
   return out;
 }
 
+/**
+ * The processes that show a window on the X display: the `_NET_WM_PID` of
+ * every viewable top-level client window (managed or not).
+ *
+ * @returns the pids, each once; none without an X display
+ */
+export function pidsWithWindows(): number[] {
+  let x: X11;
+  try {
+    x = X11.open();
+  } catch {
+    return []; // no X display: Wayland, or none
+  }
+  using _ = x;
+  const managed = x.longs(x.root, "_NET_CLIENT_LIST");
+  const pids = new Set<number>();
+  for (const win of managed.length ? managed : x.children(x.root)) {
+    const pid = x.longs(win, "_NET_WM_PID")[0];
+    if (pid === undefined || pids.has(Number(pid))) continue;
+    if (x.geometry(win)?.viewable) pids.add(Number(pid));
+  }
+  return [...pids];
+}
+
 /** The X window that shows an accessible window: same title, else the nearest box. */
 function clientFor(x: X11, info: WindowInfo): Client {
   const clients = clientsOf(x, info.pid);
