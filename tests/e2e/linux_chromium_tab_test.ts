@@ -5,7 +5,9 @@
  * title, and no ref carries the figure: `tablist/settings-acme-account`, not
  * `settings-acme-account-memory-usage-113-mb`.
  * Chromium also keeps untitled top-level frames around empty documents
- * (`window.1`, `window.2`): they print no line.
+ * (`window.1`, `window.2`): they print no line, and its omnibox popup's
+ * frames, untitled with boxes inside the browser's window, take no title
+ * from it (the window keeps its bare ref).
  * Witness: pyatspi reads the tab's name with the memory figure, and the
  * untitled frames.
  */
@@ -50,5 +52,22 @@ Deno.test({
     );
     assert.ok(frames.includes(""), JSON.stringify(frames));
     assert.doesNotMatch(read, /\|window(\.\d+)?\] window\s*$/m, read);
+
+    // Typing into the address bar opens the omnibox popup: untitled frames with boxes inside
+    // the browser's window. They take no title from it, and the window keeps its bare ref.
+    await runCliOk(d, ["type", "--pid", String(d.pid), "--ref", "address-and-search-bar", "acme"]);
+    const popups = await eventually("the popup frames' boxes", async () => {
+      const boxes = await pyatspiJson<number[][]>(
+        d,
+        `print(json.dumps([list(w.queryComponent().getExtents(0)) for w in app
+  if w.getRoleName() == "frame" and w.name == "" and w.getState().contains(pyatspi.STATE_SHOWING)]))`,
+      );
+      return boxes.some((b) => b[2] > 0 && b[3] > 0) ? boxes : undefined;
+    }, 10000);
+    assert.ok(popups.length > 0);
+    const withPopup = (await runCliOk(d, ["read", "--pid", String(d.pid)])).stdout;
+    const titled = withPopup.match(/\] window "[^"]*"/g) ?? [];
+    assert.equal(titled.length, 1, withPopup.slice(0, 3000));
+    assert.match(withPopup, /\[\d+\|[a-z0-9-]+\] window "/, withPopup.slice(0, 500));
   },
 });

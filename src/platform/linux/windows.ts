@@ -21,11 +21,15 @@ const RESTORE_PROPERTY = "_DESKTOP_RESTORE_GEOMETRY";
 /** `WM_STATE` value of an iconified window (ICCCM). */
 const ICONIC_STATE = 3n;
 
-/** A client window of an app. */
-interface Client {
+/** A client window of an app: its X id, title, box on the screen, and whether it is mapped. */
+export interface Client {
+  /** The X window id. */
   win: bigint;
+  /** `_NET_WM_NAME`, else `WM_NAME`. */
   title: string;
+  /** Its box on the screen. */
   b: Bounds;
+  /** Whether it is mapped and viewable. */
   viewable: boolean;
 }
 
@@ -381,12 +385,12 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
 /**
  * The X title of the window behind an accessible window that has none (Qt 5
  * leaves a main window's accessible name empty when the app sets its title
- * late: KCalc): the app's viewable client window that holds the box, the
- * smallest such (by size alone when the box is relative to the window).
+ * late: KCalc): the app's viewable client window of the same box (see
+ * {@link titleOfSameBox}).
  *
  * @param pid the app's process id
  * @param b the accessible window's box, when it has one
- * @returns the title, or undefined without X11 or without one window to name
+ * @returns the title, or undefined without X11 or without a window of that box
  */
 export function untitledWindowTitle(pid: number, b: Bounds | undefined): string | undefined {
   if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
@@ -397,17 +401,40 @@ export function untitledWindowTitle(pid: number, b: Bounds | undefined): string 
     return undefined; // no X display: Wayland, or none
   }
   using _ = x;
-  const clients = clientsOf(x, pid).filter((c) => c.viewable && c.title);
-  // A box at 0,0 is relative to its window (see toolkit.ts): then only the size can match.
+  return titleOfSameBox(clientsOf(x, pid).filter((c) => c.viewable && c.title), b);
+}
+
+/** How far an X window's box may lie from the accessible one's (a toolkit's shadow, a border). */
+const SAME_BOX_SLACK = 32;
+
+/**
+ * The title of the client window whose box is the accessible window's, give
+ * or take a border or a shadow on each side; by size alone when the box is
+ * relative to its window (at 0,0: see toolkit.ts). A window merely inside
+ * another (Chromium's omnibox popup, an untitled frame over the browser
+ * window) takes no title from it.
+ *
+ * @param clients the app's viewable client windows, with titles and boxes
+ * @param b the accessible window's box
+ * @returns the title, or undefined when no client has that box
+ * @example
+ * ```ts
+ * import { titleOfSameBox } from "./windows.ts";
+ * const main = { win: 1n, title: "KCalc", b: [506, 375, 268, 288] as [number, number, number, number], viewable: true };
+ * console.log(titleOfSameBox([main], [506, 375, 268, 288]), titleOfSameBox([main], [520, 400, 200, 60])); // KCalc undefined
+ * ```
+ */
+export function titleOfSameBox(clients: readonly Client[], b: Bounds): string | undefined {
   const relative = b[0] === 0 && b[1] === 0;
-  const holds = (c: Client) =>
-    relative
-      ? Math.abs(c.b[2] - b[2]) <= 2 && Math.abs(c.b[3] - b[3]) <= 2
-      : c.b[0] <= b[0] + 1 && c.b[1] <= b[1] + 1 &&
-        c.b[0] + c.b[2] >= b[0] + b[2] - 1 && c.b[1] + c.b[3] >= b[1] + b[3] - 1;
-  const pool = clients.filter(holds);
+  const near = (c: Client) =>
+    c.b.every((v, i) => {
+      if (relative && i < 2) return true;
+      return Math.abs(v - b[i]) <= (i < 2 ? SAME_BOX_SLACK : 2 * SAME_BOX_SLACK);
+    });
+  const pool = clients.filter(near);
   if (!pool.length) return undefined;
-  return pool.reduce((a, c) => (c.b[2] * c.b[3] < a.b[2] * a.b[3] ? c : a)).title;
+  const distance = (c: Client) => c.b.reduce((sum, v, i) => sum + Math.abs(v - b[i]), 0);
+  return pool.reduce((a, c) => (distance(c) < distance(a) ? c : a)).title;
 }
 
 /**
