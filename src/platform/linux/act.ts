@@ -37,7 +37,7 @@ import {
   wheelAt,
 } from "./input.ts";
 import { parseCombo } from "./keys.ts";
-import { type Native, objectId, type Ptr, stateWords } from "./native.ts";
+import { type Native, objectId, type Owned, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
 import {
@@ -109,6 +109,14 @@ export function pickClickAction(names: readonly string[]): number {
 }
 
 /** Acts on a live accessible. */
+/** Whether two proxies are one remote object: the same one may come back as another proxy. */
+function sameObject(a: Ptr, b: Ptr): boolean {
+  if (a === b) return true;
+  const x = objectId(a);
+  const y = objectId(b);
+  return x.bus === y.bus && x.path === y.path;
+}
+
 export class ElementActor {
   #n: Native;
   #acc: Ptr;
@@ -406,19 +414,12 @@ export class ElementActor {
     if (!part) return null;
     const at = centreOf(part);
     const n = this.#n;
-    const mine = objectId(this.#acc);
-    // The same remote object may come back as another proxy: compare bus names and paths.
-    const isMine = (p: Ptr) => {
-      if (p === this.#acc) return true;
-      const o = objectId(p);
-      return o.bus === mine.bus && o.path === mine.path;
-    };
     using held = new DisposableStack();
     // Descend from the top-level window to the deepest object at the point.
     let cur: Ptr | null = this.#topLevelAcc(held);
     let deadEnd = false;
     for (let depth = 0; cur && depth < 64; depth++) {
-      if (isMine(cur)) return at;
+      if (sameObject(cur, this.#acc)) return at;
       const comp = held.use(n.own(n.sym.atspi_accessible_get_component_iface(cur)));
       if (!comp) return null;
       const next = held.use(n.own(n.sym.atspi_component_get_accessible_at_point(
@@ -433,31 +434,30 @@ export class ElementActor {
       if (!next || next.ptr === cur) break;
       cur = next.ptr;
     }
+    if (!cur) return null;
     // The deepest hit is inside the element (a button's own label) when the element is an ancestor.
-    for (let p: Ptr | null = cur, depth = 0; p && depth < 64; depth++) {
-      if (isMine(p)) return at;
-      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(p, n.err.buf)));
-      if (!optional(() => (n.check("read parent"), true))) return null;
-      p = parent?.ptr ?? null;
-    }
+    const inside = this.#isWithin(cur, this.#acc, held, 64);
+    if (inside !== false) return inside ? at : null;
     // A container that finds nothing at a point inside one of its children (GTK 3's notebook with
     // its tabs hidden: meld) ends the search on the element's own ancestor: nothing else was found
     // there, so nothing covers it.
-    if (deadEnd && cur && this.#isAncestor(cur, held)) return at;
+    if (deadEnd && this.#isWithin(this.#acc, cur, held, 256) === true) return at;
     return null;
   }
 
-  /** Whether an object is one of the element's ancestors (same bus name and path). */
-  #isAncestor(other: Ptr, held: DisposableStack): boolean {
+  /**
+   * Whether `outer` is `inner` or one of its ancestors, looking at most
+   * `limit` levels up; null when a parent could not be read.
+   */
+  #isWithin(inner: Ptr, outer: Ptr, held: DisposableStack, limit: number): boolean | null {
     const n = this.#n;
-    const want = objectId(other);
-    let cur: Ptr = this.#acc;
-    for (let depth = 0; depth < 256; depth++) {
-      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
-      if (!optional(() => (n.check("read parent"), true)) || !parent) return false;
-      const id = objectId(parent.ptr);
-      if (id.bus === want.bus && id.path === want.path) return true;
-      cur = parent.ptr;
+    for (let p: Ptr | null = inner, depth = 0; p && depth < limit; depth++) {
+      if (sameObject(p, outer)) return true;
+      const parent: Owned | null = held.use(
+        n.own(n.sym.atspi_accessible_get_parent(p, n.err.buf)),
+      );
+      if (!optional(() => (n.check("read parent"), true))) return null;
+      p = parent?.ptr ?? null;
     }
     return false;
   }
@@ -724,14 +724,12 @@ export class ElementActor {
     if (!top) return null;
     const app = held.use(n.own(n.sym.atspi_accessible_get_parent(top, n.err.buf)));
     if (!optional(() => (n.check("read parent"), true)) || !app) return null;
-    const mine = objectId(top);
     const count = n.sym.atspi_accessible_get_child_count(app.ptr, n.err.buf);
     if (!optional(() => (n.check("read child count"), true))) return null;
     for (let i = 0; i < Math.min(count, 64); i++) {
       const win = held.use(n.own(n.sym.atspi_accessible_get_child_at_index(app.ptr, i, n.err.buf)));
       if (!optional(() => (n.check("read child"), true)) || !win) continue;
-      const id = objectId(win.ptr);
-      if (id.bus === mine.bus && id.path === mine.path) continue;
+      if (sameObject(win.ptr, top)) continue;
       using set = n.own(n.sym.atspi_accessible_get_state_set(win.ptr));
       const states = set ? stateWords(set.ptr) : [0, 0] as [number, number];
       if (!hasState(states, ATSPI_STATE.MODAL) || !hasState(states, ATSPI_STATE.SHOWING)) continue;
