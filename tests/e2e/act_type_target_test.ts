@@ -10,18 +10,9 @@
 
 import assert from "node:assert/strict";
 import { cliError, runCli, runCliOk } from "../harness/cli.ts";
-import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
+import { alive, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
-
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name: "type never presses a focused button: a question stays unanswered",

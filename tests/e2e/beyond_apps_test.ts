@@ -8,18 +8,9 @@
 import assert from "node:assert/strict";
 import { cliError, runCli } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { alive, hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
 import { cli } from "../harness/gtk_suite.ts";
 import { eventually } from "../harness/tree.ts";
-
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function xdotool(d: TestDesktop, args: string[]): Promise<string> {
   const out = await new Deno.Command("xdotool", {

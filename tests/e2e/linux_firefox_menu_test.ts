@@ -10,18 +10,8 @@
 import assert from "node:assert/strict";
 import type { Snapshot } from "../../src/model/element.ts";
 import { cli } from "../harness/gtk_suite.ts";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { alive, hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
-
-/** Whether the process runs (exists and is not a zombie). */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function read(d: TestDesktop): Promise<Snapshot> {
   return JSON.parse(await cli(d, ["read", "--app", d.appName, "--format", "json"])) as Snapshot;

@@ -10,19 +10,9 @@
 import assert from "node:assert/strict";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { cli } from "../harness/gtk_suite.ts";
-import { type DesktopApp, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
+import { alive, type DesktopApp, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { allElements, eventually } from "../harness/tree.ts";
 import { editableTexts, namesOfRole, pyatspiJson } from "../harness/pyatspi.ts";
-
-/** Whether the process runs (exists and is not a zombie). */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 for (const [app, qt] of [["featherpad", "qt5"], ["qt6-notes", "qt6"]] as [DesktopApp, string][]) {
   Deno.test({

@@ -348,6 +348,29 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
+/**
+ * Whether a process runs (exists and is not a zombie), from /proc.
+ *
+ * @param pid the process id
+ * @returns false once it has exited
+ */
+export function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The environment of a Qt app on the test desktop: its accessibility on
+ * whatever the session says, and a home and settings of its own.
+ */
+function qtAppEnv(dir: string): Record<string, string> {
+  return { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1", HOME: dir, XDG_CONFIG_HOME: `${dir}/xdg-config` };
+}
+
 function appCommand(
   opts: DesktopOptions,
   dir: string,
@@ -488,22 +511,14 @@ function appCommand(
       return {
         cmd: "kwrite",
         args: opts.url ? [opts.url] : [],
-        env: {
-          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-          HOME: dir,
-          XDG_CONFIG_HOME: `${dir}/xdg-config`,
-        },
+        env: qtAppEnv(dir),
       };
     case "kcalc":
       // KDE Frameworks 5 (Qt 5): a home and settings of its own.
       return {
         cmd: "kcalc",
         args: [],
-        env: {
-          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-          HOME: dir,
-          XDG_CONFIG_HOME: `${dir}/xdg-config`,
-        },
+        env: qtAppEnv(dir),
       };
     case "meld":
       // GTK 3 (Python): settings in memory, a home of its own.
@@ -517,24 +532,14 @@ function appCommand(
       return {
         cmd: "qpdfview",
         args: opts.url ? [opts.url] : [],
-        env: {
-          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-          HOME: dir,
-          XDG_CONFIG_HOME: `${dir}/xdg-config`,
-        },
+        env: qtAppEnv(dir),
       };
     case "konsole":
       // KDE Frameworks 5 (Qt 5): a terminal with a home and settings of its own.
       return {
         cmd: "konsole",
         args: ["--separate", "--workdir", dir],
-        env: {
-          QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-          HOME: dir,
-          XDG_CONFIG_HOME: `${dir}/xdg-config`,
-          SHELL: "/bin/sh",
-          PS1: "$ ",
-        },
+        env: { ...qtAppEnv(dir), SHELL: "/bin/sh", PS1: "$ " },
       };
     case "galculator":
       // GTK 3: settings in a home of its own.
