@@ -36,30 +36,6 @@ const PAGE = `<!doctype html><html><head><title>Corpus page</title></head><body>
   Array.from({ length: 40 }, (_, i) => `<li>Item ${i} <a href="#i${i}">open</a></li>`).join("")
 }</ul></body></html>`;
 
-/** A tiny one-page PDF (see tests/e2e/corpus_read_test.ts). */
-function pdf(): Uint8Array {
-  const content = "BT /F1 24 Tf 72 700 Td 30 TL (Quarterly report) Tj T* (Revenue grew.) Tj ET";
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R " +
-    "/Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((body, k) => {
-    offsets.push(out.length);
-    out += `${k + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, "0")} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
-}
-
 /** One corpus app and how it is opened. */
 interface Case {
   key: string;
@@ -84,7 +60,7 @@ const CASES: Case[] = [
     app: "evince",
     label: "evince (GTK3), a one-page PDF",
     setup: async (dir) => {
-      await Deno.writeFile(`${dir}/report.pdf`, pdf());
+      await Deno.writeFile(`${dir}/report.pdf`, tinyPdf([["Quarterly report", "Revenue grew."]]));
       return { url: `${dir}/report.pdf` };
     },
   },
