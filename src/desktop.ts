@@ -26,6 +26,7 @@ import {
   indexedBase,
   locateAll,
   numberedAsLastRead,
+  renamedSince,
   resolveTarget,
   sameAppRun,
   type Target,
@@ -90,6 +91,12 @@ export interface ActResult extends ActionResult {
   unverified?: string;
   /** True when the element is gone after the action (a dialog's button that closed it). */
   gone?: true;
+  /**
+   * The label the last read showed, when the element was found under another
+   * one: a toggle whose label flipped since (`Pause updates`, now `Start
+   * updates`), found by its native node.
+   */
+  renamed?: string;
 }
 
 /** Options of {@link Desktop.act}. */
@@ -351,7 +358,12 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       );
       const focusedGuess = !hasAnyTarget(target);
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
-      const result = await provider.act(scope, { element }, action, { deadline, focusedGuess });
+      const was = renamedSince(element);
+      const renamed = was === undefined ? {} : { renamed: was };
+      const result = {
+        ...await provider.act(scope, { element }, action, { deadline, focusedGuess }),
+        ...renamed,
+      };
       if (!verify) return { ...result, element };
       const effect = await effectOf(action, element, snapshot.root, reread, settleMs, deadline);
       const run = await lastReadOfRun(snapshot.app);

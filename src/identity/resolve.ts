@@ -140,8 +140,44 @@ export function resolveTarget(
     return resolveIn(snapshot, target, stored, run);
   } catch (e) {
     if (!(e instanceof DesktopError) || !e.candidates?.length) throw e;
-    throw withLastReadIds(e, run);
+    throw withLastReadIds(onlyWorkingCandidates(e, snapshot, stored, run), run);
   }
+}
+
+/**
+ * The error without the candidates that would fail when used: a candidate
+ * whose ref means, in the last read, an element that cannot be re-found
+ * either (a list re-rendered in place reuses every row's nodes) would send
+ * the agent round in a circle. When none is left, the suggestion says to
+ * read again.
+ */
+function onlyWorkingCandidates(
+  e: DesktopError,
+  snapshot: Snapshot,
+  stored: StoredRead | null,
+  run: StoredRead | null,
+): DesktopError {
+  const all = e.candidates as Candidate[];
+  if (!all.every((c) => "r" in c)) return e; // apps, not elements
+  const works = (c: Candidate) => {
+    if (c.ref === undefined) return true;
+    try {
+      resolveIn(snapshot, { ref: c.ref }, stored, run);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const candidates = all.filter(works);
+  if (candidates.length === all.length) return e;
+  return new DesktopError(e.code, e.message, {
+    suggestion: candidates.length
+      ? e.suggestion
+      : "Run read again: the elements around it changed too, and a new read gives refs that resolve",
+    candidates,
+    details: e.details,
+    cause: e,
+  });
 }
 
 function resolveIn(
@@ -168,11 +204,18 @@ function resolveIn(
         { suggestion: "Use an id the last read printed, or run read again" },
       );
     }
-    return { ...refind(locateAll(root), was, `id ${target.id}`), i: was.i };
+    return refound(refind(locateAll(root), was, `id ${target.id}`), was.i);
   }
   if (target.ref !== undefined) {
     const meant = run ? meaningInLastRead(run, target.ref) : undefined;
-    if (meant) return { ...refind(locateAll(root), meant, `ref ${target.ref}`), i: meant.i };
+    if (meant) return refound(refind(locateAll(root), meant, `ref ${target.ref}`), meant.i);
+    // The app restarted since the last read: what the ref meant there is re-found by what it
+    // is (ref, role, label, row, place); its native node and its id belonged to the old run.
+    const before = !run && stored ? meaningInLastRead(stored, target.ref) : undefined;
+    if (before) {
+      const { nid: _old, ...was } = before;
+      return refound(refind(locateAll(root), was, `ref ${target.ref}`), 0);
+    }
     return numberedAsLastRead(resolveRef(root, target.ref), run);
   }
   if (target.text !== undefined) {
@@ -185,6 +228,40 @@ function resolveIn(
   }
   checkPointInScope(snapshot, target.point!);
   return numberedAsLastRead(elementAtPoint(locateAll(root), target.point!), run);
+}
+
+/** Elements resolved under a label the last read did not show: the label it showed. */
+const renamedFrom = new WeakMap<Element, string>();
+
+function markRenamed(el: Element, was: string): Element {
+  renamedFrom.set(el, was);
+  return el;
+}
+
+/** A re-found element under the last read's id, keeping its rename mark. */
+function refound(el: Element, i: number): Element {
+  const out = { ...el, i };
+  const was = renamedFrom.get(el);
+  return was === undefined ? out : markRenamed(out, was);
+}
+
+/**
+ * The label the last read showed for an element that {@link resolveTarget}
+ * found under another one: a toggle whose label flipped since (`Pause
+ * updates`, now `Start updates`), found by its native node. Undefined when
+ * the element kept its label.
+ *
+ * @param el an element {@link resolveTarget} returned
+ * @returns the label of the last read, or undefined
+ * @example
+ * ```ts
+ * import { renamedSince } from "./resolve.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(renamedSince({ i: 1, r: "btn", t: "OK" }), undefined);
+ * ```
+ */
+export function renamedSince(el: Element): string | undefined {
+  return renamedFrom.get(el);
 }
 
 /**
@@ -234,6 +311,8 @@ export function refind(fresh: Located[], was: StoredElement, what: string): Elem
       // The node the agent saw: it is the element, or (reused elsewhere) no element at all.
       const change = compareSeen(was, byNid);
       if (!change) return byNid.el;
+      // A toggle that flipped its label (Pause -> Start) on the very node the agent saw.
+      if (change.stateFlip) return markRenamed({ ...byNid.el }, was.t ?? "");
       throw changed(what, was, byNid, change.change, change.says, fresh);
     }
   }

@@ -12,7 +12,8 @@
 
 import type { Element, Role } from "../model/element.ts";
 import type { StoredElement } from "../state/ref_store.ts";
-import { indexedBase, refParent } from "./syntax.ts";
+import { keyLabel, rowKeyText } from "../refs/generate.ts";
+import { indexedBase, lastSegment, refParent } from "./syntax.ts";
 
 /** An element of a fresh read with where it sits. */
 export interface Located {
@@ -35,58 +36,52 @@ const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem"]);
 /** Descendant roles whose label can key a row. */
 const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "txt", "lnk", "heading"]);
 
-/** Most texts a row's key is made of. */
-const ROW_KEY_TEXTS = 4;
-
 /**
- * The key of a row: its own label, else the labels of its cells, links,
- * texts and headings (depth-first, at most four, joined with ` | `), else "".
- * All of them, not only the first: a row whose first cell is a button
- * ("Open") is told from its neighbours by the texts after it. Unlike the
- * ref's row segment, it is computed for every row, also where generation
- * leaves the row out of the ref (a table without a key column), so a reused
- * node that moved to another row is noticed either way. Never values.
+ * The key of a row: what its ref is keyed by ({@link rowKeyText}: its own
+ * label, else its key column), computed for every row, also where generation
+ * leaves the row out of the ref, so a reused node that moved to another row
+ * is noticed either way. Never the values of its other cells: a row whose
+ * status or figures change is the same row.
  *
  * @param row a row or tree item
  * @returns the row's key text
  * @example
  * ```ts
  * import { rowKey } from "./same.ts";
+ * import assert from "node:assert/strict";
  * const row = { i: 1, r: "row" as const, c: [
- *   { i: 2, r: "cell" as const, t: "Open" }, { i: 3, r: "cell" as const, t: "Item 1" },
+ *   { i: 2, r: "cell" as const, t: "SO-1005" }, { i: 3, r: "cell" as const, t: "Open" },
  * ] };
- * if (rowKey(row) !== "Open | Item 1") throw new Error();
+ * assert.equal(rowKey(row), "SO-1005");
  * ```
  */
 export function rowKey(row: Element): string {
-  const own = row.t?.trim();
-  if (own) return own;
-  return keyTexts(row.c ?? []);
+  return rowKeyText(row);
 }
 
-/** The labels of key roles in these subtrees (but `skip`'s), depth-first, joined. */
-function keyTexts(els: readonly Element[], skip?: Element): string {
-  const texts: string[] = [];
+/** The first key text in these subtrees (but `skip`'s), depth-first, or "". */
+function firstKeyText(els: readonly Element[], skip?: Element): string {
   const stack = [...els].reverse();
-  while (stack.length && texts.length < ROW_KEY_TEXTS) {
+  while (stack.length) {
     const el = stack.pop()!;
     // By id too: the element may be a copy of the tree's node (a filtered or
     // folded view), and its own texts must never count as its neighbours'.
     if (el === skip || (skip !== undefined && skip.i !== undefined && el.i === skip.i)) continue;
     if (ROW_KEY_ROLES.has(el.r)) {
-      const t = (el.t ?? el.d ?? "").trim(); // never the value: values change
-      if (t) texts.push(t);
+      const t = keyLabel(el); // never the value: values change
+      if (t) return t;
     }
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
-  return texts.join(" | ");
+  return "";
 }
 
 /**
  * Rows of a table that exposes its cells without row elements (GTK's
  * TreeView): cells sharing a vertical band of the screen are one row, keyed
- * by their texts. Cells without bounds get no row.
+ * by its first cell with a text (the key column, as its refs are). Cells
+ * without bounds get no row.
  */
 function bandRows(kids: readonly Element[]): Map<Element, string> | undefined {
   const cells = kids.filter((k) => k.r === "cell" && k.b !== undefined);
@@ -100,7 +95,7 @@ function bandRows(kids: readonly Element[]): Map<Element, string> | undefined {
   }
   const out = new Map<Element, string>();
   for (const list of bands.values()) {
-    const key = keyTexts(list);
+    const key = firstKeyText(list);
     for (const c of list) out.set(c, key);
   }
   return out;
@@ -176,19 +171,25 @@ const contexts = new WeakMap<Located, string | undefined>();
 /**
  * The row an element sits in: its row's (or tree item's, or screen band's)
  * key, else — for rows a toolkit exposes as plain groups (a layout table in
- * Chromium) — the texts next to it: those of the nearest of its three
- * closest ancestors that has texts besides the element's own, without
+ * Chromium) — the first text next to it: that of the nearest of its three
+ * closest ancestors that has a text besides the element's own, without
  * crossing a landmark. Undefined when it sits in no row.
+ *
+ * The second kind (a context, not a row) only tells twins apart: the store
+ * keeps it for an element whose ref carries a twin index ({@link toStored}),
+ * since a unique ref already names its element, and the texts around a
+ * unique control (a carousel's slide beside its Stop button) are content.
  *
  * @param x a located element
  * @returns the row key, or undefined
  * @example
  * ```ts
  * import { locateAll, rowOf } from "./same.ts";
+ * import assert from "node:assert/strict";
  * const all = locateAll({ i: 1, r: "group", c: [
  *   { i: 2, r: "group", c: [{ i: 3, r: "btn", t: "Open" }] }, { i: 4, r: "txt", t: "Row 2" },
  * ] });
- * if (rowOf(all[2]) !== "Row 2") throw new Error();
+ * assert.equal(rowOf(all[2]), "Row 2");
  * ```
  */
 export function rowOf(x: Located): string | undefined {
@@ -197,9 +198,9 @@ export function rowOf(x: Located): string | undefined {
   let found: string | undefined;
   let a = x.parent;
   for (let level = 0; a && level < CONTEXT_LEVELS && !CONTEXT_STOP.has(a.el.r); level++) {
-    const texts = keyTexts(a.el.c ?? [], x.el);
-    if (texts) {
-      found = texts;
+    const text = firstKeyText(a.el.c ?? [], x.el);
+    if (text) {
+      found = text;
       break;
     }
     a = a.parent;
@@ -225,9 +226,27 @@ export function toStored(x: Located, twins?: number): StoredElement {
     ...(el.nid !== undefined ? { nid: el.nid } : {}),
     ...(el.b !== undefined ? { b: el.b } : {}),
     path: x.path,
-    ...(rowOf(x) !== undefined ? { row: rowOf(x) } : {}),
+    ...(storedRow(x, twins) !== undefined ? { row: storedRow(x, twins) } : {}),
     ...(twins !== undefined ? { n: twins } : {}),
   };
+}
+
+/**
+ * The row the store keeps for an element: the row it sits in, else, for a
+ * twin only, the text next to it (see {@link rowOf}).
+ */
+function storedRow(x: Located, twins: number | undefined): string | undefined {
+  if (x.row !== undefined) return x.row;
+  return twins !== undefined ? rowOf(x) : undefined;
+}
+
+/**
+ * The row to compare with the one the store kept: the row it sits in; where
+ * it sits in none, the text next to it when the store kept one (a twin's).
+ */
+function rowToCompare(was: StoredElement, now: Located): string | undefined {
+  if (now.row !== undefined || was.row === undefined) return now.row;
+  return rowOf(now);
 }
 
 /**
@@ -252,13 +271,117 @@ export interface Change {
   change: string;
   /** The same in words, for the error message. */
   says: string;
+  /**
+   * Only the label changed, and only by a state word (`Pause updates` ->
+   * `Start updates`): the same element in another state when its native
+   * node is the one the agent saw, not evidence enough without it.
+   */
+  stateFlip?: true;
+}
+
+/**
+ * Words that say a control's state or the action it offers now, which a
+ * toggle swaps in its label when it flips (`Pause`/`Play`, `Show`/`Hide`,
+ * `Mute`/`Unmute`, `Expand`/`Collapse`...).
+ */
+const STATE_WORDS: ReadonlySet<string> = new Set([
+  "play",
+  "pause",
+  "stop",
+  "start",
+  "resume",
+  "show",
+  "hide",
+  "mute",
+  "unmute",
+  "expand",
+  "collapse",
+  "open",
+  "close",
+  "on",
+  "off",
+  "enable",
+  "disable",
+  "lock",
+  "unlock",
+  "follow",
+  "unfollow",
+  "following",
+  "subscribe",
+  "unsubscribe",
+  "subscribed",
+  "like",
+  "unlike",
+  "liked",
+  "pin",
+  "unpin",
+  "star",
+  "unstar",
+  "connect",
+  "disconnect",
+  "maximize",
+  "maximise",
+  "minimize",
+  "minimise",
+  "restore",
+  "select",
+  "deselect",
+  "unselect",
+  "check",
+  "uncheck",
+  "more",
+  "less",
+  "activate",
+  "deactivate",
+  "watch",
+  "unwatch",
+  "edit",
+  "done",
+]);
+
+/**
+ * Whether two labels differ only by state words (`Pause updates` and `Start
+ * updates`; `Play` and `Pause`): a toggle that flipped, not another element.
+ *
+ * @param a one label
+ * @param b the other
+ * @returns true when both have a state word and the rest is the same
+ * @example
+ * ```ts
+ * import { isStateFlip } from "./same.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(isStateFlip("Stop automatic slide show", "Start automatic slide show"));
+ * assert.ok(!isStateFlip("Delete Alice", "Delete Bob"));
+ * assert.ok(!isStateFlip("Pause updates", "Pause downloads"));
+ * ```
+ */
+export function isStateFlip(a: string, b: string): boolean {
+  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const wa = words(a), wb = words(b);
+  const rest = (w: string[]) => w.filter((x) => !STATE_WORDS.has(x)).join(" ");
+  return wa.some((w) => STATE_WORDS.has(w)) && wb.some((w) => STATE_WORDS.has(w)) &&
+    rest(wa) === rest(wb) && wa.join(" ") !== wb.join(" ");
+}
+
+/**
+ * Whether an element was renamed as far as its identity goes: the name its
+ * ref gives it (the ref's last segment) changed. A cell keyed by its column
+ * header, a text named by its role, a count left out of the ref: their label
+ * is content, and its change does not make them other elements. Without refs,
+ * the labels themselves are compared.
+ */
+function renamed(was: StoredElement, el: Element): boolean {
+  if ((el.t ?? "") === (was.t ?? "")) return false;
+  if (was.ref === undefined || el.ref === undefined) return true;
+  return lastSegment(was.ref) !== lastSegment(el.ref);
 }
 
 /**
  * Decides whether an element of a fresh read still is the one the agent saw:
- * same role, same label, same row (when it sat in one) and same landmark
- * path. The ref's twin index may differ (a twin came or went): the caller
- * that matched by ref rather than by native id checks the place separately.
+ * same role, same label (where its ref is made of it), same row (when it sat
+ * in one) and same landmark path. The ref's twin index may differ (a twin
+ * came or went): the caller that matched by ref rather than by native id
+ * checks the place separately.
  *
  * @param was what the last read printed
  * @param now the candidate, located in the fresh read
@@ -266,9 +389,13 @@ export interface Change {
  * @example
  * ```ts
  * import { compareSeen } from "./same.ts";
+ * import assert from "node:assert/strict";
  * const was = { i: 35, r: "btn", t: "Delete", ref: "items/item-1/delete", row: "Item 1", path: "0" };
  * const now = { el: { i: 9, r: "btn" as const, t: "Delete", ref: "items/new/delete" }, path: "0", row: "New" };
- * if (compareSeen(was, now)?.change !== "moved to another row") throw new Error();
+ * assert.equal(compareSeen(was, now)?.change, "moved to another row");
+ * const cell = { i: 3, r: "cell", t: "Open", ref: "orders/so-1005/status", row: "SO-1005", path: "0" };
+ * const refunded = { el: { i: 3, r: "cell" as const, t: "Refunded", ref: "orders/so-1005/status" }, path: "0", row: "SO-1005" };
+ * assert.equal(compareSeen(cell, refunded), undefined);
  * ```
  */
 export function compareSeen(was: StoredElement, now: Located): Change | undefined {
@@ -276,10 +403,7 @@ export function compareSeen(was: StoredElement, now: Located): Change | undefine
   if (el.r !== was.r) {
     return { change: "role changed", says: `it is now a ${el.r}, was a ${was.r}` };
   }
-  if ((el.t ?? "") !== (was.t ?? "")) {
-    return { change: "renamed", says: `it is now labelled "${el.t ?? ""}", was "${was.t ?? ""}"` };
-  }
-  const row = rowOf(now);
+  const row = rowToCompare(was, now);
   if ((was.row ?? "") !== (row ?? "")) {
     return {
       change: "moved to another row",
@@ -295,6 +419,13 @@ export function compareSeen(was: StoredElement, now: Located): Change | undefine
       says: `it now sits in ${refParent(el.ref) || "the top level"}, was in ${
         refParent(was.ref) || "the top level"
       }`,
+    };
+  }
+  if (renamed(was, el)) {
+    return {
+      change: "renamed",
+      says: `it is now labelled "${el.t ?? ""}", was "${was.t ?? ""}"`,
+      ...(isStateFlip(el.t ?? "", was.t ?? "") ? { stateFlip: true as const } : {}),
     };
   }
   return undefined;

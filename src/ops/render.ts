@@ -93,6 +93,8 @@ export interface ActReport {
   gone?: true;
   /** Why the effect could not be confirmed. */
   unverified?: string;
+  /** The label the last read showed, when the element now has another (a flipped toggle). */
+  renamed?: string;
   /** What the action changed (the library's `changes`, keyed by ref). */
   changes?: unknown[];
   /** Other fields the library's result carries (the changes the action caused). */
@@ -129,7 +131,10 @@ export function actLine(r: ActReport): string {
   const detail = r.detail ? ` (${r.detail})` : "";
   const gone = r.gone ? " (now gone)" : "";
   const unverified = r.unverified ? `; unverified: ${r.unverified}` : "";
-  return `ok ${r.action}${what} via ${r.via}${detail}${gone}${unverified}`;
+  const renamed = typeof r.renamed === "string"
+    ? ` (now named ${JSON.stringify(r.element?.t ?? "")}, was ${JSON.stringify(r.renamed)})`
+    : "";
+  return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${gone}${unverified}`;
 }
 
 /**

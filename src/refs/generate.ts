@@ -424,7 +424,7 @@ function indexTable(
     // holds items, not values: each cell is keyed like a row, by its first text, unless every
     // item shows that text (a font viewer's "Aa" sample): then by the first one that differs.
     const cells = direct.filter((c) => c.r === "cell");
-    const texts = cells.map((c) => rowKeys(c, slugOf, GRID_KEY_DEPTH));
+    const texts = cells.map((c) => rowKeys(c, (el) => slugOf(el, true), GRID_KEY_DEPTH));
     let at = 0;
     while (
       cells.length > 1 && at < GRID_KEY_DEPTH - 1 &&
@@ -607,7 +607,7 @@ const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
  * keyed by its first labeled button (a navigation group's "Guides" toggle).
  */
 function rowKey(row: Element, slugOf: SlugOf): string {
-  return rowKeys(row, slugOf, 1)[0] ?? "";
+  return rowKeys(row, (el) => slugOf(el, true), 1)[0] ?? "";
 }
 
 /** How many texts of a grid view's item are candidates for its key. */
@@ -615,10 +615,10 @@ const GRID_KEY_DEPTH = 3;
 
 /**
  * The first `max` candidates for a row's key, in the order {@link rowKey}
- * tries them (its key is the first); the first labeled button when there is
- * no text.
+ * tries them (its key is the first), each as `labelOf` gives it (empty:
+ * no key); the first labeled button when there is no text.
  */
-function rowKeys(row: Element, slugOf: SlugOf, max: number): string[] {
+function rowKeys(row: Element, labelOf: (el: Element) => string, max: number): string[] {
   const out: string[] = [];
   let control = "";
   const stack = [...(row.c ?? [])].reverse();
@@ -629,14 +629,66 @@ function rowKeys(row: Element, slugOf: SlugOf, max: number): string[] {
     // An ordinal ("1.", "2)") is the row's position, not its key: it changes when a row is
     // inserted above.
     if (ROW_KEY_ROLES.has(el.r) && !ORDINAL.test(el.t ?? "")) {
-      const s = slugOf(el, true);
+      const s = labelOf(el);
       if (s) out.push(s);
     }
-    if (!control && KEY_CONTROLS.has(el.r)) control = slugOf(el, true);
+    if (!control && KEY_CONTROLS.has(el.r)) control = labelOf(el);
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
   return out.length || !control ? out : [control];
+}
+
+/**
+ * The text an element contributes to a row's key, as people read it: its
+ * label (else its description) without a bracketed count; "" for a toolkit
+ * class name or a label with no letter or digit.
+ *
+ * @param el a cell, text, link, heading or button
+ * @returns the text, or ""
+ * @example
+ * ```ts
+ * import { keyLabel } from "./generate.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(keyLabel({ i: 1, r: "cell", t: " Drafts (3) " }), "Drafts");
+ * assert.equal(keyLabel({ i: 1, r: "txt", t: "·" }), "");
+ * ```
+ */
+export function keyLabel(el: Element): string {
+  for (const raw of [el.t, el.d]) {
+    const t = raw?.trim();
+    if (!t || isToolkitClassName(t) || !/[\p{L}\p{N}]/u.test(t)) continue;
+    return t.replace(BRACKETED_COUNT, "").trim() || t;
+  }
+  return "";
+}
+
+/**
+ * What identifies a row: the text its ref is keyed by (its own label, else
+ * its key column: the first labeled cell, link, text or heading, skipping
+ * cells that only hold a control, ordinals and nested rows; else its first
+ * labeled button), as the row shows it, without a bracketed count. Never the
+ * values of its other cells, which change while the row stays the same row.
+ * Empty when the row has no key.
+ *
+ * @param row a row, tree item, or any container read as one
+ * @returns the key's text, or ""
+ * @example
+ * ```ts
+ * import { rowKeyText } from "./generate.ts";
+ * import assert from "node:assert/strict";
+ * const row = { i: 1, r: "row" as const, c: [
+ *   { i: 2, r: "cell" as const, c: [{ i: 3, r: "chk" as const, t: "Select" }] },
+ *   { i: 4, r: "cell" as const, t: "SO-1005" }, { i: 5, r: "cell" as const, t: "Open" },
+ * ] };
+ * assert.equal(rowKeyText(row), "SO-1005");
+ * assert.equal(rowKeyText({ ...row, t: "Inbox (12)" }), "Inbox");
+ * ```
+ */
+export function rowKeyText(row: Element): string {
+  // Its own title first, then its key column, then its description (as its ref is made).
+  const own = row.t === undefined ? "" : keyLabel({ i: row.i, r: row.r, t: row.t });
+  return own || (rowKeys(row, keyLabel, 1)[0] ?? "") || keyLabel(row);
 }
 
 /**
