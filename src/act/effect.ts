@@ -191,8 +191,11 @@ export function judgeEffect(
       return effect;
     }
     if (ownValue || (after && alreadySet(action, after))) return effect;
+    // A check box shows its value as its checked state: a set-value that left it as it was
+    // provably did nothing.
     const showsValue = target.v !== undefined || after?.v !== undefined ||
-      TEXT_ROLES.has(target.r);
+      TEXT_ROLES.has(target.r) ||
+      (action.kind === "set-value" && (target.chk !== undefined || after?.chk !== undefined));
     // Text that submits (a newline, a tab) may clear or leave its field: no verdict then.
     const submits = action.kind === "type" && /[\n\r\t]/.test(action.text);
     if (after && changes.length > 0 && showsValue && !target.sec && !submits) {
@@ -216,9 +219,16 @@ export function judgeEffect(
           ? `typed ${[...action.text].length} characters but nothing changed within ${settleMs} ms`
           : `set the value but nothing changed within ${settleMs} ms`,
         {
-          suggestion: "The element may not have taken keyboard focus, or may be read-only; " +
-            "read it to check its state, then retry (or click it first)",
-          details: { ref: target.ref, value: target.sec ? undefined : target.v ?? null },
+          suggestion: action.kind === "type"
+            ? "The element may not have taken keyboard focus, or may be read-only; " +
+              "read it to check its state, then retry (or click it first)"
+            : "The app did not take the value (a read-only element, or one that reverts it); " +
+              "read it to check its state",
+          details: {
+            ref: target.ref,
+            value: target.sec ? undefined : target.v ?? null,
+            ...(target.chk !== undefined ? { checked: target.chk } : {}),
+          },
         },
       );
     }

@@ -10,6 +10,7 @@
 
 import { DesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";
+import type { Action } from "../platform/provider.ts";
 
 /**
  * Action names that mean "press this", in order of preference, lowercased:
@@ -181,19 +182,23 @@ export interface SetValueFacts {
   selectable: boolean;
   /** It may hold options to choose from (the backend looks for them). */
   options: boolean;
+  /** The range a number must lie in, where the element reports one (min below max). */
+  range?: { min: number; max: number };
 }
 
 /**
  * How set-value is carried out, the same on every backend: a toggle is
  * pressed to reach the asked state, then a number, a text, typing over a
  * field, a selected state, an option; the argument is checked against the
- * route (a toggle takes true/false, a number a number).
+ * route (a toggle takes true/false, a number a number within the element's
+ * range: a slider would clamp 100000 to its maximum and say nothing).
  *
  * @param f the facts
  * @param value the asked value
  * @returns the route
- * @throws DesktopError INVALID_ARGS for a value the element cannot take,
- *   ACTION_NOT_SUPPORTED when nothing of it can be set
+ * @throws DesktopError INVALID_ARGS for a value the element cannot take (a
+ *   number outside its range names the range), ACTION_NOT_SUPPORTED when
+ *   nothing of it can be set
  * @example
  * ```ts
  * import { setValueRoute } from "./policy.ts";
@@ -218,7 +223,7 @@ export function setValueRoute(f: SetValueFacts, value: string): SetValueRoute {
     return "toggle";
   }
   if (f.number) {
-    parseNumber(value);
+    checkInRange(parseNumber(value), f.range);
     return "number";
   }
   if (f.text) return "text";
@@ -226,6 +231,152 @@ export function setValueRoute(f: SetValueFacts, value: string): SetValueRoute {
   if (f.selectable && parseToggle(value) !== undefined) return "selected";
   if (f.options) return "select";
   throw noSettableValue();
+}
+
+/**
+ * Checks a number against an element's range: INVALID_ARGS naming the range
+ * when it lies outside (a range the element does not report, or reports
+ * empty or inverted, checks nothing).
+ *
+ * @param num the asked number
+ * @param range the element's range, if known
+ * @throws DesktopError INVALID_ARGS outside the range
+ * @example
+ * ```ts
+ * import { checkInRange } from "./policy.ts";
+ * checkInRange(42, { min: 1, max: 100 }); // fine
+ * try {
+ *   checkInRange(100000, { min: 1, max: 100 });
+ * } catch (e) {
+ *   console.log((e as { suggestion: string }).suggestion); // "Pass a number from 1 to 100"
+ * }
+ * ```
+ */
+export function checkInRange(num: number, range?: { min: number; max: number }): void {
+  if (!range || !(range.min < range.max)) return;
+  // A spreadsheet cell's ±DBL_MAX means any number.
+  if (!(Math.abs(range.min) < 1e300 && Math.abs(range.max) < 1e300)) return;
+  // Values the app reports in floating point (0.1 steps) may miss a bound by a rounding error.
+  const slack = (range.max - range.min) * 1e-9;
+  if (num >= range.min - slack && num <= range.max + slack) return;
+  throw new DesktopError(
+    "INVALID_ARGS",
+    `${num} is outside the element's range ${fmt(range.min)}..${fmt(range.max)}`,
+    {
+      suggestion: `Pass a number from ${fmt(range.min)} to ${fmt(range.max)}`,
+      details: { min: range.min, max: range.max, value: num },
+    },
+  );
+}
+
+/** A bound as the agent would write it (no float noise: 0.1 + 0.2 shows 0.3). */
+function fmt(n: number): string {
+  return String(Number(n.toPrecision(12)));
+}
+
+/**
+ * The most characters one `type` sends. Keys go one by one (a few hundred
+ * to a thousand a second, slower as a field grows): longer text is for
+ * set-value, which sets it in one call.
+ */
+export const MAX_TYPED_CHARS = 10_000;
+
+/** The most wheel steps one `scroll` sends. */
+export const MAX_SCROLL_STEPS = 1000;
+
+/**
+ * Checks an action's own arguments before anything is read or sent: text to
+ * type within {@link MAX_TYPED_CHARS}, a scroll amount a whole number from 1
+ * to {@link MAX_SCROLL_STEPS}, a click count from 1 to 3.
+ *
+ * @param action the action
+ * @throws DesktopError INVALID_ARGS
+ * @example
+ * ```ts
+ * import { checkActionArgs } from "./policy.ts";
+ * checkActionArgs({ kind: "scroll", direction: "down", amount: 5 }); // fine
+ * try {
+ *   checkActionArgs({ kind: "scroll", direction: "down", amount: 1_000_000 });
+ * } catch (e) {
+ *   console.log((e as { code: string }).code); // INVALID_ARGS
+ * }
+ * ```
+ */
+export function checkActionArgs(action: Action): void {
+  if (action.kind === "type") {
+    const length = [...action.text].length;
+    if (length > MAX_TYPED_CHARS) {
+      throw new DesktopError(
+        "INVALID_ARGS",
+        `type sends at most ${MAX_TYPED_CHARS} characters, got ${length}`,
+        {
+          suggestion: "Set long text in one call with set-value (a text field takes it whole), " +
+            `or type it in parts of up to ${MAX_TYPED_CHARS} characters`,
+          details: { length, max: MAX_TYPED_CHARS },
+        },
+      );
+    }
+  } else if (action.kind === "scroll" && action.amount !== undefined) {
+    const a = action.amount;
+    if (!Number.isSafeInteger(a) || a < 1 || a > MAX_SCROLL_STEPS) {
+      throw new DesktopError(
+        "INVALID_ARGS",
+        `scroll amount must be a whole number from 1 to ${MAX_SCROLL_STEPS}, got ${a}`,
+        {
+          suggestion: `Pass --amount ${MAX_SCROLL_STEPS} or less; to bring an element into ` +
+            "view, scroll --ref it without --direction",
+        },
+      );
+    }
+  } else if (action.kind === "click" && action.count !== undefined) {
+    const c = action.count;
+    if (!Number.isSafeInteger(c) || c < 1 || c > 3) {
+      throw new DesktopError("INVALID_ARGS", `click count must be 1, 2 or 3, not ${c}`, {
+        suggestion: "Click once, or double-click (--double)",
+      });
+    }
+  }
+}
+
+/**
+ * Refuses an action on a disabled element before anything is sent: the app
+ * ignores a click on it, and would ignore keys, yet an accessible call can
+ * still write into it (GTK's EditableText sets a disabled field's text).
+ * Bringing it into view (scroll without an amount) changes nothing of it and
+ * is allowed.
+ *
+ * @param action the action
+ * @param disabled whether the element is disabled (as `read` shows it: `disabled`)
+ * @param el the element's role and label, for the message
+ * @throws DesktopError ACTION_NOT_SUPPORTED for a disabled element
+ * @example
+ * ```ts
+ * import { refuseDisabled } from "./policy.ts";
+ * refuseDisabled({ kind: "click" }, false, { r: "btn", t: "OK" }); // fine
+ * try {
+ *   refuseDisabled({ kind: "set-value", value: "hi" }, true, { r: "input", t: "Name" });
+ * } catch (e) {
+ *   console.log((e as { message: string }).message); // set-value on a disabled input "Name": ...
+ * }
+ * ```
+ */
+export function refuseDisabled(
+  action: Action,
+  disabled: boolean,
+  el: { r?: string; t?: string } = {},
+): void {
+  if (!disabled) return;
+  if (action.kind === "scroll" && action.amount === undefined) return;
+  const what = `${el.r ?? "element"}${el.t ? ` "${el.t}"` : ""}`;
+  throw new DesktopError(
+    "ACTION_NOT_SUPPORTED",
+    `${action.kind} on a disabled ${what}: the app takes no input there, so nothing was sent`,
+    {
+      suggestion: "Do what enables it first (read shows it as 'disabled' until then; desktop " +
+        "wait can wait for a change), or act on another element",
+      details: { action: action.kind, disabled: true },
+    },
+  );
 }
 
 /** Roles where typed keys press or pick rather than enter text: a space or a letter acts. */

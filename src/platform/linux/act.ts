@@ -16,13 +16,18 @@ import { DesktopError } from "../../errors.ts";
 import { isToolkitClassName } from "../../model/semantics.ts";
 import {
   blockedByModal,
+  checkActionArgs,
   clickRoutes,
   noSettableValue,
   parseNumber,
   pickAction,
   PRESS_ACTIONS,
+  refuseDisabled,
   setValueRoute,
 } from "../../act/policy.ts";
+import { typeInChunks } from "../../act/bounded.ts";
+import { roleFromAtspiCode } from "../../model/roles.ts";
+import { holdInput } from "../input_lock.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
@@ -49,6 +54,12 @@ import {
   readToolkit,
   type Toolkit,
 } from "./toolkit.ts";
+
+/** The longest wait for a chunk of typed text to show in the field before the next (ms). */
+const CHUNK_LAND_MS = 2000;
+
+/** A field whose text holds still this long has taken what it will of a chunk (ms). */
+const CHUNK_STALL_MS = 300;
 
 /** How long to wait for focus to arrive before typing (apps apply it asynchronously). */
 const FOCUS_WAIT_MS = 600;
@@ -121,20 +132,30 @@ export class ElementActor {
   #n: Native;
   #acc: Ptr;
   #focusedGuess: boolean;
+  #deadline: number;
 
   /**
    * @param n the native session
    * @param acc the target (borrowed for the actor's lifetime)
    * @param focusedGuess the target was taken as the focused element (no target given)
+   * @param deadline the command's deadline (ms since the epoch): typing stops there
    */
-  constructor(n: Native, acc: Ptr, focusedGuess = false) {
+  constructor(n: Native, acc: Ptr, focusedGuess = false, deadline = Infinity) {
     this.#n = n;
     this.#acc = acc;
     this.#focusedGuess = focusedGuess;
+    this.#deadline = deadline;
   }
 
-  /** Runs one action. */
+  /**
+   * Runs one action: its arguments checked and a disabled element refused
+   * before anything is sent (src/act/policy.ts), then carried out holding the
+   * display's input for the whole key and pointer sequence.
+   */
   run(action: Action): ActionResult {
+    checkActionArgs(action);
+    refuseDisabled(action, this.#disabled(), this.#describe());
+    using _input = holdInput(action.kind, this.#deadline);
     switch (action.kind) {
       case "click":
         return this.click(action.button ?? "left", action.count ?? 1);
@@ -154,6 +175,28 @@ export class ElementActor {
       case "focus":
         return this.focus();
     }
+  }
+
+  /**
+   * Whether the element is disabled, read afresh, by the rule `read` shows
+   * it with: neither ENABLED nor SENSITIVE in a state set that says anything
+   * (an app object is no control).
+   */
+  #disabled(): boolean {
+    this.#n.sym.atspi_accessible_clear_cache(this.#acc);
+    const states = this.#states();
+    if (states[0] === 0 && states[1] === 0) return false;
+    if (this.#role() === ATSPI_ROLE.APPLICATION) return false;
+    return !hasState(states, ATSPI_STATE.ENABLED) && !hasState(states, ATSPI_STATE.SENSITIVE);
+  }
+
+  /** The element's role and name, for messages. */
+  #describe(): { r: string; t?: string } {
+    const n = this.#n;
+    const name =
+      optional(() => n.str(n.sym.atspi_accessible_get_name(this.#acc, n.err.buf), "read name")) ??
+        "";
+    return { r: roleFromAtspiCode(this.#role()), ...(name ? { t: name } : {}) };
   }
 
   /**
@@ -706,11 +749,73 @@ export class ElementActor {
     return { via: "input", detail: "keyboard" };
   }
 
-  /** Types text as key events to whatever has the keyboard focus. */
+  /**
+   * Types text as key events to whatever has the keyboard focus, in chunks
+   * within the deadline (src/act/bounded.ts). After each chunk the field is
+   * read until it has taken the chunk (the app answers, and is not left
+   * behind with keys queued), and the element must still have the focus if it
+   * had it: keys that would go elsewhere are not sent. A Tab or a newline
+   * typed may move the focus on purpose: from there on the focus is not checked.
+   */
   #typeKeys(text: string): void {
+    const n = this.#n;
     // Capitals and shifted symbols need Shift, which a Qt app misses on its first key.
-    if (NEEDS_SHIFT.test(text) && missesFirstShift(this.#toolkit())) pressShiftAlone(this.#n);
-    typeString(this.#n, text);
+    if (NEEDS_SHIFT.test(text) && missesFirstShift(this.#toolkit())) pressShiftAlone(n);
+    using field = n.own(n.sym.atspi_accessible_get_text_iface(this.#acc));
+    const count = field
+      ? () => {
+        const c = n.sym.atspi_text_get_character_count(field.ptr, n.err.buf);
+        n.check("read the element's text", "ACTION_FAILED");
+        return c;
+      }
+      : null;
+    const hadFocus = this.#isFocused();
+    let length = count ? count() : 0;
+    let movesFocus = false;
+    typeInChunks({
+      text,
+      deadline: this.#deadline,
+      send: (chunk) => typeString(n, chunk),
+      check: (_typed, chunk) => {
+        if (count) length = this.#waitTaken(count, length, chunk);
+        else settle(n);
+        movesFocus ||= /[\t\n\r]/.test(chunk);
+        if (hadFocus && !movesFocus && !this.#isFocused()) {
+          throw new DesktopError(
+            "ACTION_FAILED",
+            "the element lost the keyboard focus while typing",
+            {
+              suggestion:
+                "Something else took the focus (a dialog, another window): read the app, " +
+                "then type the rest into the field by ref",
+            },
+          );
+        }
+      },
+    });
+  }
+
+  /**
+   * Waits until the field's text has grown by a chunk's characters (or holds
+   * still: a field that limits or rewrites its text), within the deadline.
+   *
+   * @returns the field's length now
+   */
+  #waitTaken(count: () => number, before: number, chunk: string): number {
+    const want = before + [...chunk.replace(/[\p{Cc}]/gu, "")].length;
+    const until = Math.min(this.#deadline, Date.now() + CHUNK_LAND_MS);
+    let now = count();
+    let still = Date.now();
+    while (now < want && Date.now() < until && Date.now() - still < CHUNK_STALL_MS) {
+      this.#n.pump();
+      sleepSync(5);
+      const c = count();
+      if (c !== now) {
+        now = c;
+        still = Date.now();
+      }
+    }
+    return now;
   }
 
   /**
@@ -765,14 +870,16 @@ export class ElementActor {
     const states = this.#states();
     using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
     using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
+    const number = val !== null && role !== ATSPI_ROLE.PASSWORD_TEXT;
     const route = setValueRoute({
       toggle: TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE),
       checked: hasState(states, ATSPI_STATE.CHECKED) || hasState(states, ATSPI_STATE.PRESSED),
-      number: val !== null && role !== ATSPI_ROLE.PASSWORD_TEXT,
+      number,
       text: et !== null,
       keyboardText: KEYBOARD_TEXT_ROLES.has(role),
       selectable: false,
       options: true,
+      ...(number ? { range: readRange(n, val!.ptr) } : {}),
     }, value);
     switch (route) {
       case "unchanged":
@@ -847,7 +954,7 @@ export class ElementActor {
       n.check("read child");
       if (!child) continue;
       using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(child.ptr));
-      if (et) return new ElementActor(n, child.ptr).setValue(value);
+      if (et) return new ElementActor(n, child.ptr, false, this.#deadline).setValue(value);
     }
     return null;
   }
@@ -950,8 +1057,69 @@ export class ElementActor {
       this.#scrollTo();
       return { via: "accessible", detail: "scroll_to" };
     }
-    wheelAt(n, this.centre(), action.direction ?? "down", action.amount);
+    wheelAt(n, this.centre(), action.direction ?? "down", action.amount, this.#deadline);
     return { via: "input", detail: `wheel ${action.direction ?? "down"} x${action.amount}` };
+  }
+}
+
+/** The range of a Value, or undefined when the app does not say. */
+function readRange(n: Native, val: Ptr): { min: number; max: number } | undefined {
+  return optional(() => {
+    const min = n.sym.atspi_value_get_minimum_value(val, n.err.buf);
+    n.check("read the minimum");
+    const max = n.sym.atspi_value_get_maximum_value(val, n.err.buf);
+    n.check("read the maximum");
+    return { min, max };
+  }) ?? undefined;
+}
+
+/**
+ * Carries out an action at a screen point (synthesized input only), its
+ * arguments checked first and the display's input held throughout.
+ *
+ * @param n the native session
+ * @param p the point
+ * @param action what to do
+ * @param deadline the command's deadline (ms since the epoch): typing and wheel steps stop there
+ * @returns how it was done
+ * @throws DesktopError ACTION_NOT_SUPPORTED for an action that needs an element
+ */
+export function actAtPoint(
+  n: Native,
+  p: Point,
+  action: Action,
+  deadline = Infinity,
+): ActionResult {
+  checkActionArgs(action);
+  using _input = holdInput(action.kind, deadline);
+  switch (action.kind) {
+    case "click":
+      clickAt(n, p, action.button ?? "left", action.count ?? 1);
+      return { via: "input", detail: "click" };
+    case "type":
+      clickAt(n, p);
+      typeInChunks({
+        text: action.text,
+        deadline,
+        send: (chunk) => typeString(n, chunk),
+        check: () => settle(n),
+      });
+      return { via: "input", detail: "keyboard" };
+    case "key":
+      pressCombo(n, parseCombo(action.combo));
+      return { via: "input", detail: action.combo };
+    case "scroll":
+      wheelAt(n, p, action.direction ?? "down", action.amount ?? 3, deadline);
+      return { via: "input", detail: "wheel" };
+    case "drag":
+      dragBetween(n, p, action.to);
+      return { via: "input", detail: "drag" };
+    default:
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        `${action.kind} needs an element, not a point`,
+        { suggestion: "Target an element with --ref, --id or --text" },
+      );
   }
 }
 

@@ -12,6 +12,7 @@ import type { MouseButton, ScrollDirection } from "../provider.ts";
 import type { KeyCombo } from "./keys.ts";
 import type { Native } from "./native.ts";
 import { stateDir } from "../../state/ref_store.ts";
+import { repeatSteps } from "../../act/bounded.ts";
 
 const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
@@ -128,10 +129,24 @@ function writeLastClick(file: string, p: Point): void {
   }
 }
 
-/** Scrolls with the wheel `amount` steps at a point. */
-export function wheelAt(n: Native, p: Point, direction: ScrollDirection, amount: number): void {
+/**
+ * Scrolls with the wheel `amount` steps at a point, one by one until the
+ * deadline (src/act/bounded.ts): TIMEOUT says how many were sent.
+ */
+export function wheelAt(
+  n: Native,
+  p: Point,
+  direction: ScrollDirection,
+  amount: number,
+  deadline = Infinity,
+): void {
   mouseEvent(n, p, "abs");
-  for (let i = 0; i < amount; i++) mouseEvent(n, p, `b${WHEEL[direction]}c`);
+  repeatSteps({
+    count: amount,
+    deadline,
+    what: "wheel steps",
+    step: () => mouseEvent(n, p, `b${WHEEL[direction]}c`),
+  });
 }
 
 /** Presses button 1 at `from`, moves to `to` in a few steps, releases. */

@@ -28,7 +28,7 @@ import type {
   WindowOp,
   WindowState,
 } from "../provider.ts";
-import { ElementActor } from "./act.ts";
+import { actAtPoint, ElementActor } from "./act.ts";
 import {
   appInfo,
   type LiveApp,
@@ -47,8 +47,6 @@ import {
 } from "./convert.ts";
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
-import { clickAt, dragBetween, pressCombo, typeString, wheelAt } from "./input.ts";
-import { parseCombo } from "./keys.ts";
 import { Native } from "./native.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
@@ -390,9 +388,9 @@ export class LinuxProvider implements Provider {
     action: Action,
     opts: ProviderActOptions = {},
   ): Promise<ActionResult> {
-    this.#begin(opts.deadline);
+    const deadline = this.#begin(opts.deadline);
     return Promise.resolve(this.#op((stack) => {
-      if ("point" in target) return actAtPoint(this.#n, target.point, action);
+      if ("point" in target) return actAtPoint(this.#n, target.point, action, deadline);
       // A row the reader made of a tree view's cells (GTK 3 lists them flat under the table)
       // has no object of its own: its first cell stands for it, as a click on a row lands there.
       const nid = target.element.nid ?? firstNid(target.element);
@@ -402,7 +400,7 @@ export class LinuxProvider implements Provider {
         });
       }
       const acc = stack.use(lookupOrStale(this.#n, nid));
-      return new ElementActor(this.#n, acc.ptr, opts.focusedGuess ?? false).run(action);
+      return new ElementActor(this.#n, acc.ptr, opts.focusedGuess ?? false, deadline).run(action);
     }));
   }
 
@@ -548,33 +546,6 @@ function lookupOrStale(n: Native, nid: string) {
     throw err.code === "STALE_REF" ? stale() : err; // unresponsive, or the whole app gone
   }
   return acc;
-}
-
-function actAtPoint(n: Native, p: { x: number; y: number }, action: Action): ActionResult {
-  switch (action.kind) {
-    case "click":
-      clickAt(n, p, action.button ?? "left", action.count ?? 1);
-      return { via: "input", detail: "click" };
-    case "type":
-      clickAt(n, p);
-      typeString(n, action.text);
-      return { via: "input", detail: "keyboard" };
-    case "key":
-      pressCombo(n, parseCombo(action.combo));
-      return { via: "input", detail: action.combo };
-    case "scroll":
-      wheelAt(n, p, action.direction ?? "down", action.amount ?? 3);
-      return { via: "input", detail: "wheel" };
-    case "drag":
-      dragBetween(n, p, action.to);
-      return { via: "input", detail: "drag" };
-    default:
-      throw new DesktopError(
-        "ACTION_NOT_SUPPORTED",
-        `${action.kind} needs an element, not a point`,
-        { suggestion: "Target an element with --ref, --id or --text" },
-      );
-  }
 }
 
 /** The native id of an element's first descendant that has one (depth-first), if any. */
