@@ -52,6 +52,7 @@ import { formatRef, MAX_REF_LENGTH } from "../identity/syntax.ts";
 // The ref syntax (twin index, longest ref) is defined once, in src/identity/syntax.ts.
 export { MAX_REF_LENGTH };
 import { isToolkitClassName } from "../model/semantics.ts";
+import { INTERACTIVE_ROLES } from "../model/roles.ts";
 
 /** Longest slug, in code points. */
 export const MAX_SLUG_LENGTH = 40;
@@ -692,24 +693,73 @@ export function rowKeyText(row: Element): string {
 }
 
 /**
+ * Roles that only show something (a heading, a text, an image): the lowest
+ * peers, so a heading named like the switch under it never twins the switch.
+ */
+const SHOWING_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "txt",
+  "heading",
+  "img",
+  "statusbar",
+  "progress",
+  "tooltip",
+  "separator",
+  "colheader",
+  "cell",
+  "other",
+]);
+
+/**
+ * Which peers an element twins with: controls (0), containers (1: a table,
+ * a popup menu, a group), things that only show (2). Elements of different
+ * kinds sharing a ref are not twins: the highest kind keeps the ref, each
+ * other one is keyed under it by its role (a menu named like the item that
+ * opens it is `format/font/menu`; a heading named like a control is
+ * `notifications/heading`).
+ */
+function peerKind(el: Element): number {
+  if (INTERACTIVE_ROLES.has(el.r)) return 0;
+  return SHOWING_ROLES.has(el.r) ? 2 : 1;
+}
+
+/**
  * Sets `ref` on every element of the tree. Elements that would share a ref
  * all get `.1`, `.2`... in document order, so a bare duplicate never
- * resolves to a guess.
+ * resolves to a guess. Twins are peers only: when a control shares its ref
+ * with a heading, a text or a popup, the control keeps the bare ref and the
+ * others are keyed under it by their role ({@link peerKind}).
  *
  * @param root the tree (mutated: `ref` is set on every element)
  * @example
  * ```ts
  * import { assignRefs } from "./generate.ts";
+ * import assert from "node:assert/strict";
  * import type { Element } from "../model/element.ts";
  * const root: Element = { i: 1, r: "dialog", c: [
  *   { i: 2, r: "btn", t: "OK" }, { i: 3, r: "btn", t: "OK" },
+ *   { i: 4, r: "heading", t: "Mute" }, { i: 5, r: "toggle", t: "Mute" },
  * ] };
  * assignRefs(root);
- * console.log(root.c?.map((e) => e.ref)); // ["dialog/ok.1", "dialog/ok.2"]
+ * assert.deepEqual(root.c?.map((e) => e.ref), [
+ *   "dialog/ok.1", "dialog/ok.2", "dialog/mute/heading", "dialog/mute",
+ * ]);
  * ```
  */
 export function assignRefs(root: Element): void {
   const traces = traceRefs(root);
+  const byBase = new Map<string, RefTrace[]>();
+  for (const t of traces) {
+    const list = byBase.get(t.base);
+    if (list) list.push(t);
+    else byBase.set(t.base, [t]);
+  }
+  for (const [base, list] of byBase) {
+    if (list.length < 2) continue;
+    const top = Math.min(...list.map((t) => peerKind(t.el)));
+    for (const t of list) {
+      if (peerKind(t.el) !== top) t.base = fit(`${base}/${t.el.r}`);
+    }
+  }
   const counts = new Map<string, number>();
   for (const t of traces) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
   const seen = new Map<string, number>();

@@ -604,7 +604,7 @@ Deno.test("refs: a window's title shown inside it as text is named by its role, 
   const add = el("btn", "Add");
   const dialog = el("window", "Add a New World Clock", [el("group", undefined, [title, add])]);
   const heading = el("heading", "Print");
-  const print = el("btn", "Print"); // a control keeps its label: twins, as two controls are
+  const print = el("btn", "Print"); // a control keeps its label, and its ref: no twin of a window
   const printDialog = el("window", "Print", [heading, print]);
   const inForm = el("txt", "Print"); // on another path than its window: no echo of it
   const form = el("form", "Options", [inForm]);
@@ -614,8 +614,8 @@ Deno.test("refs: a window's title shown inside it as text is named by its role, 
   assert.equal(refs.get(title), "txt");
   assert.equal(refs.get(add), "add");
   assert.equal(refs.get(heading), "heading");
-  assert.equal(refs.get(printDialog), "print.1");
-  assert.equal(refs.get(print), "print.2");
+  assert.equal(refs.get(printDialog), "print/window");
+  assert.equal(refs.get(print), "print");
   assert.equal(refs.get(inForm), "options/print");
   // KWrite: the editor is named after the document its window shows, as the window is.
   const editor = el("input", "notes.txt");
@@ -641,4 +641,37 @@ Deno.test("refs: a group named as its window carries no title into what it holds
   assert.deepEqual(before.slice(1), ["group", "standard", "standard/save"]);
   assert.deepEqual(after.slice(1), before.slice(1));
   assert.notEqual(after[0], before[0], "the window itself is named by its title");
+});
+
+Deno.test("refs: twins only among peers; a popup, heading or table named like a control never twins it", () => {
+  // An ARIA menubar: the submenu is the item's sibling and says the item's name.
+  const font = el("menuitem", "Font");
+  const bold = el("menuitem", "Bold");
+  const fontMenu = el("menu", "Font", [bold]);
+  const menubar = el("menubar", "Text Formatting", [font, fontMenu]);
+  // A heading over the only switch of its name; a heading over its table.
+  const heading = el("heading", "Notifications");
+  const toggle = el("toggle", "Notifications");
+  const kbHeading = el("heading", "Keyboard Support");
+  const kbTable = el("table", "Keyboard Support", [el("row", undefined, [el("cell", "Tab")])]);
+  // Two controls of one name are twins, as ever; a text beside them is not one of them.
+  const ok1 = el("btn", "OK");
+  const ok2 = el("btn", "OK");
+  const okText = el("txt", "OK");
+  const refs = refsOf(
+    el("app", "Page", [menubar, heading, toggle, kbHeading, kbTable, ok1, ok2, okText]),
+  );
+  assert.equal(refs.get(font), "text-formatting/font");
+  assert.equal(refs.get(fontMenu), "text-formatting/font/menu");
+  assert.equal(refs.get(bold), "text-formatting/font/bold");
+  assert.equal(refs.get(toggle), "notifications");
+  assert.equal(refs.get(heading), "notifications/heading");
+  assert.equal(refs.get(kbTable), "keyboard-support");
+  assert.equal(refs.get(kbHeading), "keyboard-support/heading");
+  assert.equal(refs.get(ok1), "ok.1");
+  assert.equal(refs.get(ok2), "ok.2");
+  assert.equal(refs.get(okText), "ok/txt");
+  // The menu opening (it was absent) changes no ref of the menubar's item.
+  const closed = refsOf(el("app", "Page", [el("menubar", "Text Formatting", [font])]));
+  assert.equal(closed.get(font), "text-formatting/font");
 });
