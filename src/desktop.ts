@@ -37,7 +37,7 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
-import { checkTypeTarget } from "./act/policy.ts";
+import { checkActionArgs, checkTypeTarget } from "./act/policy.ts";
 import type { Change } from "./diff/diff.ts";
 import {
   launchApp,
@@ -330,6 +330,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     },
 
     async act(scope, target, action, opts = {}) {
+      checkActionArgs(action);
       if (action.kind === "drag") validatePoint(action.to, "the drag destination");
       // One deadline for the whole action: resolving read, action, and effect check.
       const deadline = callDeadline();
@@ -342,6 +343,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         // and WINDOW_NOT_FOUND come from this read, as for element targets.
         const windows = await provider.read(scope, { depth: 1, bounds: true, deadline });
         checkPointInScope(windows, target.point);
+        // A drag ends where a click there would land: inside the scope too.
+        if (action.kind === "drag") checkPointInScope(windows, action.to);
         // Best effort: the effect is checked when the app can be read whole.
         const before = verify ? await readFull(scope, deadline).catch(() => null) : null;
         const result = await provider.act(scope, { point: target.point }, action, { deadline });
@@ -356,6 +359,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         focusedOrRoot(snapshot.root, action),
         await lastReadOfRun(snapshot.app),
       );
+      if (action.kind === "drag") checkPointInScope(snapshot, action.to);
       const focusedGuess = !hasAnyTarget(target);
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
       const was = renamedSince(element);

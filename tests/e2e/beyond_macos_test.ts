@@ -292,6 +292,6 @@ Deno.test("macos fill and run: many fields from one read, then steps by ref; a f
     assert.equal(report.ok, false);
     // Three reports: the run stopped at the failing step; Submit was never clicked.
     assert.deepEqual(report.steps.map((s) => s.ok), [true, true, false]);
-    assert.equal(report.steps[2].error?.code, "ACTION_FAILED");
+    assert.equal(report.steps[2].error?.code, "ACTION_NOT_SUPPORTED");
   });
 });

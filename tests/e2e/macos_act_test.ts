@@ -77,12 +77,12 @@ Deno.test("macos click: input goes only where the element is on screen", async (
   });
 });
 
-Deno.test("macos click: a disabled element fails with ACTION_FAILED, bad counts with INVALID_ARGS", async () => {
+Deno.test("macos click: a disabled element is ACTION_NOT_SUPPORTED, bad counts INVALID_ARGS", async () => {
   await scenario("browser", async (p) => {
     const snap = await read(p);
     await rejectsWith(
       p.act({}, { element: get(snap, "btn", "Reset") }, { kind: "click" }),
-      "ACTION_FAILED",
+      "ACTION_NOT_SUPPORTED",
     );
     await rejectsWith(
       p.act({}, { element: get(snap, "btn", "Submit") }, { kind: "click", count: 0 }),
@@ -208,9 +208,10 @@ Deno.test("macos set-value: bad values and unsettable elements fail with codes",
     const cases: [string, string, string, string][] = [
       ["slider", "Volume", "loud", "INVALID_ARGS"],
       ["slider", "Volume", "", "INVALID_ARGS"],
+      ["slider", "Volume", "100000", "INVALID_ARGS"], // outside 0..100: no silent clamp
       ["chk", "Subscribe to news", "maybe", "INVALID_ARGS"],
       ["txt", "Invoice 2024-17", "new text", "ACTION_NOT_SUPPORTED"],
-      ["btn", "Reset", "x", "ACTION_FAILED"],
+      ["btn", "Reset", "x", "ACTION_NOT_SUPPORTED"], // disabled
     ];
     for (const [r, label, value, code] of cases) {
       await rejectsWith(

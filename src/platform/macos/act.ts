@@ -8,12 +8,16 @@
 
 import { DesktopError } from "../../errors.ts";
 import {
+  checkActionArgs,
   clickRoutes,
   noSettableValue,
   parseNumber,
+  refuseDisabled,
   requireToggle,
   setValueRoute,
 } from "../../act/policy.ts";
+import { typeInChunks } from "../../act/bounded.ts";
+import { holdInput } from "../input_lock.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { intersect } from "../geometry.ts";
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
@@ -71,12 +75,41 @@ function probe(t: ElementTarget): { role: string; enabled: boolean } {
   return r.result;
 }
 
-function requireEnabled(t: ElementTarget, enabled: boolean, what: string): void {
-  if (!enabled) {
-    throw new DesktopError("ACTION_FAILED", `cannot ${what}: the element is disabled in ${t.app}`, {
-      suggestion: "Wait until the element is enabled (desktop wait), or act on another element",
-    });
-  }
+/**
+ * Types text in chunks within the deadline (src/act/bounded.ts): after each
+ * chunk the element must still answer and, when it had the focus, keep it
+ * (a Tab or newline typed may move it on purpose).
+ */
+function typeBounded(t: ElementTarget, text: string, deadline: number): void {
+  const focused = () => t.s.read(t.ref, "AXFocused").value === true;
+  const hadFocus = focused();
+  let movesFocus = false;
+  typeInChunks({
+    text,
+    deadline,
+    send: (chunk) => typeText(t.s, chunk),
+    check: (_typed, chunk) => {
+      probe(t);
+      movesFocus ||= /[\t\n\r]/.test(chunk);
+      if (hadFocus && !movesFocus && !focused()) {
+        throw new DesktopError(
+          "ACTION_FAILED",
+          "the element lost the keyboard focus while typing",
+          {
+            suggestion: "Something else took the focus (a dialog, another window): read the app, " +
+              "then type the rest into the field by ref",
+          },
+        );
+      }
+    },
+  });
+}
+
+/** The range of a numeric element (AXMinValue, AXMaxValue), when it reports one. */
+function rangeOf(t: ElementTarget): { min: number; max: number } | undefined {
+  const min = t.s.read(t.ref, "AXMinValue").value;
+  const max = t.s.read(t.ref, "AXMaxValue").value;
+  return typeof min === "number" && typeof max === "number" ? { min, max } : undefined;
 }
 
 function actions(t: ElementTarget): string[] {
@@ -196,6 +229,7 @@ function setValue(t: ElementTarget, role: string, value: string): ActionResult {
     keyboardText: false,
     selectable,
     options: false,
+    ...(valueSettable.settable && NUMERIC_ROLES.has(role) ? { range: rangeOf(t) } : {}),
   }, value);
   let err: number;
   switch (route) {
@@ -228,22 +262,34 @@ function setValue(t: ElementTarget, role: string, value: string): ActionResult {
 }
 
 /**
- * Carries out an action on an element.
+ * Carries out an action on an element: its arguments checked and a disabled
+ * element refused before anything is sent (src/act/policy.ts), then carried
+ * out holding the display's input for the whole key and pointer sequence.
  *
  * @param t the element
  * @param action what to do
+ * @param deadline the command's deadline (ms since the epoch): typing stops there
  * @returns how it was done
  */
-export function actOnElement(t: ElementTarget, action: Action): ActionResult {
+export function actOnElement(
+  t: ElementTarget,
+  action: Action,
+  deadline: number = Date.now() + 10_000,
+): ActionResult {
+  checkActionArgs(action);
   const { role, enabled } = probe(t);
+  if (!enabled) {
+    const title = t.s.read(t.ref, "AXTitle").value;
+    refuseDisabled(action, true, {
+      r: role.replace(/^AX/, "").toLowerCase(),
+      ...(typeof title === "string" && title ? { t: title } : {}),
+    });
+  }
+  using _input = holdInput(action.kind, deadline);
   switch (action.kind) {
     case "click": {
-      requireEnabled(t, enabled, "click");
       const button = action.button ?? "left";
       const count = action.count ?? 1;
-      if (!Number.isInteger(count) || count < 1 || count > 3) {
-        throw new DesktopError("INVALID_ARGS", `click count must be 1, 2 or 3, not ${count}`);
-      }
       const names = actions(t);
       // The shared policy (src/act/policy.ts): the element's own action, else the pointer.
       // Menu items keep AXPress here: the modal-loop detour is for AT-SPI bridges.
@@ -264,9 +310,8 @@ export function actOnElement(t: ElementTarget, action: Action): ActionResult {
       return { via: "input", detail: `${button} click at ${Math.round(p.x)},${Math.round(p.y)}` };
     }
     case "type": {
-      requireEnabled(t, enabled, "type");
       focus(t, role);
-      typeText(t.s, action.text);
+      typeBounded(t, action.text, deadline);
       return { via: "input", detail: `typed ${[...action.text].length} characters` };
     }
     case "key": {
@@ -298,7 +343,6 @@ export function actOnElement(t: ElementTarget, action: Action): ActionResult {
       return { via: "accessible", detail: ax };
     }
     case "set-value":
-      requireEnabled(t, enabled, "set the value");
       return setValue(t, role, action.value);
     case "scroll": {
       if (action.amount === undefined) {
@@ -314,7 +358,7 @@ export function actOnElement(t: ElementTarget, action: Action): ActionResult {
         if (err !== 0) throw fail(t, err, "perform AXScrollToVisible");
         return { via: "accessible", detail: "AXScrollToVisible" };
       }
-      const amount = checkAmount(action.amount);
+      const amount = action.amount;
       const p = centre(t, "scroll");
       scrollAt(t.s, p, action.direction ?? "down", amount);
       return { via: "input", detail: `scroll ${action.direction ?? "down"} ${amount}` };
@@ -331,16 +375,6 @@ export function actOnElement(t: ElementTarget, action: Action): ActionResult {
   }
 }
 
-function checkAmount(amount: number): number {
-  if (!Number.isInteger(amount) || amount < 1 || amount > 1000) {
-    throw new DesktopError(
-      "INVALID_ARGS",
-      `scroll amount must be a whole number 1-1000, not ${amount}`,
-    );
-  }
-  return amount;
-}
-
 function checkPoint(p: Point): void {
   if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) {
     throw new DesktopError("INVALID_ARGS", `not a screen point: ${p.x},${p.y}`, {
@@ -355,17 +389,25 @@ function checkPoint(p: Point): void {
  * @param s the session
  * @param p the point
  * @param action what to do
+ * @param deadline the command's deadline (ms since the epoch): typing stops there
  * @returns how it was done
  */
-export function actOnPoint(s: AxSession, p: Point, action: Action): ActionResult {
+export function actOnPoint(
+  s: AxSession,
+  p: Point,
+  action: Action,
+  deadline: number = Date.now() + 10_000,
+): ActionResult {
   checkPoint(p);
+  checkActionArgs(action);
+  using _input = holdInput(action.kind, deadline);
   switch (action.kind) {
     case "click":
       clickAt(s, p, action.button ?? "left", action.count ?? 1);
       return { via: "input", detail: `click at ${p.x},${p.y}` };
     case "type":
       clickAt(s, p);
-      typeText(s, action.text);
+      typeInChunks({ text: action.text, deadline, send: (chunk) => typeText(s, chunk) });
       return { via: "input", detail: `typed ${[...action.text].length} characters` };
     case "key": {
       const combo = parseKeyCombo(action.combo);
@@ -378,7 +420,7 @@ export function actOnPoint(s: AxSession, p: Point, action: Action): ActionResult
           suggestion: "Pass --amount (and --direction), or target an element to bring it into view",
         });
       }
-      scrollAt(s, p, action.direction ?? "down", checkAmount(action.amount));
+      scrollAt(s, p, action.direction ?? "down", action.amount);
       return { via: "input", detail: `scroll ${action.direction ?? "down"} ${action.amount}` };
     }
     case "drag":

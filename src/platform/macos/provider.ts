@@ -12,6 +12,7 @@ import type {
   ActionResult,
   ActionTarget,
   Provider,
+  ProviderActOptions,
   ReadOptions,
   Scope,
   ScreenCapture,
@@ -197,16 +198,22 @@ export class MacosProvider implements Provider {
   }
 
   /** Carries out an action on an element of the last reads, or at a point. */
-  act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+  act(
+    scope: Scope,
+    target: ActionTarget,
+    action: Action,
+    opts: ProviderActOptions = {},
+  ): Promise<ActionResult> {
     try {
       const s = this.#open();
+      const deadline = opts.deadline ?? Date.now() + s.timeoutMs;
       if ("point" in target) {
         // A point is global: bring the scoped app to the front so the point lands on it.
         if (scope.app !== undefined || scope.pid !== undefined) {
           using app = s.appElement(this.#resolve(s, scope).app.pid);
           s.set(app.ptr, "AXFrontmost", s.cf.boolean(true));
         }
-        return Promise.resolve(actOnPoint(s, target.point, action));
+        return Promise.resolve(actOnPoint(s, target.point, action, deadline));
       }
       const entry = s.nids.get(target.element.nid);
       if (!entry) {
@@ -217,7 +224,9 @@ export class MacosProvider implements Provider {
         );
       }
       const app = cgWindows(s).find((w) => w.pid === entry.pid)?.owner ?? `pid ${entry.pid}`;
-      return Promise.resolve(actOnElement({ s, ref: entry.ref, pid: entry.pid, app }, action));
+      return Promise.resolve(
+        actOnElement({ s, ref: entry.ref, pid: entry.pid, app }, action, deadline),
+      );
     } catch (err) {
       return Promise.reject(err);
     }
