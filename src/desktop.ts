@@ -92,11 +92,12 @@ export interface ActResult extends ActionResult {
   /** True when the element is gone after the action (a dialog's button that closed it). */
   gone?: true;
   /**
-   * The label the last read showed, when the element was found under another
-   * one: a toggle whose label flipped since (`Pause updates`, now `Start
-   * updates`), found by its native node.
+   * When the element was found under another label than the last read
+   * showed: a toggle whose label flipped since (`Pause updates`, now `Start
+   * updates`), found by its native node. `was` is the last read's label,
+   * `now` the one it had when the action was done.
    */
-  renamed?: string;
+  renamed?: { was: string; now: string };
 }
 
 /** Options of {@link Desktop.act}. */
@@ -363,7 +364,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const focusedGuess = !hasAnyTarget(target);
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
       const was = renamedSince(element);
-      const renamed = was === undefined ? {} : { renamed: was };
+      const renamed = was === undefined ? {} : { renamed: { was, now: element.t ?? "" } };
       const result = {
         ...await provider.act(scope, { element }, action, { deadline, focusedGuess }),
         ...renamed,

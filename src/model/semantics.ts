@@ -559,7 +559,7 @@ function screenLabels(kids: Element[]): Array<[Element, Element]> {
   const out: Array<[Element, Element]> = [];
   const used = new Set<Element>();
   kids.forEach((control, k) => {
-    if (!FORM_CONTROLS.has(control.r)) return;
+    if (!FORM_CONTROLS.has(control.r) && !opensChoices(control)) return;
     let best: Element | undefined;
     const c = control.b;
     if (c) {
@@ -624,16 +624,42 @@ function foldRelation(label: Element, target: Element, out: Element[]): boolean 
  * @returns true when the text was folded
  */
 function foldScreenLabel(text: Element, control: Element): boolean {
-  if (!FORM_CONTROLS.has(control.r)) return false;
   if (!onlyText(text)) return false;
   const label = labelText(text);
   if (!label || label.length > MAX_SCREEN_LABEL) return false;
+  if (opensChoices(control)) return foldChoiceLabel(label, control);
+  if (!FORM_CONTROLS.has(control.r)) return false;
   if (unlabelled(control)) {
     if (!LABELLED_CONTROLS.has(control.r)) return false;
     control.t = label.replace(/\s*:\s*$/, "");
     return true;
   }
   return bare(label) === bare(control.t);
+}
+
+/**
+ * A button that opens a list of choices (a listbox or menu button: it offers
+ * to open, or says whether it is expanded).
+ */
+function opensChoices(el: Element): boolean {
+  return el.r === "btn" && (el.exp !== undefined || (el.a?.includes("open") ?? false));
+}
+
+/**
+ * A choice button named by its label and its current choice ("Choose an
+ * element: Neptunium", as the collapsible listbox pattern names it, with the
+ * label text beside it): the label names it, the choice is its value, so no
+ * ref carries the choice. The label text folds into it.
+ */
+function foldChoiceLabel(label: string, control: Element): boolean {
+  const name = control.t?.trim() ?? "";
+  const head = bare(label);
+  if (control.v !== undefined || !fold(name).startsWith(head)) return false;
+  const rest = name.slice(head.length).replace(/^\s*:?\s*/, "");
+  if (rest === "") return bare(name) === head;
+  control.t = label.trim().replace(/\s*:\s*$/, "");
+  control.v = rest;
+  return true;
 }
 
 function fold(s: string | undefined): string {

@@ -93,8 +93,8 @@ export interface ActReport {
   gone?: true;
   /** Why the effect could not be confirmed. */
   unverified?: string;
-  /** The label the last read showed, when the element now has another (a flipped toggle). */
-  renamed?: string;
+  /** The labels the last read showed and the action met, when they differ (a flipped toggle). */
+  renamed?: { was: string; now: string };
   /** What the action changed (the library's `changes`, keyed by ref). */
   changes?: unknown[];
   /** Other fields the library's result carries (the changes the action caused). */
@@ -131,8 +131,10 @@ export function actLine(r: ActReport): string {
   const detail = r.detail ? ` (${r.detail})` : "";
   const gone = r.gone ? " (now gone)" : "";
   const unverified = r.unverified ? `; unverified: ${r.unverified}` : "";
-  const renamed = typeof r.renamed === "string"
-    ? ` (now named ${JSON.stringify(r.element?.t ?? "")}, was ${JSON.stringify(r.renamed)})`
+  const renamed = r.renamed
+    ? ` (named ${JSON.stringify(r.renamed.now)} when acted on; the last read showed ${
+      JSON.stringify(r.renamed.was)
+    })`
     : "";
   return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${gone}${unverified}`;
 }

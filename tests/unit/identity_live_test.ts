@@ -180,7 +180,7 @@ Deno.test("live content: a toggle whose label flips keeps resolving through nati
   p.snapshot = app([bar("Start updates")]);
   const res = await desktop.act({}, { ref: "feed/pause-updates" }, { kind: "click" });
   assert.equal(res.element?.t, "Start updates");
-  assert.equal(res.renamed, "Pause updates");
+  assert.deepEqual(res.renamed, { was: "Pause updates", now: "Start updates" });
   assert.equal(await code(desktop.act({}, { id: pause.i }, { kind: "click" })), "ok");
   assert.deepEqual(p.acted, ["pause", "pause"]);
   // Another label on the same node is another element (a reused node), never a hit.

@@ -489,3 +489,30 @@ Deno.test("semantics: direction marks leave labels and shown values; typed text 
     ["Name", "a\u200Fb"],
   ]);
 });
+
+Deno.test("semantics: a choice button named by its label and its choice takes the choice as its value", () => {
+  // The collapsible listbox pattern: aria-labelledby names the label and the button itself.
+  const root: Element = {
+    i: 0,
+    r: "main",
+    c: [
+      { i: 0, r: "txt", t: "Choose an element:", b: [8, 466, 126, 17] },
+      {
+        i: 0,
+        r: "btn",
+        t: "Choose an element: Neptunium",
+        a: ["open"],
+        b: [137, 464, 81, 22],
+      },
+      // A plain button beside a text that starts its name is left alone.
+      { i: 0, r: "txt", t: "Save", b: [8, 500, 30, 17] },
+      { i: 0, r: "btn", t: "Save draft", a: ["press"], b: [40, 500, 60, 22] },
+    ],
+  };
+  foldLabels(root);
+  assert.deepEqual(root.c!.map((e) => [e.r, e.t, e.v]), [
+    ["btn", "Choose an element", "Neptunium"],
+    ["txt", "Save", undefined],
+    ["btn", "Save draft", undefined],
+  ]);
+});
