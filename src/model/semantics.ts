@@ -216,6 +216,51 @@ function withoutMnemonicEcho(t: string, children: readonly Element[]): string {
  * that repeats its only text child twice (GTK 4 names a button "7 7" after
  * its label "7") says it once.
  */
+/** Rich text as Qt and GTK take it in tooltips and labels: an HTML document or tagged text. */
+const MARKUP = /^\s*<(?:!doctype|html|qt|head|body|p|b|i|u|span|div|font|br|a|tt|nobr)\b[^>]*>/i;
+
+/** Entities rich text uses most. */
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+};
+
+/**
+ * Rich text as the plain text it shows: a Qt tooltip's HTML document
+ * (`<html><head><meta name="qrichtext" ...><style>...</style></head><body><p>Text</p>...`)
+ * is "Text"; text without markup is returned as it is. Markup is never a
+ * label, a description or part of a ref.
+ *
+ * @param s a label or description
+ * @returns the text it shows
+ * @example
+ * ```ts
+ * import { withoutMarkup } from "./semantics.ts";
+ * import assert from "node:assert/strict";
+ * const qt = '<html><head><meta name="qrichtext" content="1" /><style type="text/css">p {}</style>' +
+ *   '</head><body><p>Select the <b>audio</b> device</p><p>Default &amp; more</p></body></html>';
+ * assert.equal(withoutMarkup(qt), "Select the audio device Default & more");
+ * assert.equal(withoutMarkup("a < b"), "a < b");
+ * ```
+ */
+export function withoutMarkup(s: string): string {
+  if (!MARKUP.test(s)) return s;
+  return s
+    .replace(/<(head|style|script)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] !== "#") return ENTITIES[e.toLowerCase()] ?? m;
+      const n = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 function clean(el: Element): void {
   if (el.t !== undefined) {
     let t = withoutBidiControls(withoutObjectChars(el.t)).replace(IMAGE_DESCRIPTION_OFFER, "");
@@ -229,7 +274,8 @@ function clean(el: Element): void {
     if (t === "" || isToolkitClassName(t)) delete el.t;
     else el.t = t;
   }
-  if (el.d !== undefined) el.d = withoutBidiControls(el.d);
+  if (el.t !== undefined && MARKUP.test(el.t)) el.t = withoutMarkup(el.t);
+  if (el.d !== undefined) el.d = withoutBidiControls(withoutMarkup(el.d));
   if (el.d !== undefined && (isToolkitClassName(el.d) || el.d.trim() === "")) delete el.d;
   // GTK 3 names every menu button "Menu" unless told otherwise; its tooltip says which menu
   // (gedit's and pluma's "Open a recently used file" beside the main "Menu").

@@ -516,3 +516,18 @@ Deno.test("semantics: a choice button named by its label and its choice takes th
     ["btn", "Save draft", undefined],
   ]);
 });
+
+Deno.test("semantics: a Qt tooltip's HTML is its text, in the description and in the ref", () => {
+  // VLC: an unlabelled combo whose only name is its rich-text tooltip.
+  const tip = '<html><head><meta name="qrichtext" content="1" /><style type="text/css">\n' +
+    "p, li { white-space: pre-wrap; }\n</style></head><body style=\" font-family:'Sans';\">" +
+    "<p>Select the audio output module</p></body></html>";
+  const root: Element = { i: 0, r: "dialog", t: "Preferences", c: [{ i: 0, r: "combo", d: tip }] };
+  foldLabels(root);
+  assignIds(root);
+  assignRefs(root);
+  const combo = root.c![0];
+  assert.equal(combo.d, "Select the audio output module");
+  assert.equal(combo.ref, "preferences/select-the-audio-output-module");
+  assert.doesNotMatch(renderAgent(root), /html|qrichtext|style/);
+});
