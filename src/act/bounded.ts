@@ -48,14 +48,16 @@ export interface ChunkedTyping {
   /** Sends one chunk as key events, returning when they are sent. */
   send: (chunk: string) => void;
   /**
-   * Runs after each chunk, before the next: waits for the chunk to land and
-   * throws (APP_UNRESPONSIVE, ACTION_FAILED...) when the app stopped
-   * answering or the keys would go elsewhere now.
+   * Runs after each chunk: waits for the chunk to land and, when more is to
+   * be sent, throws (APP_UNRESPONSIVE, ACTION_FAILED...) when the app stopped
+   * answering or the next keys would go elsewhere.
    *
    * @param typed characters sent so far
    * @param chunk the chunk just sent
+   * @param more whether another chunk follows (a field may rightly pass the
+   *   focus on once it is full: a date's month part moves to the day)
    */
-  check?: (typed: number, chunk: string) => void;
+  check?: (typed: number, chunk: string, more: boolean) => void;
   /** Milliseconds now (tests pass a fake clock). */
   now?: () => number;
 }
@@ -81,7 +83,7 @@ export function typeInChunks(o: ChunkedTyping): number {
   const chunks = chunkText(o.text, o.chunkChars ?? TYPE_CHUNK_CHARS);
   const total = [...o.text].length;
   let typed = 0;
-  for (const chunk of chunks) {
+  for (const [i, chunk] of chunks.entries()) {
     if (now() >= o.deadline) {
       throw new DesktopError(
         "TIMEOUT",
@@ -96,7 +98,7 @@ export function typeInChunks(o: ChunkedTyping): number {
     try {
       o.send(chunk);
       typed += [...chunk].length;
-      o.check?.(typed, chunk);
+      o.check?.(typed, chunk, i < chunks.length - 1);
     } catch (e) {
       throw partly(e, typed, total);
     }

@@ -147,6 +147,16 @@ Deno.test("bounded: a failed check between chunks stops typing and says how much
       },
     }), "ACTION_FAILED");
   assert.deepEqual(sent, ["abcd", "efgh"]);
+  // Only a chunk with more to follow is told so: the last may rightly pass the focus on.
+  const more: boolean[] = [];
+  typeInChunks({
+    text: "abcdefghij",
+    deadline: Infinity,
+    chunkChars: 4,
+    send: () => {},
+    check: (_typed, _chunk, m) => more.push(m),
+  });
+  assert.deepEqual(more, [true, true, false]);
   assert.match(e.message, /^the focus moved \(after typing 8 of 10 characters/);
 });
 

@@ -754,7 +754,8 @@ export class ElementActor {
    * within the deadline (src/act/bounded.ts). After each chunk the field is
    * read until it has taken the chunk (the app answers, and is not left
    * behind with keys queued), and the element must still have the focus if it
-   * had it: keys that would go elsewhere are not sent. A Tab or a newline
+   * had it: keys that would go elsewhere are not sent (a field may pass the
+   * focus on once the last chunk has filled it). A Tab or a newline
    * typed may move the focus on purpose: from there on the focus is not checked.
    */
   #typeKeys(text: string): void {
@@ -776,11 +777,18 @@ export class ElementActor {
       text,
       deadline: this.#deadline,
       send: (chunk) => typeString(n, chunk),
-      check: (_typed, chunk) => {
-        if (count) length = this.#waitTaken(count, length, chunk);
-        else settle(n);
+      check: (_typed, chunk, more) => {
+        try {
+          if (count) length = this.#waitTaken(count, length, chunk);
+          else settle(n);
+        } catch (e) {
+          // All is sent: a field that went with its last key (a search that navigated) is
+          // for the effect check to judge.
+          if (more) throw e;
+          return;
+        }
         movesFocus ||= /[\t\n\r]/.test(chunk);
-        if (hadFocus && !movesFocus && !this.#isFocused()) {
+        if (more && hadFocus && !movesFocus && !this.#isFocused()) {
           throw new DesktopError(
             "ACTION_FAILED",
             "the element lost the keyboard focus while typing",

@@ -88,10 +88,10 @@ function typeBounded(t: ElementTarget, text: string, deadline: number): void {
     text,
     deadline,
     send: (chunk) => typeText(t.s, chunk),
-    check: (_typed, chunk) => {
+    check: (_typed, chunk, more) => {
       probe(t);
       movesFocus ||= /[\t\n\r]/.test(chunk);
-      if (hadFocus && !movesFocus && !focused()) {
+      if (more && hadFocus && !movesFocus && !focused()) {
         throw new DesktopError(
           "ACTION_FAILED",
           "the element lost the keyboard focus while typing",
