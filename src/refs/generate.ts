@@ -306,6 +306,12 @@ export function traceRefs(root: Element): RefTrace[] {
   ) => {
     if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
     segmentOf(el, parent, path, slugOf, seg);
+    if (el.r === "dialog" && seg.contributes !== null) {
+      // A dialog titled after the page it shows ("Options - LibreOffice - User Data"): the
+      // page's name is its content, not its name.
+      const title = titleWithoutCurrentPage(el);
+      if (title !== undefined) seg.own = seg.contributes = slugOf({ ...el, t: title }) || el.r;
+    }
     if (el.r === "cell") {
       seg.own = cellKeys.get(el) || "cell";
       // A grid view's item names what is inside it, as a row does.
@@ -354,6 +360,37 @@ export function traceRefs(root: Element): RefTrace[] {
     visit(kids[top.next++], top.el, top.path, top.depth, top.cell, top.win);
   }
   return out;
+}
+
+/** What separates the parts of a window's title: "Options - LibreOffice - User Data". */
+const TITLE_PARTS = /\s+[-–—|:]\s+|:\s+/;
+
+/** Roles whose selected element is the page a dialog shows. */
+const PAGE_PICKERS: ReadonlySet<Role> = new Set<Role>(["treeitem", "row", "tab", "cell"]);
+
+/**
+ * A dialog's title without the name of the page it shows, when the title
+ * names it: a part of the title (between ` - `, `: `, ` | `) that is the label
+ * of a selected tree item, row or tab inside the dialog. Undefined when the
+ * title names no such page.
+ */
+function titleWithoutCurrentPage(dialog: Element): string | undefined {
+  const title = dialog.t?.trim();
+  if (!title || !TITLE_PARTS.test(title)) return undefined;
+  const selected = new Set<string>();
+  const stack = [...(dialog.c ?? [])];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.s && PAGE_PICKERS.has(el.r)) {
+      const label = el.t?.trim() || rowKeyText(el);
+      if (label) selected.add(label.toLowerCase());
+    }
+    if (el.r !== "dialog") { for (const k of el.c ?? []) stack.push(k); }
+  }
+  if (!selected.size) return undefined;
+  const parts = title.split(TITLE_PARTS);
+  const kept = parts.filter((p) => !selected.has(p.trim().toLowerCase()));
+  return kept.length === parts.length ? undefined : kept.join(" - ");
 }
 
 /** Roles inside a cell that keep their label in a ref (a Refund button, a checkbox). */

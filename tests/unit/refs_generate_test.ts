@@ -675,3 +675,25 @@ Deno.test("refs: twins only among peers; a popup, heading or table named like a 
   const closed = refsOf(el("app", "Page", [el("menubar", "Text Formatting", [font])]));
   assert.equal(closed.get(font), "text-formatting/font");
 });
+
+Deno.test("refs: a dialog titled after the page it shows keeps its refs when another page is chosen", () => {
+  // LibreOffice's Options: the title names the tree item chosen on the left.
+  const refsFor = (page: string) => {
+    const item = (t: string) => el("treeitem", t, undefined, t === page ? { s: true } : {});
+    const tree = el("tree", undefined, [item("User Data"), item("General"), item("View")]);
+    const name = el("input", "First name");
+    const dialog = el("dialog", `Options - LibreOffice - ${page}`, [tree, name]);
+    const refs = refsOf(el("app", "soffice", [dialog]));
+    return [refs.get(dialog), refs.get(name), refs.get(tree.c![1])];
+  };
+  const before = refsFor("User Data");
+  assert.deepEqual(before, [
+    "options-libreoffice",
+    "options-libreoffice/first-name",
+    "options-libreoffice/tree/general",
+  ]);
+  assert.deepEqual(refsFor("View"), before);
+  // A title that names no chosen page stays whole.
+  const plain = refsOf(el("app", "A", [el("dialog", "Save - Report", [el("btn", "Save")])]));
+  assert.ok([...plain.values()].includes("save-report/save"));
+});
