@@ -195,8 +195,18 @@ function shortestRef(root: Element, el: Element): string | undefined {
   return undefined;
 }
 
-/** The ways an agent can name an element it saw. */
-function kindsOf(root: Element, el: Element): Array<{ kind: Kind; ref?: string; id?: number }> {
+/**
+ * The ways an agent can name an element it saw: its full (or twin) ref, its
+ * shortest unique suffix, its id.
+ *
+ * @param root the agent's read
+ * @param el the element
+ * @returns the targets
+ */
+export function kindsOf(
+  root: Element,
+  el: Element,
+): Array<{ kind: Kind; ref?: string; id?: number }> {
   const out: Array<{ kind: Kind; ref?: string; id?: number }> = [];
   out.push({ kind: indexedBase(el.ref) !== undefined ? "twin ref" : "full ref", ref: el.ref });
   const short = shortestRef(root, el);
@@ -205,8 +215,13 @@ function kindsOf(root: Element, el: Element): Array<{ kind: Kind; ref?: string; 
   return out;
 }
 
-/** An MCP connection to `desktop mcp` on the test desktop (its own session). */
-async function mcpClient(d: TestDesktop) {
+/**
+ * An MCP connection to `desktop mcp` on the test desktop (its own session).
+ *
+ * @param d the test desktop
+ * @returns the client and a call helper
+ */
+export async function mcpClient(d: TestDesktop) {
   const client = new Client({ name: "mutation-suite", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
