@@ -10,6 +10,7 @@
 import { Command, type CommandUnknownOpts } from "commander";
 import { DEFAULT_TIMEOUT_MS, type Desktop } from "../desktop.ts";
 import { DesktopError } from "../errors.ts";
+import { MAX_INPUT_BYTES, readInputText, sizeText } from "../io/bounded_read.ts";
 import {
   type AnyOp,
   type Args,
@@ -140,9 +141,17 @@ function eitherForm(p: ParamSpec, positional: unknown, flag: unknown): unknown {
  */
 export async function runCli(op: AnyOp, raw: Args): Promise<void> {
   for (const p of paramsOn(op, "cli")) {
-    // `clipboard set -`: a value larger than the system allows in one argument comes on stdin.
+    // `clipboard set -`: a value larger than the system allows in one argument comes on stdin,
+    // read through the bounded reader (a size cap, and the command's deadline).
     if (p.stdin && raw[p.name] === "-") {
-      raw[p.name] = await new Response(Deno.stdin.readable).text();
+      const timeout = typeof raw.timeout === "number" ? raw.timeout : DEFAULT_TIMEOUT_MS;
+      raw[p.name] = await readInputText("-", {
+        what: `${p.name} value`,
+        code: "INVALID_ARGS",
+        suggestion: `Pipe the ${p.name} on standard input (at most ${sizeText(MAX_INPUT_BYTES)})`,
+        stdin: true,
+        deadline: performance.timeOrigin + timeout,
+      });
     }
   }
   const args = validateArgs(op, raw, "cli");

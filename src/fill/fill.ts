@@ -11,6 +11,7 @@ import type { Desktop, Target } from "../desktop.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import type { Scope } from "../platform/provider.ts";
+import { readTextArgument } from "../io/bounded_read.ts";
 
 /** One field to fill. */
 export interface FillField {
@@ -35,6 +36,43 @@ export interface FilledField {
   via?: string;
   /** Why it failed: the error's code and message. */
   error?: { code: string; message: string; suggestion?: string };
+}
+
+/**
+ * Reads `fill --fields-file PATH` (or `-`, standard input): one `REF=VALUE`
+ * per line, as `--field` takes them, so values (passwords) stay off the
+ * command line where other users can see them. Blank lines are skipped; a
+ * value runs to the end of its line.
+ *
+ * @param path the file, or `-`
+ * @param deadline when reading must be done, in ms since the epoch (default 10 s)
+ * @returns the lines, each `REF=VALUE`
+ * @throws DesktopError INVALID_ARGS for a file that cannot be read (see
+ *   readTextArgument) or a line without `REF=`, named by its number, never
+ *   by its text
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFieldsFile } from "./fill.ts";
+ * const file = await Deno.makeTempFile();
+ * await Deno.writeTextFile(file, "form/email=ada@example.com\n\nform/password=s3=cret\n");
+ * assert.deepEqual(await readFieldsFile(file), ["form/email=ada@example.com", "form/password=s3=cret"]);
+ * await Deno.remove(file);
+ * ```
+ */
+export async function readFieldsFile(path: string, deadline?: number): Promise<string[]> {
+  const text = await readTextArgument(path, "--fields-file", deadline);
+  const lines: string[] = [];
+  text.split(/\r?\n/).forEach((line, k) => {
+    if (line.trim() === "") return;
+    if (line.indexOf("=") <= 0) {
+      throw new DesktopError("INVALID_ARGS", `line ${k + 1} of --fields-file is not REF=VALUE`, {
+        suggestion: "Write one field per line: form/email=ada@example.com (or #12=value)",
+      });
+    }
+    lines.push(line);
+  });
+  return lines;
 }
 
 /** How a target is named in reports. */

@@ -8,8 +8,10 @@
 
 import type { Launched, WindowResult } from "../apps/apps.ts";
 import { DesktopError } from "../errors.ts";
-import type { FilledField, FillField } from "../fill/fill.ts";
+import { type FilledField, type FillField, readFieldsFile } from "../fill/fill.ts";
 import { loadRunFile, type RunReport } from "../run/run.ts";
+import { saveScreenshot } from "../screenshot/screenshot.ts";
+import { checkOutputPath } from "../io/private_write.ts";
 import type { WindowInfo } from "../model/element.ts";
 import { encodeBase64 } from "../output/base64.ts";
 import type { Mark } from "../output/marks.ts";
@@ -151,6 +153,7 @@ const screenshot: Op<ScreenshotArgs, ScreenshotResult> = defineOp<
     const target = toTarget(args);
     const named = target.ref !== undefined || target.id !== undefined ||
       target.text !== undefined;
+    if (args.out !== undefined) await checkOutputPath(args.out, "--out");
     const desktop = await ctx.desktop();
     const shot = await desktop.screenshot(toScope(args), {
       ...(named ? { target } : {}),
@@ -162,7 +165,7 @@ const screenshot: Op<ScreenshotArgs, ScreenshotResult> = defineOp<
       (ctx.face === "cli"
         ? await Deno.makeTempFile({ prefix: "desktop-screenshot-", suffix: ".png" })
         : undefined);
-    if (path !== undefined) await Deno.writeFile(path, shot.png);
+    if (path !== undefined) await saveScreenshot(path, shot.png);
     return {
       ok: true,
       ...(path !== undefined ? { path } : {}),
@@ -499,6 +502,8 @@ const clipboardSet: Op<ClipboardSetArgs, ClipboardSetResult> = defineOp<
 export interface FillArgs extends ScopeArgs {
   /** `REF=VALUE` (or `#ID=VALUE`), one per field. */
   field?: string[];
+  /** CLI: a file (or `-`) of `REF=VALUE` lines, kept off the command line. */
+  fields_file?: string;
   /** CLI output format. */
   format?: "agent" | "json";
 }
@@ -579,11 +584,18 @@ const fill: Op<FillArgs, FillResult> = defineOp<FillArgs, FillResult>({
     ...SCOPE_PARAMS,
     ...CLI_ONLY,
     { name: "field", type: "list", doc: "REF=VALUE (#12=VALUE for an id)" },
+    {
+      name: "fields_file",
+      type: "string",
+      face: "cli",
+      doc: "more fields from this file (- for stdin), REF=VALUE per line, off the command line",
+    },
     FORMAT,
   ],
   output: { type: "object", properties: { ok: { type: "boolean" }, fields: { type: "array" } } },
   async run(ctx, args) {
-    const fields = (args.field ?? []).map(parseField);
+    const fromFile = args.fields_file !== undefined ? await readFieldsFile(args.fields_file) : [];
+    const fields = [...(args.field ?? []), ...fromFile].map(parseField);
     const res = await (await ctx.desktop()).fill(toScope(args), fields);
     return { ok: res.every((f) => f.ok), fields: res };
   },

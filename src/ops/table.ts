@@ -235,15 +235,9 @@ export interface ReadOpResult {
 
 /** Writes `save`; a path that cannot be written is the caller's argument error. */
 async function saveSnapshot(path: string, text: string): Promise<void> {
-  try {
-    await Deno.writeTextFile(path, text);
-  } catch (err) {
-    throw new DesktopError(
-      "INVALID_ARGS",
-      `cannot write --save ${path}: ${err instanceof Error ? err.message : String(err)}`,
-      { suggestion: "Pass a writable file path to --save" },
-    );
-  }
+  // Private to the user (0600) and replaced whole: see src/io/private_write.ts.
+  const { writePrivateFile } = await import("../io/private_write.ts");
+  await writePrivateFile(path, text, "--save");
 }
 
 const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
@@ -527,6 +521,8 @@ const click: Op<ClickArgs, ActReport> = defineOp<ClickArgs, ActReport>({
 export interface TypeArgs extends ScopeArgs, Omit<TargetArgs, "text">, ActArgs {
   /** The text to type. */
   text?: string;
+  /** CLI: a file (or `-`, standard input) holding the text, kept out of the command line. */
+  text_file?: string;
   /** A key combo to press instead. */
   key?: string;
   /** The element whose label/value/description has this (text targeting). */
@@ -543,32 +539,47 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
     'desktop type --app Chromium --target "Full Name" --text "Ada Lovelace"',
     'desktop type --app mousepad --ref text "Dear Ada,"',
     "desktop type --app Chromium --ref form/email --key ctrl+a",
+    "desktop type --app Chromium --ref form/password --text-file - < secret.txt",
   ],
   hints: ACT,
   params: [
     ...LIVE,
     ...targetParams("target"),
     { name: "text", type: "string", positional: "or-flag", doc: "the text to type" },
+    {
+      name: "text_file",
+      type: "string",
+      face: "cli",
+      doc: "read the text from this file (- for stdin), not the command line (one final " +
+        "newline dropped)",
+    },
     { name: "key", type: "string", doc: "key combo instead (ctrl+a)" },
     DIFF,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
-  run(ctx, args) {
-    if ((args.text === undefined) === (args.key === undefined)) {
-      throw new DesktopError("INVALID_ARGS", "type takes exactly one of text and key", {
-        suggestion: 'Pass text "words" or key Return',
+  async run(ctx, args) {
+    const given = [args.text, args.text_file, args.key].filter((x) => x !== undefined);
+    if (given.length !== 1) {
+      const text = ctx.face === "cli" ? "text, --text-file" : "text";
+      throw new DesktopError("INVALID_ARGS", `type takes exactly one of ${text} and key`, {
+        suggestion: 'Pass text "words" or key Return' +
+          (ctx.face === "cli" ? " (or --text-file FILE for text kept off the command line)" : ""),
       });
     }
     const target = toTarget(args as TargetArgs, "target");
-    return act(
+    let text = args.text;
+    if (args.text_file !== undefined) {
+      // Loaded on demand: reading files is a platform concern.
+      const { readTextArgument } = await import("../io/bounded_read.ts");
+      text = await readTextArgument(args.text_file, "--text-file");
+    }
+    return await act(
       ctx,
       "type",
       args,
       target,
-      args.key !== undefined
-        ? { kind: "key", combo: args.key }
-        : { kind: "type", text: args.text! },
+      args.key !== undefined ? { kind: "key", combo: args.key } : { kind: "type", text: text! },
     );
   },
   render: renderAct,

@@ -11,7 +11,11 @@
  *
  * Every key is type-checked; unknown keys are ignored (newer writers may add
  * some). A secure element's value is dropped even if a file contains one.
- * Any problem is a SNAPSHOT_INVALID error naming the place (`root.c[3].b`).
+ * Any problem is a SNAPSHOT_INVALID error naming the place (`root.c[3].b`,
+ * or a line and column for text that is not JSON) and the kind of problem;
+ * it never quotes the file's text (the file may be one the user did not mean
+ * to show). Elements nest at most {@link MAX_SNAPSHOT_DEPTH} deep in either
+ * shape; the JSON is checked for its syntax and depth before it is parsed.
  *
  * @module
  */
@@ -19,6 +23,7 @@
 import { DesktopError } from "../errors.ts";
 import type { AppInfo, Bounds, Element, Snapshot, WindowInfo } from "../model/element.ts";
 import { isRole, ROLES } from "../model/roles.ts";
+import { checkJson, describeJsonProblem } from "./json_check.ts";
 
 /** The `format` value of a snapshot document. */
 export const SNAPSHOT_FORMAT = "desktop-snapshot";
@@ -26,14 +31,36 @@ export const SNAPSHOT_FORMAT = "desktop-snapshot";
 /** The snapshot version this code writes and reads. */
 export const SNAPSHOT_VERSION = 1;
 
-/** Deepest element nesting accepted (real UIs stay far below). */
-const MAX_DEPTH = 2000;
+/**
+ * Deepest element nesting accepted: real UIs stay far below (a web page is
+ * rarely 100 deep), and every step that walks a tree stays well within the
+ * stack at this depth.
+ */
+export const MAX_SNAPSHOT_DEPTH = 1000;
+
+/** JSON nesting of the deepest accepted tree: an object and its `c` list per level. */
+const MAX_JSON_DEPTH = 2 * MAX_SNAPSHOT_DEPTH + 8;
+
+/** The largest snapshot file read: 64 MB (a large app's whole tree is a few MB). */
+export const MAX_SNAPSHOT_BYTES: number = 64 * 1024 * 1024;
+
+/** What every SNAPSHOT_INVALID error suggests. */
+export const SNAPSHOT_SUGGESTION: string =
+  "Pass a snapshot written by `desktop read --app <name> --save <file>` (a JSON file of at " +
+  `most ${
+    MAX_SNAPSHOT_BYTES / 1024 / 1024
+  } MB, elements nested at most ${MAX_SNAPSHOT_DEPTH} deep)`;
 
 /** The SNAPSHOT_INVALID error. */
 function invalid(message: string): DesktopError {
   return new DesktopError("SNAPSHOT_INVALID", `invalid snapshot: ${message}`, {
-    suggestion: "Save a new snapshot with: desktop read --app <name> --format json --save <file>",
+    suggestion: SNAPSHOT_SUGGESTION,
   });
+}
+
+/** A place for a message: a very deep one keeps its start and its end. */
+function place(at: string): string {
+  return at.length <= 160 ? at : `${at.slice(0, 48)}...${at.slice(-96)}`;
 }
 
 /** Type name for messages. */
@@ -41,6 +68,11 @@ function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/** Type name for messages, with an array's length. */
+function shapeOf(v: unknown): string {
+  return Array.isArray(v) ? `an array of ${v.length}` : typeName(v);
 }
 
 /** Whether a value is a plain object. */
@@ -52,7 +84,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function optString(o: Record<string, unknown>, k: string, at: string): string | undefined {
   const v = o[k];
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw invalid(`${at}.${k} must be a string, got ${typeName(v)}`);
+  if (typeof v !== "string") {
+    throw invalid(`${place(at)}.${k} must be a string, got ${typeName(v)}`);
+  }
   return v;
 }
 
@@ -61,7 +95,7 @@ function optNumber(o: Record<string, unknown>, k: string, at: string): number | 
   const v = o[k];
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw invalid(`${at}.${k} must be a number, got ${typeName(v)}`);
+    throw invalid(`${place(at)}.${k} must be a number, got ${typeName(v)}`);
   }
   return v;
 }
@@ -70,7 +104,9 @@ function optNumber(o: Record<string, unknown>, k: string, at: string): number | 
 function optBool(o: Record<string, unknown>, k: string, at: string): boolean | undefined {
   const v = o[k];
   if (v === undefined) return undefined;
-  if (typeof v !== "boolean") throw invalid(`${at}.${k} must be true or false, got ${typeName(v)}`);
+  if (typeof v !== "boolean") {
+    throw invalid(`${place(at)}.${k} must be true or false, got ${typeName(v)}`);
+  }
   return v;
 }
 
@@ -82,7 +118,7 @@ function optBounds(o: Record<string, unknown>, k: string, at: string): Bounds | 
     !Array.isArray(v) || v.length !== 4 ||
     !v.every((n) => typeof n === "number" && Number.isFinite(n))
   ) {
-    throw invalid(`${at}.${k} must be [x, y, w, h] (4 numbers), got ${JSON.stringify(v)}`);
+    throw invalid(`${place(at)}.${k} must be [x, y, w, h] (4 numbers), got ${shapeOf(v)}`);
   }
   return [v[0], v[1], v[2], v[3]];
 }
@@ -90,19 +126,25 @@ function optBounds(o: Record<string, unknown>, k: string, at: string): Bounds | 
 /** Reads a non-negative integer. */
 function integer(v: unknown, at: string): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-    throw invalid(`${at} must be a non-negative integer, got ${JSON.stringify(v) ?? typeName(v)}`);
+    const got = typeof v !== "number"
+      ? typeName(v)
+      : v < 0
+      ? "a negative number"
+      : "a number with a fraction";
+    throw invalid(`${place(at)} must be a non-negative integer, got ${got}`);
   }
   return v;
 }
 
 /** Validates one element's own keys (not its children). */
 function ownElement(o: unknown, at: string): Element {
-  if (!isObject(o)) throw invalid(`${at} must be an element object, got ${typeName(o)}`);
-  if (o.r === undefined) throw invalid(`${at}.r (role) is missing`);
+  if (!isObject(o)) throw invalid(`${place(at)} must be an element object, got ${typeName(o)}`);
+  if (o.r === undefined) throw invalid(`${place(at)}.r (role) is missing`);
   if (typeof o.r !== "string" || !isRole(o.r)) {
-    throw invalid(`${at}.r ${JSON.stringify(o.r)} is not a role (${ROLES.join(", ")})`);
+    const got = typeof o.r === "string" ? "a string that is not one" : typeName(o.r);
+    throw invalid(`${place(at)}.r is not a role (${ROLES.join(", ")}): got ${got}`);
   }
-  if (o.i === undefined) throw invalid(`${at}.i (id) is missing`);
+  if (o.i === undefined) throw invalid(`${place(at)}.i (id) is missing`);
   const el: Element = { i: integer(o.i, `${at}.i`), r: o.r };
   const set = <K extends keyof Element>(k: K, v: Element[K] | undefined) => {
     if (v !== undefined) el[k] = v;
@@ -122,7 +164,7 @@ function ownElement(o: unknown, at: string): Element {
   set("exp", optBool(o, "exp", at));
   if (o.chk !== undefined) {
     if (typeof o.chk !== "boolean" && o.chk !== "mixed") {
-      throw invalid(`${at}.chk must be true, false or "mixed", got ${JSON.stringify(o.chk)}`);
+      throw invalid(`${place(at)}.chk must be true, false or "mixed", got ${typeName(o.chk)}`);
     }
     el.chk = o.chk;
   }
@@ -133,7 +175,7 @@ function ownElement(o: unknown, at: string): Element {
   if (v !== undefined && !el.sec) el.v = v;
   if (o.a !== undefined) {
     if (!Array.isArray(o.a) || !o.a.every((x) => typeof x === "string")) {
-      throw invalid(`${at}.a must be a list of action names`);
+      throw invalid(`${place(at)}.a must be a list of action names`);
     }
     el.a = [...o.a];
   }
@@ -151,9 +193,13 @@ function treeElement(o: unknown, at: string): Element {
     const c = (raw as Record<string, unknown>).c;
     if (c === undefined) continue;
     if (!Array.isArray(c)) {
-      throw invalid(`${here}.c must be a list of elements, got ${typeName(c)}`);
+      throw invalid(`${place(here)}.c must be a list of elements, got ${typeName(c)}`);
     }
-    if (depth >= MAX_DEPTH) throw invalid(`${here} is nested deeper than ${MAX_DEPTH} levels`);
+    if (c.length > 0 && depth + 1 >= MAX_SNAPSHOT_DEPTH) {
+      throw invalid(
+        `${place(here)} holds elements nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`,
+      );
+    }
     if (c.length === 0) continue;
     el.c = c.map((kid, k) => {
       const where = `${here}.c[${k}]`;
@@ -170,21 +216,28 @@ function flatElements(list: unknown): Element {
   if (!Array.isArray(list)) throw invalid(`elements must be a list, got ${typeName(list)}`);
   if (list.length === 0) throw invalid("elements is empty (no root element)");
   const byId = new Map<number, Element>();
+  const depthOf = new Map<Element, number>();
   let root: Element | undefined;
   list.forEach((raw, k) => {
     const at = `elements[${k}]`;
     const el = ownElement(raw, at);
-    if (byId.has(el.i)) throw invalid(`${at}.i ${el.i} is used twice`);
+    if (byId.has(el.i)) throw invalid(`${at}.i is used twice (an earlier element has the same id)`);
     const pi = (raw as Record<string, unknown>).pi;
     if (pi === undefined) {
       if (k !== 0) {
         throw invalid(`${at} has no parent (pi); only the first element may be the root`);
       }
       root = el;
+      depthOf.set(el, 0);
     } else {
       if (k === 0) throw invalid(`elements[0] is the root and must not have a parent (pi)`);
       const parent = byId.get(integer(pi, `${at}.pi`));
-      if (!parent) throw invalid(`${at}.pi ${pi} does not name an earlier element`);
+      if (!parent) throw invalid(`${at}.pi does not name an earlier element`);
+      const depth = depthOf.get(parent)! + 1;
+      if (depth >= MAX_SNAPSHOT_DEPTH) {
+        throw invalid(`${at} is nested deeper than ${MAX_SNAPSHOT_DEPTH} levels`);
+      }
+      depthOf.set(el, depth);
       (parent.c ??= []).push(el);
     }
     byId.set(el.i, el);
@@ -250,22 +303,22 @@ function windowInfo(v: unknown, app: AppInfo): WindowInfo | undefined {
  */
 export function parseSnapshot(text: string): Snapshot {
   if (text.trim() === "") throw invalid("the file is empty");
+  const problem = checkJson(text, MAX_JSON_DEPTH);
+  if (problem) throw invalid(describeJsonProblem(problem));
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    const truncated = /end of (JSON )?input|unterminated/i.test(why);
-    throw invalid(
-      truncated ? `the JSON ends too early (the file looks truncated): ${why}` : `not JSON: ${why}`,
-    );
+  } catch {
+    throw invalid("not JSON");
   }
   if (!isObject(doc)) throw invalid(`expected a JSON object, got ${typeName(doc)}`);
   if (doc.format !== SNAPSHOT_FORMAT) {
     throw invalid(
       doc.format === undefined
         ? `no "format" key (expected "${SNAPSHOT_FORMAT}")`
-        : `format is ${JSON.stringify(doc.format)}, expected "${SNAPSHOT_FORMAT}"`,
+        : typeof doc.format === "string"
+        ? `format is not "${SNAPSHOT_FORMAT}" (the file is JSON, but not a desktop snapshot)`
+        : `format must be "${SNAPSHOT_FORMAT}", got ${typeName(doc.format)}`,
     );
   }
   if (doc.version !== SNAPSHOT_VERSION) {
@@ -273,7 +326,9 @@ export function parseSnapshot(text: string): Snapshot {
     throw invalid(
       newer
         ? `version ${doc.version} is newer than this desktop reads (${SNAPSHOT_VERSION}); upgrade desktop`
-        : `version is ${JSON.stringify(doc.version)}, expected ${SNAPSHOT_VERSION}`,
+        : `version is ${
+          typeof doc.version === "number" ? doc.version : typeName(doc.version)
+        }, expected ${SNAPSHOT_VERSION}`,
     );
   }
   const app = appInfo(doc.app);

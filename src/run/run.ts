@@ -18,6 +18,8 @@ import type {
   WindowOp,
 } from "../platform/provider.ts";
 import { fillFields } from "../fill/fill.ts";
+import { parseInputJson, readInputText } from "../io/bounded_read.ts";
+import { saveScreenshot } from "../screenshot/screenshot.ts";
 import { parseSteps, type Step } from "./steps.ts";
 
 /** What one step did. */
@@ -225,7 +227,7 @@ async function runStep(desktop: Desktop, s: Step): Promise<StepReport> {
       const out = a.out !== undefined
         ? String(a.out)
         : await Deno.makeTempFile({ prefix: "desktop-screenshot-", suffix: ".png" });
-      await Deno.writeFile(out, shot.png);
+      await saveScreenshot(out, shot.png);
       return { ...base, detail: `${out} ${shot.width}x${shot.height}` };
     }
     case "launch": {
@@ -356,40 +358,67 @@ export async function runSteps(
   return { ok: true, dryRun: false, steps: reports };
 }
 
+/** The largest run file read: 4 MB (a run file is steps written by hand or by an agent). */
+export const MAX_RUN_FILE_BYTES: number = 4 * 1024 * 1024;
+
+/** The deepest nesting of lists and mappings in a run file. */
+const MAX_RUN_FILE_DEPTH = 64;
+
+/** Whether a parsed document nests deeper than `max` (walked without recursion). */
+function nestsDeeper(doc: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[doc, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
- * Reads a run file: JSON (`.json`, or text starting with `[` or `{`), else YAML.
+ * Reads a run file through the bounded reader (a regular file of at most
+ * {@link MAX_RUN_FILE_BYTES}, read before the deadline): JSON (`.json`, or
+ * text starting with `[` or `{`), else YAML. Errors name the place of a
+ * syntax error (line, column), never the file's text.
  *
  * @param path the file
+ * @param deadline when reading must be done, in ms since the epoch (default 10 s)
  * @returns the parsed document
- * @throws DesktopError INVALID_ARGS when it cannot be read or parsed
+ * @throws DesktopError INVALID_ARGS when it cannot be read, is not a regular
+ *   file, is too large, nests too deeply or cannot be parsed; TIMEOUT past the deadline
  */
-export async function loadRunFile(path: string): Promise<unknown> {
-  let text: string;
+export async function loadRunFile(path: string, deadline?: number): Promise<unknown> {
+  const kind = {
+    what: "run file",
+    code: "INVALID_ARGS" as const,
+    suggestion: "Pass a readable run file (JSON or YAML, at most " +
+      `${MAX_RUN_FILE_BYTES / 1024 / 1024} MB): a list of steps like \`- click: form/submit\``,
+    maxBytes: MAX_RUN_FILE_BYTES,
+    maxDepth: MAX_RUN_FILE_DEPTH,
+    ...(deadline !== undefined ? { deadline } : {}),
+  };
+  const text = await readInputText(path, kind);
+  if (path.endsWith(".json") || /^\s*[[{]/.test(text)) return parseInputJson(text, path, kind);
+  const { parse, YAMLError } = await import("yaml");
+  let doc: unknown;
   try {
-    text = await Deno.readTextFile(path);
+    doc = parse(text);
   } catch (e) {
+    // The library's message shows the lines around the error: give only the place.
+    const pos = e instanceof YAMLError ? e.linePos?.[0] : undefined;
+    const where = pos ? ` at line ${pos.line}, column ${pos.col}` : "";
+    const why = e instanceof YAMLError ? ` (${e.code})` : "";
+    throw new DesktopError("INVALID_ARGS", `the run file ${path} is not valid YAML${where}${why}`, {
+      suggestion: kind.suggestion,
+    });
+  }
+  if (nestsDeeper(doc, MAX_RUN_FILE_DEPTH)) {
     throw new DesktopError(
       "INVALID_ARGS",
-      `cannot read the run file ${path}: ${(e as Error).message}`,
-      {
-        suggestion: "Check the path and that the file is readable",
-        cause: e,
-      },
+      `the run file ${path} nests deeper than ${MAX_RUN_FILE_DEPTH} levels`,
+      { suggestion: kind.suggestion },
     );
   }
-  const json = path.endsWith(".json") || /^\s*[[{]/.test(text);
-  try {
-    if (json) return JSON.parse(text);
-    const { parse } = await import("yaml");
-    return parse(text);
-  } catch (e) {
-    throw new DesktopError(
-      "INVALID_ARGS",
-      `the run file ${path} is not valid ${json ? "JSON" : "YAML"}: ${(e as Error).message}`,
-      {
-        suggestion: "Fix the syntax; a run file is a list of steps like `- click: form/submit`",
-        cause: e,
-      },
-    );
-  }
+  return doc;
 }

@@ -17,6 +17,7 @@ import { INTERACTIVE_ROLES } from "../model/roles.ts";
 import { scaleImage } from "../output/image.ts";
 import { drawMarks, type Mark, marksOf } from "../output/marks.ts";
 import { encodePng } from "../output/png.ts";
+import { writePrivateFile } from "../io/private_write.ts";
 import type { Scope } from "../platform/provider.ts";
 
 /** What to capture and how. */
@@ -144,4 +145,17 @@ export async function takeScreenshot(
     ...(element ? { element } : {}),
     marks,
   };
+}
+
+/**
+ * Writes a screenshot's PNG to the file `--out` names, private to the user
+ * (0600) and replaced whole.
+ *
+ * @param path the file
+ * @param png the PNG bytes
+ * @throws DesktopError INVALID_ARGS when the path is a directory (or a device,
+ *   or a pipe) or cannot be written, as for a bad `--save` path
+ */
+export async function saveScreenshot(path: string, png: Uint8Array): Promise<void> {
+  await writePrivateFile(path, png, "--out");
 }

@@ -13,14 +13,23 @@
  * 2 MB: elements beyond that are dropped from the end of document order and
  * the read is marked `truncated`, so an id past the cut gets STALE_REF.
  *
- * A corrupt or unreadable store file is treated as empty, with a warning on
- * stderr; a store that cannot be written only warns. The store never makes a
- * command fail.
+ * Store files are read through the bounded reader (src/io/bounded_read.ts):
+ * a regular file no larger than the cap, else it is not used. A file looser
+ * than 0600 (a copy made 0666) is tightened to 0600 when it is read.
+ *
+ * A corrupt, unreadable or foreign store file of the app process is "no last
+ * read", with a warning on stderr: never a reason to answer with another
+ * run's read (which callers would report as "the app restarted"). A store
+ * that cannot be written only warns. The one failure is a store directory
+ * owned by another user: its files could name elements the user never read,
+ * so the store refuses it (PERMISSION_DENIED naming the directory and its
+ * owner) instead of adopting it with a chmod.
  *
  * @module
  */
 
 import { DesktopError } from "../errors.ts";
+import { readInputSync, readInputText } from "../io/bounded_read.ts";
 import type { Bounds } from "../model/element.ts";
 
 /** What the store remembers of one printed element. */
@@ -200,28 +209,57 @@ export function createFileRefStore(
   const sessionDir = session === undefined ? dir : `${dir}/sessions/${validateSession(session)}`;
   const refsDir = `${sessionDir}/refs`;
   const fileOf = (pid: number) => `${refsDir}/pid-${pid}.json`;
+  const dirs = [dir, ...(session !== undefined ? [`${dir}/sessions`, sessionDir] : []), refsDir];
 
-  async function loadPid(pid: number): Promise<StoredRead | null> {
+  /** The read stored for `pid`; "missing" when there is no file, "unusable" when it cannot be used. */
+  async function loadPid(pid: number): Promise<StoredRead | "missing" | "unusable"> {
     const file = fileOf(pid);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(file);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return "missing";
+      warn(`ignoring the ref store file ${file}: ${messageOf(err)}`);
+      return "unusable";
+    }
+    if (!info.isFile) {
+      warn(`ignoring the ref store file ${file}: it is not a regular file`);
+      return "unusable";
+    }
+    const me = currentUid();
+    if (me !== null && info.uid !== null && info.uid !== me) {
+      warn(`ignoring the ref store file ${file}: it belongs to ${ownerText(info.uid)}`);
+      return "unusable";
+    }
+    // A copy made with a looser mode (0666) is made private again.
+    if (info.mode !== null && (info.mode & 0o077) !== 0) {
+      await chmodIfPosix(file, 0o600).catch(() => {});
+    }
     let text: string;
     try {
-      text = await Deno.readTextFile(file);
+      text = await readInputText(file, {
+        what: "ref store file",
+        code: "INVALID_ARGS",
+        suggestion: "Run read again",
+        // Written at most maxFileBytes long; a little slack for a hand-edited file.
+        maxBytes: limits.maxFileBytes + 64 * 1024,
+      });
     } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) {
-        warn(`could not read the ref store file ${file}: ${messageOf(err)}`);
-      }
-      return null;
+      warn(`ignoring the ref store file ${file}: ${messageOf(err)}`);
+      return "unusable";
     }
     const read = decode(text);
     if (!read || read.app.pid !== pid) {
-      warn(`ignoring the corrupt ref store file ${file}`);
-      return null;
+      warn(`ignoring the corrupt ref store file ${file}; run read again`);
+      return "unusable";
     }
     return read;
   }
 
   return {
     async save(read) {
+      // Outside the try: a foreign directory is refused, not warned about.
+      for (const d of dirs) await refuseForeignDir(d);
       try {
         await ensurePrivateDir(dir);
         if (session !== undefined) {
@@ -246,13 +284,17 @@ export function createFileRefStore(
       }
     },
     async load(pid, name) {
+      for (const d of dirs) await refuseForeignDir(d);
       const own = await loadPid(pid);
-      if (own || name === undefined) return own;
+      if (typeof own === "object") return own;
+      // A file of this process that cannot be used is "no last read": another
+      // run's read would be taken for this process's and called a restart.
+      if (own === "unusable" || name === undefined) return null;
       const others: StoredRead[] = [];
       for (const other of await listPids(refsDir)) {
         if (other === pid) continue;
         const read = await loadPid(other);
-        if (read) others.push(read);
+        if (typeof read === "object") others.push(read);
       }
       return latest(others, name) ?? null;
     },
@@ -318,6 +360,64 @@ function decode(text: string): StoredRead | null {
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** The user's uid, or null where there is none (Windows) or it may not be asked. */
+function currentUid(): number | null {
+  try {
+    return Deno.uid();
+  } catch {
+    return null;
+  }
+}
+
+/** A user in words: `"ada" (uid 1000)`, or `uid 1000` when /etc/passwd does not name it. */
+function ownerText(uid: number): string {
+  try {
+    const passwd = new TextDecoder().decode(
+      readInputSync("/etc/passwd", {
+        what: "user list",
+        code: "INTERNAL",
+        suggestion: "",
+        maxBytes: 4 * 1024 * 1024,
+      }),
+    );
+    for (const line of passwd.split("\n")) {
+      const [name, , id] = line.split(":");
+      if (id !== undefined && Number(id) === uid && name) return `user "${name}" (uid ${uid})`;
+    }
+  } catch {
+    // No user list: the number alone.
+  }
+  return `uid ${uid}`;
+}
+
+/**
+ * Refuses a store directory that exists and belongs to another user: its
+ * files would be taken for the user's own reads, and tightening it with
+ * chmod would take it over.
+ *
+ * @throws DesktopError PERMISSION_DENIED naming the directory and its owner
+ */
+async function refuseForeignDir(path: string): Promise<void> {
+  const me = currentUid();
+  if (me === null) return;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    return; // Not there yet: it is created as the user's own.
+  }
+  if (info.uid === null || info.uid === me) return;
+  throw new DesktopError(
+    "PERMISSION_DENIED",
+    `the ref store directory ${path} belongs to ${ownerText(info.uid)}, not to you (uid ${me})`,
+    {
+      suggestion: "Point DESKTOP_STATE_DIR at a directory of your own (or unset it to use " +
+        "~/.local/state/desktop); desktop does not use or take over another user's store",
+      details: { directory: path, owner: info.uid },
+    },
+  );
 }
 
 /** Creates `path` as 0700, or tightens an existing directory to 0700. */

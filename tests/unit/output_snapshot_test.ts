@@ -106,7 +106,7 @@ Deno.test("parseSnapshot: corrupt, truncated and empty files", () => {
 });
 
 Deno.test("parseSnapshot: wrong format or version", () => {
-  invalid(doc({ format: "something-else" }), 'format is "something-else"');
+  invalid(doc({ format: "something-else" }), 'format is not "desktop-snapshot"');
   invalid(doc({ format: undefined }), 'no "format" key');
   invalid(doc({ version: 2 }), "newer");
   invalid(doc({ version: "1" }), "version is");
@@ -130,7 +130,7 @@ Deno.test("parseSnapshot: every element key is type-checked, with its place", ()
     [5, "root must be an element object"],
     [{ r: "btn" }, "root.i (id) is missing"],
     [{ i: 1 }, "root.r (role) is missing"],
-    [{ i: 1, r: "button" }, /root\.r "button" is not a role \(app, window/],
+    [{ i: 1, r: "button" }, /root\.r is not a role \(app, window/],
     [{ i: -1, r: "btn" }, "root.i must be a non-negative integer"],
     [{ i: 1.5, r: "btn" }, "root.i must be a non-negative integer"],
     [{ i: 1, r: "btn", t: 5 }, "root.t must be a string"],

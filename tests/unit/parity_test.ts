@@ -17,6 +17,8 @@ const FACE_ONLY: Record<string, "cli" | "mcp"> = {
   session: "cli", // the MCP server has one per connection (or its own --session)
   format: "cli", // of actions, list, find, wait: MCP returns text and data together
   cursor: "mcp", // a CLI stream has no next call
+  text_file: "cli", // secrets kept off the command line; MCP sends them in the request
+  fields_file: "cli", // the same for fill's values
 };
 
 async function mcpClient(): Promise<Client> {

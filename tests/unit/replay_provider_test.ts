@@ -27,7 +27,7 @@ Deno.test("replay: bad snapshot files are SNAPSHOT_INVALID", async () => {
     [
       "wrong format",
       good.replace('"desktop-snapshot"', '"something-else"'),
-      /format is "something-else"/,
+      /format is not "desktop-snapshot"/,
     ],
     ["array", "[1,2,3]", /expected a JSON object/],
     [

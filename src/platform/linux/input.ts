@@ -12,6 +12,16 @@ import type { MouseButton, ScrollDirection } from "../provider.ts";
 import type { KeyCombo } from "./keys.ts";
 import type { Native } from "./native.ts";
 import { stateDir } from "../../state/ref_store.ts";
+import { readInputSync } from "../../io/bounded_read.ts";
+import { writePrivateFileSync } from "../../io/private_write.ts";
+
+/** The last-click note: a few bytes of JSON, never a pipe or a device. */
+const LAST_CLICK = {
+  what: "last-click note",
+  code: "INTERNAL",
+  suggestion: "",
+  maxBytes: 4096,
+} as const;
 import { repeatSteps } from "../../act/bounded.ts";
 
 const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -105,7 +115,7 @@ function lastClickFile(): string | null {
 
 function readLastClick(file: string): SentClick | null {
   try {
-    const v = JSON.parse(Deno.readTextFileSync(file));
+    const v = JSON.parse(new TextDecoder().decode(readInputSync(file, LAST_CLICK)));
     return typeof v?.t === "number" && typeof v?.x === "number" && typeof v?.y === "number"
       ? { display: String(v.display ?? ""), x: v.x, y: v.y, t: v.t }
       : null;
@@ -123,7 +133,7 @@ function writeLastClick(file: string, p: Point): void {
       y: p.y,
       t: Date.now(),
     };
-    Deno.writeTextFileSync(file, JSON.stringify(click));
+    writePrivateFileSync(file, JSON.stringify(click), "the last-click note");
   } catch {
     // A read-only home: clicks are simply not spaced.
   }

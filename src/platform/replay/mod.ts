@@ -22,12 +22,13 @@ import { readSnapshotFile } from "./snapshot_file.ts";
 export { readSnapshotFile, snapshotToText } from "./snapshot_file.ts";
 
 /**
- * Opens a snapshot file as a provider.
+ * Opens a snapshot file as a provider (read through the bounded reader: see
+ * {@link readSnapshotFile}).
  *
  * @param path the snapshot file
- * @param _opts provider options (a file never hangs, so the deadline is unused)
+ * @param opts provider options: reading the file must end by the deadline
  * @returns the replay provider
- * @throws DesktopError SNAPSHOT_INVALID for a missing or bad file
+ * @throws DesktopError SNAPSHOT_INVALID for a missing or bad file, TIMEOUT past the deadline
  *
  * @example
  * ```ts ignore
@@ -38,9 +39,10 @@ export { readSnapshotFile, snapshotToText } from "./snapshot_file.ts";
  */
 export async function openReplayProvider(
   path: string,
-  _opts: ProviderOptions,
+  opts: ProviderOptions,
 ): Promise<Provider> {
-  return createReplayProvider(await readSnapshotFile(path), path);
+  const deadline = opts.deadline ?? Date.now() + opts.timeoutMs;
+  return createReplayProvider(await readSnapshotFile(path, { deadline }), path);
 }
 
 /**

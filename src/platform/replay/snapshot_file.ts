@@ -8,17 +8,29 @@
  */
 
 import { DesktopError } from "../../errors.ts";
+import { readInputText } from "../../io/bounded_read.ts";
 import type { Snapshot } from "../../model/element.ts";
 import { renderElements } from "../../output/render.ts";
-import { parseSnapshot } from "../../output/snapshot.ts";
+import { MAX_SNAPSHOT_BYTES, parseSnapshot, SNAPSHOT_SUGGESTION } from "../../output/snapshot.ts";
+
+/** Options of {@link readSnapshotFile}. */
+export interface ReadSnapshotOptions {
+  /** When reading must be done, in ms since the epoch (default: 10 s after the call). */
+  deadline?: number;
+}
 
 /**
- * Loads a snapshot file.
+ * Loads a snapshot file through the bounded reader: a regular file of at
+ * most 64 MB ({@link MAX_SNAPSHOT_BYTES}), read before the deadline.
  *
  * @param path file path
+ * @param opts the deadline
  * @returns the snapshot (secure values dropped even if the file had one)
  * @throws DesktopError SNAPSHOT_INVALID when the file is missing, unreadable,
- *   not JSON, truncated, of another version, or not a snapshot
+ *   not a regular file (a directory, pipe or device), larger than the cap,
+ *   not JSON, nested too deep, truncated, of another version, or not a
+ *   snapshot; TIMEOUT when it could not be read in time. Messages name the
+ *   place of a problem, never the file's text.
  *
  * @example
  * ```ts ignore
@@ -27,22 +39,17 @@ import { parseSnapshot } from "../../output/snapshot.ts";
  * console.log(snap.app.name); // "Chromium"
  * ```
  */
-export async function readSnapshotFile(path: string): Promise<Snapshot> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    const why = err instanceof Deno.errors.NotFound
-      ? "no such file"
-      : err instanceof Deno.errors.PermissionDenied
-      ? "permission denied"
-      : err instanceof Error
-      ? err.message
-      : String(err);
-    throw new DesktopError("SNAPSHOT_INVALID", `cannot read snapshot ${path}: ${why}`, {
-      suggestion: "Pass a file written by `desktop read --save FILE` or `read --format json`",
-    });
-  }
+export async function readSnapshotFile(
+  path: string,
+  opts: ReadSnapshotOptions = {},
+): Promise<Snapshot> {
+  const text = await readInputText(path, {
+    what: "snapshot",
+    code: "SNAPSHOT_INVALID",
+    suggestion: SNAPSHOT_SUGGESTION,
+    maxBytes: MAX_SNAPSHOT_BYTES,
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+  });
   try {
     return parseSnapshot(text);
   } catch (err) {
