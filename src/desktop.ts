@@ -19,6 +19,7 @@ import {
   createMemoryRefStore,
   type RefStore,
   stateDir,
+  type StoredRead,
 } from "./state/ref_store.ts";
 import {
   changesAsLastRead,
@@ -374,7 +375,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const run = await lastReadOfRun(snapshot.app);
       return {
         ...result,
-        element: effect.after ? numberedAsLastRead(effect.after, run) : element,
+        element: effect.after ? afterAsLastRead(effect.after, element, run) : element,
         changes: changesAsLastRead(effect.changes, snapshot.root, run),
         ...unverifiedOf(effect),
         ...(effect.after === null ? { gone: true as const } : {}),
@@ -415,6 +416,18 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     close: () => provider.close(),
   };
   return desktop;
+}
+
+/**
+ * The element after an action, under the id the last read gave it: the id the
+ * action resolved when it is the same node (a toggle that renamed itself keeps
+ * its id, as the action's changes show it), else looked up as usual.
+ */
+function afterAsLastRead(after: Element, acted: Element, run: StoredRead | null): Element {
+  if (after.nid !== undefined && after.nid === acted.nid && acted.i) {
+    return { ...after, i: acted.i };
+  }
+  return numberedAsLastRead(after, run);
 }
 
 /**

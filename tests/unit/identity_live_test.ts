@@ -257,3 +257,23 @@ Deno.test("STALE_REF never names the same ref on both sides, nor offers a candid
     );
   }
 });
+
+Deno.test("an action's ok line keeps the id of an element that renamed itself (the diff's id)", async () => {
+  // The app flips the toggle's label when it is clicked.
+  class Flipping extends Fake {
+    override act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
+      const r = super.act(scope, target, action);
+      this.snapshot = app([el("btn", "Start updates", { nid: "pause" })]);
+      return r;
+    }
+  }
+  const p = new Flipping(app([el("btn", "Pause updates", { nid: "pause" })]));
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  const { snapshot } = await desktop.read({});
+  const pause = locateAll(snapshot.root).find((x) => x.el.nid === "pause")!.el;
+  const res = await desktop.act({}, { ref: pause.ref! }, { kind: "click" }, { settleMs: 50 });
+  assert.equal(res.element?.t, "Start updates");
+  assert.equal(res.element?.i, pause.i);
+  const change = res.changes?.find((c) => c.type === "changed");
+  assert.equal(change && "i" in change ? change.i : undefined, pause.i);
+});
