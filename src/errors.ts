@@ -84,7 +84,7 @@ export class DesktopError extends Error {
    * @param extra suggestion, candidates, details, cause
    */
   constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
-    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    super(capMessage(message), extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = "DesktopError";
     this.code = code;
     this.suggestion = extra.suggestion;
@@ -115,6 +115,32 @@ export class DesktopError extends Error {
       ...(this.details ? { details: this.details } : {}),
     };
   }
+}
+
+/** Longest error message kept; a longer one keeps its start and end. */
+export const MAX_MESSAGE_CHARS = 600;
+
+/**
+ * Shortens a message longer than {@link MAX_MESSAGE_CHARS} in the middle:
+ * a path 2000 levels deep, or a pasted text, says what it is about at its
+ * ends.
+ *
+ * @param message the message
+ * @returns it, or its start and end around an ellipsis
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { capMessage } from "./errors.ts";
+ * const long = capMessage("root" + ".c[0]".repeat(2000) + " is nested too deeply");
+ * assert.ok(long.length <= 600);
+ * assert.match(long, /^root\.c\[0\].*….* is nested too deeply$/);
+ * ```
+ */
+export function capMessage(message: string): string {
+  if (message.length <= MAX_MESSAGE_CHARS) return message;
+  const head = Math.floor(MAX_MESSAGE_CHARS * 0.6);
+  const tail = MAX_MESSAGE_CHARS - head - 1;
+  return `${message.slice(0, head)}…${message.slice(message.length - tail)}`;
 }
 
 /**

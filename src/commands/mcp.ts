@@ -8,11 +8,13 @@ import { Command, type CommandUnknownOpts, Option } from "commander";
 import { validateSession } from "../state/ref_store.ts";
 import { intOption, runCommand } from "./_shared.ts";
 import config from "../../deno.json" with { type: "json" };
+import { MAX_WORKERS } from "../mcp/executor.ts";
 
 /** The options of `mcp`. */
 interface McpOptions {
   from?: string;
   session?: string;
+  outputDir?: string;
   maxRequestBytes?: number;
   worker?: boolean;
 }
@@ -36,6 +38,11 @@ export function mcpCommand(): CommandUnknownOpts {
       (v: string) => validateSession(v),
     )
     .option(
+      "--output-dir <dir>",
+      "the only folder tools write files in (screenshot out, run steps' screenshots); " +
+        "default: a new folder under the state directory",
+    )
+    .option(
       "--max-request-bytes <n>",
       "largest request line accepted (larger ones get a JSON-RPC error)",
       intOption("--max-request-bytes", 1024),
@@ -48,6 +55,8 @@ export function mcpCommand(): CommandUnknownOpts {
 Each connection has its own session: ids from its reads are its own, and no
 CLI command or other connection changes them (unless --session names a shared one).
 Each call has a timeout parameter (ms, default 10000) that holds even on a hung app.
+Calls run in at most ${MAX_WORKERS} worker processes; more calls at once wait for one.
+Tools write files only in the output folder, as new files (paths relative to it).
 stdout carries the protocol; errors before the server starts go to stderr as JSON.
 
 Client configuration example:
@@ -58,9 +67,7 @@ Examples:
   $ desktop mcp --from tests/fixtures/browser_form.json`,
     )
     .action(
-      runCommand(async (
-        opts: { from?: string; maxRequestBytes?: number; worker?: boolean; session?: string },
-      ) => {
+      runCommand(async (opts: McpOptions) => {
         if (opts.worker) {
           const { serveWorker } = await import("../mcp/worker.ts");
           await serveWorker(Deno.stdin.readable, async (line) => {
@@ -84,6 +91,7 @@ Examples:
           maxLineBytes: opts.maxRequestBytes,
           // Without it each connection gets a private session (see createMcpServer).
           ...(opts.session !== undefined ? { session: opts.session } : {}),
+          ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
         });
         // A worker stuck in a native call on a hung app must not keep the process alive.
         Deno.exit(0);

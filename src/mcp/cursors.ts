@@ -15,7 +15,10 @@ import type { Executor } from "./executor.ts";
 
 /** A watch nobody asked about for this long is stopped. */
 export const IDLE_MS = 10 * 60_000;
-/** At most this many watches at once (the oldest is stopped). */
+/**
+ * At most this many watches at once (the oldest is stopped); fewer when the
+ * executor's capacity is smaller, so one worker always stays for other calls.
+ */
 export const MAX_WATCHES = 8;
 /** Events kept per watch between two calls (older ones are dropped, and a note says so). */
 export const MAX_BUFFERED = 5000;
@@ -49,6 +52,7 @@ export class Cursors {
   #watches = new Map<string, Watch>();
   #executor: Executor;
   #op: AnyOp;
+  #max: number;
   #timer: ReturnType<typeof setInterval>;
 
   /**
@@ -58,6 +62,9 @@ export class Cursors {
   constructor(executor: Executor, op: AnyOp) {
     this.#executor = executor;
     this.#op = op;
+    this.#max = executor.capacity === undefined
+      ? MAX_WATCHES
+      : Math.max(1, Math.min(MAX_WATCHES, executor.capacity - 1));
     this.#timer = setInterval(() => this.#expire(), 30_000);
     Deno.unrefTimer(this.#timer as unknown as number);
   }
@@ -110,7 +117,7 @@ export class Cursors {
   }
 
   #start(args: Args): Watch {
-    if (this.#watches.size >= MAX_WATCHES) {
+    if (this.#watches.size >= this.#max) {
       const oldest = [...this.#watches.values()].sort((a, b) => a.lastPoll - b.lastPoll)[0];
       this.#stop(oldest);
     }

@@ -8,8 +8,11 @@
  * messages, keeps answering other requests, and answers TIMEOUT when a
  * call's deadline passes; that process is then killed. Not Web Workers:
  * libatspi is process-global, and a second thread using it while the first
- * is blocked in it crashes the process. Snapshot files (`--from`) cannot
- * hang and run in-process.
+ * is blocked in it crashes the process. The pool is bounded: at most
+ * {@link MAX_WORKERS} processes (a few hundred MB each, with a bounded V8
+ * heap), idle ones end after a while, and a call that finds every worker
+ * busy waits for one within its own deadline. Snapshot files (`--from`)
+ * cannot hang and run in-process.
  *
  * @module
  */
@@ -39,6 +42,8 @@ export interface Executor {
   run(op: AnyOp, args: Args, opts: CallOptions): Promise<unknown>;
   /** Stops everything still running. */
   close(): void;
+  /** How many calls can run at once, when bounded (the worker pool's size). */
+  readonly capacity?: number;
 }
 
 /**
@@ -139,14 +144,21 @@ export type ToWorker =
   | { type: "call"; id: number; op: string; args: Args }
   | { type: "cancel"; id: number };
 
-/** A message from a worker process (one JSON line). */
+/** A message from a worker process (one JSON line); `ready` (id 0) once it can take calls. */
 export type FromWorker =
+  | { type: "ready"; id: 0 }
   | { type: "result"; id: number; result: unknown }
   | { type: "error"; id: number; error: ReturnType<DesktopError["toJSON"]> }
   | { type: "event"; id: number; event: unknown };
 
-/** Idle worker processes kept warm for the next calls (each keeps its sessions open). */
-const IDLE_WORKERS = 2;
+/** At most this many worker processes live at once; further calls wait for one (see {@link processExecutor}). */
+export const MAX_WORKERS = 3;
+
+/** A worker nobody used for this long is ended (each holds a few hundred MB). */
+export const WORKER_IDLE_MS = 60_000;
+
+/** V8 old-space bound of a worker process, in MB: a worker that grows past it ends. */
+export const WORKER_HEAP_MB = 512;
 
 /**
  * The command that starts a worker process: this program again, as
@@ -174,18 +186,43 @@ export function workerCommand(session?: string): string[] {
   ];
 }
 
+/**
+ * The environment a worker process gets besides this one's: its V8 heap
+ * bound (`DENO_V8_FLAGS`, read by `deno run` and by a compiled binary alike),
+ * after any flags already set.
+ *
+ * @param heapMb the old-space bound in MB
+ * @returns the variables to set
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workerEnv } from "./executor.ts";
+ * assert.match(workerEnv(256).DENO_V8_FLAGS, /--max-old-space-size=256$/);
+ * ```
+ */
+export function workerEnv(heapMb: number = WORKER_HEAP_MB): { DENO_V8_FLAGS: string } {
+  const before = Deno.env.get("DENO_V8_FLAGS");
+  const flag = `--max-old-space-size=${heapMb}`;
+  return { DENO_V8_FLAGS: before ? `${before},${flag}` : flag };
+}
+
 /** One worker process and its reply lines. */
 class WorkerProcess {
   readonly child: Deno.ChildProcess;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   /** Receives each message; replaced per call. */
   onmessage: (m: FromWorker) => void = () => {};
+  /** Told once when the process ends. */
+  onexit: () => void = () => {};
   /** Set once the process ended. */
   exited = false;
+  /** Ends the process when it stays idle (set while it is idle). */
+  idleTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(command: string[]) {
+  constructor(command: string[], env: Record<string, string>) {
     this.child = new Deno.Command(command[0], {
       args: command.slice(1),
+      env,
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
@@ -193,7 +230,9 @@ class WorkerProcess {
     this.#writer = this.child.stdin.getWriter();
     this.child.status.then(() => {
       this.exited = true;
+      clearTimeout(this.idleTimer);
       this.onmessage({ type: "error", id: -1, error: exitedError().toJSON() });
+      this.onexit();
     });
     void this.#read();
   }
@@ -221,6 +260,7 @@ class WorkerProcess {
   }
 
   kill(): void {
+    clearTimeout(this.idleTimer);
     if (this.exited) return;
     try {
       this.child.kill("SIGKILL");
@@ -236,56 +276,175 @@ function exitedError(): DesktopError {
   });
 }
 
+/** Options of {@link processExecutor}. */
+export interface PoolOptions {
+  /** Most worker processes alive at once (default {@link MAX_WORKERS}). */
+  maxWorkers?: number;
+  /** An idle worker is ended after this many ms (default {@link WORKER_IDLE_MS}). */
+  idleMs?: number;
+  /** V8 old-space bound of each worker in MB (default {@link WORKER_HEAP_MB}). */
+  heapMb?: number;
+}
+
+/** A call's claim on a worker: waiting for one, then holding it. */
+interface Lease {
+  /** The worker, once granted. */
+  worker?: WorkerProcess;
+  /** Set once the call was sent to the worker. */
+  sent: boolean;
+  /** Set when the deadline or the client gave up on the call. */
+  abandoned: boolean;
+  /** Wakes the call when a worker is granted (or fails it). */
+  wake?: (err?: DesktopError) => void;
+}
+
 /**
- * Runs each call in a worker process of a pool (a new one when none is
- * idle), so a call blocked in a native call never blocks the others, and
- * its deadline holds: at the deadline the process is killed.
+ * Runs each call in a worker process of a bounded pool, so a call blocked
+ * in a native call never blocks the others, and its deadline holds: at the
+ * deadline that process is killed. At most `maxWorkers` processes live at
+ * once (each holds a few hundred MB); calls wait in one queue and each goes
+ * to the first worker that is ready (one that finished a call, or a new one
+ * that finished starting), within the call's own deadline. A worker idle
+ * for `idleMs` ends; each runs with a bounded V8 heap.
  *
  * @param command the worker command (default {@link workerCommand})
+ * @param opts the pool's bounds
  * @returns the executor
  */
 export function processExecutor(
   command: string[] = workerCommand(),
+  opts: PoolOptions = {},
 ): Executor {
+  const max = Math.max(1, opts.maxWorkers ?? MAX_WORKERS);
+  const idleMs = opts.idleMs ?? WORKER_IDLE_MS;
+  const env = workerEnv(opts.heapMb ?? WORKER_HEAP_MB);
   const idle: WorkerProcess[] = [];
   const busy = new Set<WorkerProcess>();
+  /** Started, not yet ready (loading, connecting to the desktop). */
+  const starting = new Set<WorkerProcess>();
+  /** Calls waiting for a worker, oldest first. */
+  const waiting: Lease[] = [];
+  let closed = false;
   let next = 1;
-  // One warm process from the start, so the first call does not pay the start-up.
-  idle.push(new WorkerProcess(command));
-  return {
-    run(op, args, opts) {
-      let worker = idle.pop();
-      while (worker?.exited) worker = idle.pop();
-      worker ??= new WorkerProcess(command);
-      const w = worker;
+
+  const live = () => idle.length + busy.size + starting.size;
+  const spawn = () => {
+    const w = new WorkerProcess(command, env);
+    starting.add(w);
+    w.onmessage = (m) => {
+      if (m.type !== "ready" || !starting.delete(w)) return;
+      w.onmessage = () => {};
+      park(w);
+      serveWaiting();
+    };
+    w.onexit = () => {
+      const at = idle.indexOf(w);
+      if (at !== -1) idle.splice(at, 1);
+      busy.delete(w);
+      // A worker that ends before it is ready fails the oldest waiting call, so a
+      // command that cannot start is an error, not a loop of starts.
+      if (starting.delete(w) && !closed) {
+        const lease = waiting.shift();
+        lease?.wake?.(
+          new DesktopError("INTERNAL", "the worker process ended while starting", {
+            suggestion: "Retry the call; if it happens again, run `desktop mcp` in a terminal to " +
+              "see why it cannot start",
+          }),
+        );
+      }
+      serveWaiting();
+    };
+  };
+  const park = (w: WorkerProcess) => {
+    if (closed) return w.kill();
+    idle.push(w);
+    w.idleTimer = setTimeout(() => {
+      const at = idle.indexOf(w);
+      if (at !== -1) idle.splice(at, 1);
+      w.kill();
+    }, idleMs);
+    Deno.unrefTimer(w.idleTimer as unknown as number);
+  };
+  /** Hands ready workers to waiting calls, oldest first, and starts workers for the rest. */
+  const serveWaiting = () => {
+    while (!closed && waiting.length && idle.length) {
+      const w = idle.pop()!;
+      clearTimeout(w.idleTimer);
       busy.add(w);
-      const id = next++;
-      const work = new Promise<unknown>((resolve, reject) => {
-        w.onmessage = (m) => {
-          if (m.id === -1) reject(fromJson(m.type === "error" ? m.error : exitedError().toJSON()));
-          if (m.id !== id) return;
-          if (m.type === "event") opts.onEvent?.(m.event);
-          else if (m.type === "result") resolve(m.result);
-          else reject(fromJson(m.error));
-        };
+      const lease = waiting.shift()!;
+      lease.worker = w;
+      lease.wake?.();
+    }
+    while (!closed && waiting.length > starting.size && live() < max) spawn();
+  };
+  const release = (lease: Lease, drop: boolean) => {
+    const at = waiting.indexOf(lease);
+    if (at !== -1) waiting.splice(at, 1);
+    const w = lease.worker;
+    if (!w) return;
+    lease.worker = undefined;
+    busy.delete(w);
+    w.onmessage = () => {};
+    if (drop || w.exited || closed) w.kill();
+    else park(w);
+    serveWaiting();
+  };
+
+  // One warm process from the start, so the first call does not pay the start-up.
+  spawn();
+  return {
+    capacity: max,
+    run(op, args, callOpts) {
+      const lease: Lease = { sent: false, abandoned: false };
+      const granted = new Promise<void>((resolve, reject) => {
+        lease.wake = (err) => err ? reject(err) : resolve();
       });
-      w.send({ type: "call", id, op: op.name, args });
+      waiting.push(lease);
+      serveWaiting();
+      const work = granted.then(() =>
+        new Promise<unknown>((resolve, reject) => {
+          const w = lease.worker;
+          if (!w || lease.abandoned) return reject(deadlineError(op, callOpts.deadlineMs));
+          const id = next++;
+          w.onmessage = (m) => {
+            if (m.id === -1) {
+              reject(fromJson(m.type === "error" ? m.error : exitedError().toJSON()));
+            }
+            if (m.id !== id) return;
+            if (m.type === "event") callOpts.onEvent?.(m.event);
+            else if (m.type === "result") resolve(m.result);
+            else if (m.type === "error") reject(fromJson(m.error));
+          };
+          lease.sent = true;
+          w.send({ type: "call", id, op: op.name, args });
+        })
+      );
       let dropped = false;
-      return withDeadline(work, op, opts, () => {
-        // Stuck in a native call, or cancelled: this process is not reused.
-        dropped = true;
-        w.kill();
-      }).finally(() => {
-        busy.delete(w);
-        w.onmessage = () => {};
-        if (dropped || w.exited || idle.length >= IDLE_WORKERS) w.kill();
-        else idle.push(w);
-      });
+      return withDeadline(work, op, callOpts, () => {
+        // Stuck in a native call, or cancelled: this process is not reused. A call
+        // still waiting for a worker just leaves the queue.
+        lease.abandoned = true;
+        dropped = lease.sent;
+        const at = waiting.indexOf(lease);
+        if (at !== -1) waiting.splice(at, 1);
+      }).catch((err) => {
+        if (!lease.sent && err instanceof DesktopError && err.code === "TIMEOUT") {
+          throw new DesktopError(err.code, `${err.message}: no worker was free (${max} at most)`, {
+            suggestion: "Other calls held every worker, or one was still starting; retry, or " +
+              "run fewer calls at once",
+            details: { ...err.details, workers: max },
+          });
+        }
+        throw err;
+      }).finally(() => release(lease, dropped));
     },
     close() {
-      for (const w of [...idle, ...busy]) w.kill();
+      closed = true;
+      for (const w of [...idle, ...busy, ...starting]) w.kill();
       idle.length = 0;
       busy.clear();
+      starting.clear();
+      waiting.length = 0;
     },
   };
 }

@@ -9,10 +9,15 @@
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolRequest,
   CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
+  type MessageExtraInfo,
+  PingRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -20,6 +25,7 @@ import { OPS, SHARED_DOC } from "../ops/mod.ts";
 import { Cursors } from "./cursors.ts";
 import { createMemoryRefStore, stateDir } from "../state/ref_store.ts";
 import { type Executor, inProcessExecutor, processExecutor, workerCommand } from "./executor.ts";
+import { defaultOutputDir, OutputDir } from "./output_dir.ts";
 import { callTool, toolList } from "./tools.ts";
 import { LineTransport, type LineTransportOptions } from "./transport.ts";
 
@@ -42,12 +48,79 @@ export interface McpServerOptions {
   executor?: Executor;
   /** A named session shared with the CLI (default: a private one for this connection). */
   session?: string;
+  /** The only folder tools write files in (default: a new one, see {@link defaultOutputDir}). */
+  outputDir?: string;
+  /** Most worker processes at once (default: the executor's). */
+  maxWorkers?: number;
+}
+
+/** JSON-RPC's code for a request whose params do not fit its method. */
+export const INVALID_PARAMS = -32602;
+
+/** The requests the server answers, by method: their params are checked before the SDK's. */
+const REQUEST_SCHEMAS = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+} as const;
+
+/**
+ * Why a request's params do not fit its method, in one short line, or
+ * undefined when they fit (or the method is not one the server answers: the
+ * SDK says so).
+ *
+ * @param message a JSON-RPC message
+ * @returns the reason, at most 200 characters
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { paramsProblem } from "./server.ts";
+ * const call = { jsonrpc: "2.0" as const, id: 1, method: "tools/call" };
+ * assert.match(
+ *   paramsProblem({ ...call, params: { name: "read", arguments: [1] } })!,
+ *   /^params\.arguments: .*record/,
+ * );
+ * assert.equal(paramsProblem({ ...call, params: { name: "read", arguments: {} } }), undefined);
+ * ```
+ */
+export function paramsProblem(message: JSONRPCMessage): string | undefined {
+  if (!("method" in message) || !("id" in message)) return undefined;
+  const schema = REQUEST_SCHEMAS[message.method as keyof typeof REQUEST_SCHEMAS];
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(message);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  const text = `${where}${issue?.message ?? "invalid"}`;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * Makes a transport answer a request whose params do not fit its method
+ * with -32602 (invalid params) and a one-line reason, before the SDK sees
+ * it: the SDK parses params in its dispatcher and answers -32603 (internal
+ * error) with the whole validation dump.
+ *
+ * @param transport a transport the server is connected to
+ */
+function checkParams(transport: Transport): void {
+  const inner = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    const problem = paramsProblem(message);
+    if (problem === undefined || !("id" in message)) return inner?.(message, extra);
+    void transport.send({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: INVALID_PARAMS, message: `invalid params: ${problem}` },
+    }).catch(() => {});
+  };
 }
 
 /**
  * Creates the server (not yet connected).
  *
- * @param opts version, snapshot file, executor
+ * @param opts version, snapshot file, executor, output folder
  * @returns the server and a function that stops its calls and watches
  * @example
  * ```ts ignore
@@ -76,12 +149,21 @@ export function createMcpServer(
           ...(memory ? { store: memory } : { session }),
         });
       })
-      : processExecutor(workerCommand(session)));
+      : processExecutor(
+        workerCommand(session),
+        opts.maxWorkers !== undefined ? { maxWorkers: opts.maxWorkers } : {},
+      ));
   const cursors = new Cursors(executor, OPS.observe);
+  const outputs = new OutputDir(opts.outputDir ?? defaultOutputDir());
   const server = new Server(
     { name: SERVER_NAME, version: opts.version ?? "0.1.0" },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
+  const connect = server.connect.bind(server);
+  server.connect = async (transport: Transport) => {
+    await connect(transport);
+    checkParams(transport);
+  };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
   server.setRequestHandler(CallToolRequestSchema, (
     request: CallToolRequest,
@@ -100,6 +182,7 @@ export function createMcpServer(
       cursors,
       signal: extra.signal,
       progress,
+      outputs,
     });
   });
   return {

@@ -24,6 +24,7 @@ import {
 } from "../ops/mod.ts";
 import type { Cursors } from "./cursors.ts";
 import type { Executor } from "./executor.ts";
+import { defaultOutputDir, OutputDir, planWrites, WRITING_TOOLS } from "./output_dir.ts";
 
 /** A tool as `tools/list` describes it. */
 export interface ToolInfo {
@@ -83,17 +84,27 @@ function schemaOf(p: ParamSpec): Record<string, unknown> {
 export function toolOf(op: AnyOp): ToolInfo {
   const params = paramsOn(op, "mcp");
   const required = params.filter((p) => p.required).map((p) => p.name);
+  const properties = Object.fromEntries(params.map((p) => [p.name, schemaOf(p)]));
+  if (WRITING_TOOLS.has(op.name) && properties.out) {
+    properties.out = {
+      ...properties.out,
+      description: "write the PNG to this new file in the server's output folder (a path " +
+        "relative to it); existing files are refused",
+    };
+  }
   return {
     name: nameOn(op, "mcp"),
     description: op.doc,
     inputSchema: {
       type: "object",
-      properties: Object.fromEntries(params.map((p) => [p.name, schemaOf(p)])),
+      properties,
       ...(required.length ? { required } : {}),
     },
     ...(op.output ? { outputSchema: op.output } : {}),
     annotations: {
-      readOnlyHint: op.hints.readOnly,
+      // A tool that writes files is not read-only, whatever it does to the UI; it writes new
+      // files in the output folder (or its own again), so it is not destructive for that.
+      readOnlyHint: op.hints.readOnly && !WRITING_TOOLS.has(op.name),
       destructiveHint: op.hints.destructive,
       idempotentHint: op.hints.idempotent,
       openWorldHint: op.hints.openWorld,
@@ -133,7 +144,11 @@ export interface CallContext {
   signal: AbortSignal;
   /** Sends a progress notification when the client asked for them. */
   progress?: (message: string) => void;
+  /** Where tools may write files (default: a new folder, see {@link defaultOutputDir}). */
+  outputs?: OutputDir;
 }
+
+let fallbackOutputs: OutputDir | undefined;
 
 /**
  * Handles one `tools/call`.
@@ -158,6 +173,11 @@ export async function callTool(
       );
     }
     const args = validateArgs(op, raw ?? {}, "mcp");
+    const plan = await planWrites(
+      op,
+      args,
+      ctx.outputs ?? (fallbackOutputs ??= new OutputDir(defaultOutputDir())),
+    );
     const onEvent = ctx.progress
       ? (ev: unknown) => ctx.progress!(JSON.stringify(ev).slice(0, 300))
       : undefined;
@@ -171,13 +191,18 @@ export async function callTool(
     }
     try {
       const timeout = (args.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS;
-      const result = op.name === "observe"
-        ? await ctx.cursors.call(args, ctx.signal, onEvent)
-        : await ctx.executor.run(op, args, {
-          signal: ctx.signal,
-          onEvent,
-          deadlineMs: op.deadlineMs ? op.deadlineMs(args, timeout) : timeout,
-        });
+      let result: unknown;
+      try {
+        result = op.name === "observe"
+          ? await ctx.cursors.call(args, ctx.signal, onEvent)
+          : await ctx.executor.run(op, plan.args, {
+            signal: ctx.signal,
+            onEvent,
+            deadlineMs: op.deadlineMs ? op.deadlineMs(args, timeout) : timeout,
+          });
+      } finally {
+        await plan.finish(result);
+      }
       const images = op.images ? op.images(result) : [];
       const failed = op.failure?.(result);
       return {

@@ -2,14 +2,17 @@
  * A worker process of the MCP server's pool (see executor.ts), run as
  * `desktop mcp --worker`: reads one call per line on stdin, runs it on
  * sessions it opens on first use (one per timeout), and writes events, the
- * result or the error as JSON lines on stdout.
+ * result or the error as JSON lines on stdout. It says `ready` once it has
+ * tried to open the session of the default timeout and loaded the token
+ * counter, so the pool gives calls to workers that can answer them at once.
  *
  * @module
  */
 
-import type { Desktop } from "../desktop.ts";
+import { DEFAULT_TIMEOUT_MS, type Desktop } from "../desktop.ts";
 import { toDesktopError } from "../errors.ts";
 import { type AnyOp, invoke, OPS } from "../ops/mod.ts";
+import { o200kCounter } from "../output/budget.ts";
 import type { FromWorker, ToWorker } from "./executor.ts";
 
 /**
@@ -47,6 +50,10 @@ export async function serveWorker(
     }
     return s;
   };
+  // Warm before the first call comes: the session opened (a failure is that call's error: it
+  // opens again), and the token counter of read's budget loaded (seconds on a busy machine).
+  void Promise.allSettled([session(DEFAULT_TIMEOUT_MS), o200kCounter()])
+    .then(() => post({ type: "ready", id: 0 }));
   const handle = async (m: ToWorker) => {
     if (m.type === "cancel") {
       running.get(m.id)?.abort();
@@ -60,7 +67,7 @@ export async function serveWorker(
       const result = await invoke(op, m.args, {
         face: "mcp",
         signal: ctrl.signal,
-        desktop: () => session((m.args.timeout as number | undefined) ?? 10_000),
+        desktop: () => session((m.args.timeout as number | undefined) ?? DEFAULT_TIMEOUT_MS),
         emit: (event) => post({ type: "event", id: m.id, event }),
       });
       post({ type: "result", id: m.id, result });

@@ -8,6 +8,7 @@
 import type { Target } from "../desktop.ts";
 import { diffTrees } from "../diff/diff.ts";
 import { DesktopError } from "../errors.ts";
+import { MAX_SCROLL_STEPS } from "../act/policy.ts";
 import type { AppInfo, Element, Point, WindowInfo } from "../model/element.ts";
 import { assignIds, windowBoundsOf, withoutChildren } from "../model/tree.ts";
 import type { ObserveEvent } from "../observe/events.ts";
@@ -61,6 +62,7 @@ import {
   type WindowOpResult,
 } from "./system.ts";
 import { defineOp, type Op, type OpContext, type OpHints, type ParamSpec } from "./types.ts";
+import { spelling } from "./validate.ts";
 
 const READ: OpHints = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
 /** Acting on an app: a click may press "Delete" or "Send". */
@@ -358,8 +360,11 @@ const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
     text = text.replace(/\n$/, "");
     if (view.truncated && format === "agent") {
       // yaml/json carry `truncated`; agent text says it in words.
-      text += `\n... ${view.truncated} more elements not shown (raise max_elements, or narrow ` +
-        `with scope_ref/roles)`;
+      const [max, scopeRef, roles] = ["max_elements", "scope_ref", "roles"].map((n) =>
+        spelling(n, ctx.face)
+      );
+      text += `\n... ${view.truncated} more elements not shown (raise ${max}, or narrow ` +
+        `with ${scopeRef}/${roles})`;
     }
     return { text, ...counts };
   },
@@ -718,7 +723,7 @@ const scroll: Op<ScrollArgs, ActReport> = defineOp<ScrollArgs, ActReport>({
       choices: ["up", "down", "left", "right"],
       doc: "direction",
     },
-    { name: "amount", type: "int", min: 1, doc: "steps (default 3)" },
+    { name: "amount", type: "int", min: 1, max: MAX_SCROLL_STEPS, doc: "steps (default 3)" },
     DIFF,
     ACT_FORMAT,
   ],
@@ -893,7 +898,9 @@ const wait: Op<WaitArgs, WaitResult> = defineOp<WaitArgs, WaitResult>({
     const given = [args.for_text, args.gone, args.for_ref].filter((x) => x !== undefined);
     if (given.length !== 1) {
       throw new DesktopError("INVALID_ARGS", "wait takes exactly one condition", {
-        suggestion: "Pass one of for_text, gone, for_ref",
+        suggestion: `Pass one of ${
+          ["for_text", "gone", "for_ref"].map((n) => spelling(n, ctx.face)).join(", ")
+        }`,
       });
     }
     const roles = rolesFilter(args.roles);

@@ -20,7 +20,7 @@ import type {
 import { fillFields } from "../fill/fill.ts";
 import { parseInputJson, readInputText } from "../io/bounded_read.ts";
 import { saveScreenshot } from "../screenshot/screenshot.ts";
-import { parseSteps, type Step } from "./steps.ts";
+import { parseSteps, secureValueUnchecked, type Step } from "./steps.ts";
 
 /** What one step did. */
 export interface StepReport {
@@ -167,7 +167,8 @@ async function expect(desktop: Desktop, s: Step): Promise<StepReport> {
       details: { expected, actual, element: summary(el!) },
     });
   if (a.exists === false) throw fail("presence", "absent", "present");
-  if (a.value !== undefined && !el.sec && (el.v ?? "") !== String(a.value)) {
+  if (a.value !== undefined && el.sec) throw secureValueUnchecked(s.index, el.ref ?? el.r);
+  if (a.value !== undefined && (el.v ?? "") !== String(a.value)) {
     throw fail("the value", String(a.value), el.v ?? "");
   }
   if (a.label !== undefined && !(el.t ?? "").includes(String(a.label))) {

@@ -254,3 +254,79 @@ export function parseSteps(doc: unknown, base: Scope = {}): Step[] {
     return { index, verb, scope: stepScope, ...(target ? { target } : {}), args };
   });
 }
+
+/**
+ * The refusal of an expect step that checks the value of a secure (password)
+ * field: its value is never read, so no value can be checked against it, and
+ * passing would claim a check that was not made.
+ *
+ * @param index the step's number
+ * @param field the field's ref (or role)
+ * @returns the ACTION_NOT_SUPPORTED error
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { secureValueUnchecked } from "./steps.ts";
+ * assert.equal(secureValueUnchecked(3, "form/password").code, "ACTION_NOT_SUPPORTED");
+ * ```
+ */
+export function secureValueUnchecked(index: number, field: string): DesktopError {
+  return new DesktopError(
+    "ACTION_NOT_SUPPORTED",
+    `step ${index}: ${field} is a secure field; its value is never read, so it cannot be checked`,
+    {
+      suggestion: "Check what the value leads to instead (the next screen, an error message), " +
+        "or expect only that the field exists",
+      details: { step: index },
+    },
+  );
+}
+
+/**
+ * A copy of a run document with the `out` of each screenshot step replaced,
+ * in order: the MCP server uses it to keep what steps write inside its
+ * output folder. Steps are found as {@link parseSteps} finds them; anything
+ * else is left as it is (parseSteps reports it).
+ *
+ * @param doc the parsed run document (a list of steps, or `{steps: [...]}`)
+ * @param fn the new path, given the step's own (undefined when it names none)
+ * @returns the new document (`doc` itself when it holds no screenshot step)
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mapScreenshotOutputs } from "./steps.ts";
+ * const doc = [{ click: "ok" }, { screenshot: { out: "a.png" } }, { screenshot: null }];
+ * const seen: Array<string | undefined> = [];
+ * const out = mapScreenshotOutputs(doc, (o) => (seen.push(o), `/out/${seen.length}.png`));
+ * assert.deepEqual(seen, ["a.png", undefined]);
+ * assert.deepEqual(out, [
+ *   { click: "ok" },
+ *   { screenshot: { out: "/out/1.png" } },
+ *   { screenshot: { out: "/out/2.png" } },
+ * ]);
+ * ```
+ */
+export function mapScreenshotOutputs(
+  doc: unknown,
+  fn: (out: string | undefined) => string,
+): unknown {
+  const wrapped = doc && typeof doc === "object" && !Array.isArray(doc);
+  const list = wrapped ? (doc as Record<string, unknown>).steps : doc;
+  if (!Array.isArray(list)) return doc;
+  let changed = false;
+  const steps = list.map((raw) => {
+    if (!raw || typeof raw !== "object" || Array.isArray(raw) || !("screenshot" in raw)) {
+      return raw;
+    }
+    const value = (raw as Record<string, unknown>).screenshot;
+    if (value !== null && value !== true && (typeof value !== "object" || Array.isArray(value))) {
+      return raw;
+    }
+    const args = value === null || value === true ? {} : value as Record<string, unknown>;
+    const own = args.out === undefined ? undefined : String(args.out);
+    changed = true;
+    return { ...raw, screenshot: { ...args, out: fn(own) } };
+  });
+  if (!changed) return doc;
+  return wrapped ? { ...(doc as Record<string, unknown>), steps } : steps;
+}
