@@ -200,3 +200,28 @@ Deno.test("judge: set-value that left a check box as it was is ACTION_FAILED, no
   }, 100);
   assert.equal(ok.unverified, undefined);
 });
+
+Deno.test("judge: text typed past the reader's cut of a long value is not unverified", () => {
+  const field: Element = { i: 2, ref: "f", r: "input", v: "" };
+  const typed = "abcdefghij".repeat(300);
+  // The reader keeps 2000 characters and marks the cut.
+  const cut: Element = { ...field, v: typed.slice(0, 2000) + "…" };
+  const changes = [{
+    type: "changed" as const,
+    ref: "f",
+    i: 2,
+    changes: { v: ["", cut.v] as [unknown, unknown] },
+  }];
+  const e = judgeEffect({ kind: "type", text: typed }, field, {
+    root: { i: 1, ref: "w", r: "window", c: [cut] },
+    changes,
+  }, 100);
+  assert.equal(e.unverified, undefined);
+  // A short value that does not hold the text still says so.
+  const wrong: Element = { ...field, v: "xyz…" };
+  const w = judgeEffect({ kind: "type", text: "abc" }, field, {
+    root: { i: 1, ref: "w", r: "window", c: [wrong] },
+    changes: [{ ...changes[0], changes: { v: ["", "xyz…"] } }],
+  }, 100);
+  assert.match(w.unverified ?? "", /does not hold the typed text/);
+});
