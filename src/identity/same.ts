@@ -368,12 +368,17 @@ export function isStateFlip(a: string, b: string): boolean {
  * ref gives it (the ref's last segment) changed. A cell keyed by its column
  * header, a text named by its role, a count left out of the ref: their label
  * is content, and its change does not make them other elements. Without refs,
- * the labels themselves are compared.
+ * the labels themselves are compared, and so they are for twins named by
+ * their role, which nothing else tells apart.
  */
 function renamed(was: StoredElement, el: Element): boolean {
   if ((el.t ?? "") === (was.t ?? "")) return false;
   if (was.ref === undefined || el.ref === undefined) return true;
-  return lastSegment(was.ref) !== lastSegment(el.ref);
+  const segment = lastSegment(was.ref);
+  if (segment !== lastSegment(el.ref)) return true;
+  // Twins named by their role (a spreadsheet's cells "B2", "C2" in a row: cell.2, cell.3):
+  // their label is all that tells them apart.
+  return segment === was.r && indexedBase(was.ref) !== undefined;
 }
 
 /**

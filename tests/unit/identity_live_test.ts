@@ -277,3 +277,25 @@ Deno.test("an action's ok line keeps the id of an element that renamed itself (t
   const change = res.changes?.find((c) => c.type === "changed");
   assert.equal(change && "i" in change ? change.i : undefined, pause.i);
 });
+
+Deno.test("twins named by their role are told apart by their labels (a spreadsheet row's cells)", async () => {
+  // LibreOffice Calc: a row of cells named by their address, no column headers: cell.1, cell.2.
+  const sheet = () =>
+    el("table", "Sheet Sheet1", {
+      c: [
+        el("row", undefined, {
+          c: ["A2", "B2", "C2"].map((a, k) =>
+            el("cell", a, { nid: `c${a}`, b: [100 * k, 20, 100, 20] })
+          ),
+        }),
+      ],
+    });
+  const { desktop, p } = session(app([sheet()]));
+  const { snapshot } = await desktop.read({});
+  const b2 = locateAll(snapshot.root).find((x) => x.el.nid === "cB2")!.el;
+  assert.ok(/cell\.\d$/.test(b2.ref!), b2.ref);
+  // Nodes recreated (no native id left): the label tells which twin it was.
+  for (const x of locateAll(p.snapshot.root)) delete x.el.nid;
+  const r = await desktop.act({}, { ref: b2.ref! }, { kind: "click" });
+  assert.equal(r.element?.t, "B2");
+});
