@@ -305,13 +305,12 @@ export function traceRefs(root: Element): RefTrace[] {
     win: Win,
   ) => {
     if (el.r === "table" || el.r === "tree") indexTable(el, slugOf, cellKeys, gridItems);
-    segmentOf(el, parent, path, slugOf, seg);
-    if (el.r === "dialog" && seg.contributes !== null) {
-      // A dialog titled after the page it shows ("Options - LibreOffice - User Data"): the
-      // page's name is its content, not its name.
-      const title = titleWithoutCurrentPage(el);
-      if (title !== undefined) seg.own = seg.contributes = slugOf({ ...el, t: title }) || el.r;
-    }
+    // A dialog (or its page list, named like it) titled after the page it shows ("Options -
+    // LibreOffice - User Data"): the page's name is its content, not its name.
+    const title = el.t !== undefined && el.r !== "window" && TITLE_PARTS.test(el.t)
+      ? titleWithoutCurrentPage(el)
+      : undefined;
+    segmentOf(title === undefined ? el : { ...el, t: title }, parent, path, slugOf, seg);
     if (el.r === "cell") {
       seg.own = cellKeys.get(el) || "cell";
       // A grid view's item names what is inside it, as a row does.
@@ -365,23 +364,29 @@ export function traceRefs(root: Element): RefTrace[] {
 /** What separates the parts of a window's title: "Options - LibreOffice - User Data". */
 const TITLE_PARTS = /\s+[-–—|:]\s+|:\s+/;
 
-/** Roles whose selected element is the page a dialog shows. */
+/** How many elements below a titled container are looked at for its current page. */
+const PAGE_LOOK_LIMIT = 5000;
+
+/** Roles whose items name the pages a dialog shows. */
 const PAGE_PICKERS: ReadonlySet<Role> = new Set<Role>(["treeitem", "row", "tab", "cell"]);
 
 /**
- * A dialog's title without the name of the page it shows, when the title
+ * A container's title without the name of the page it shows, when the title
  * names it: a part of the title (between ` - `, `: `, ` | `) that is the label
- * of a selected tree item, row or tab inside the dialog. Undefined when the
- * title names no such page.
+ * of a tree item, row or tab inside it (a dialog, or the tree that picks its
+ * pages, which LibreOffice names like the dialog and does not rename when
+ * another page is chosen: any page's name is left out, not only the selected
+ * one's). Undefined when the title names no such page.
  */
 function titleWithoutCurrentPage(dialog: Element): string | undefined {
   const title = dialog.t?.trim();
   if (!title || !TITLE_PARTS.test(title)) return undefined;
   const selected = new Set<string>();
   const stack = [...(dialog.c ?? [])];
-  while (stack.length) {
+  // A page picker sits near the top of what it names: a bounded look keeps this cheap.
+  for (let seen = 0; stack.length && seen < PAGE_LOOK_LIMIT; seen++) {
     const el = stack.pop()!;
-    if (el.s && PAGE_PICKERS.has(el.r)) {
+    if (PAGE_PICKERS.has(el.r)) {
       const label = el.t?.trim() || rowKeyText(el);
       if (label) selected.add(label.toLowerCase());
     }
