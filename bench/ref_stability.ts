@@ -48,6 +48,7 @@ import {
   TREEVIEW,
   WEB_SUITE,
 } from "../tests/e2e/mutation_suites.ts";
+import { LIVE_PAGE, LIVE_TREEVIEW, LIVE_WEB, runLiveSuite } from "../tests/e2e/mutation_live.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/mutations.html`;
 const TITLE = "Ref stability mutations";
@@ -570,7 +571,7 @@ async function identityReport(
 ): Promise<string> {
   const facts = await machineFacts();
   const lines: string[] = [];
-  let wrong = 0, total = 0, peerWrong = { seq: 0, pos: 0, n: 0 };
+  let wrong = 0, total = 0, falseRefusals = 0, peerWrong = { seq: 0, pos: 0, n: 0 };
   for (const run of runs) {
     for (const row of tableRows(run.attempts)) {
       const p = run.peers.find((x) => x.scenario === row.scenario);
@@ -589,6 +590,9 @@ async function identityReport(
       );
     }
     wrong += run.attempts.filter((a) => a.outcome === "wrong" || a.outcome === "missed").length;
+    falseRefusals += run.attempts.filter((a) =>
+      a.expected === "hit" && a.outcome === "refused"
+    ).length;
     total += run.attempts.length;
   }
   const details = runs.flatMap((r) => r.attempts)
@@ -600,12 +604,20 @@ async function identityReport(
     );
   return [
     "Command: `deno run -A bench/ref_stability.ts --identity` (the same suite runs as the e2e tests " +
-    "tests/e2e/mutation_identity_test.ts and tests/e2e/mutation_gtk_test.ts)",
+    "tests/e2e/mutation_identity_test.ts, tests/e2e/mutation_gtk_test.ts and " +
+    "tests/e2e/mutation_live_test.ts)",
     "",
     `- date: ${facts.date}; ${facts.cpu}, ${facts.cores} cores; deno ${facts.deno}; ${facts.chromium}; at-spi2-core ${facts.atspi}`,
     "- apps: tests/fixtures/web/mutation_identity.html in Chromium (a list re-rendered in place, " +
     "a header-less table whose Open buttons are twins, a virtualised feed, a form), and " +
-    "tests/fixtures/mutation_treeview.py, a GTK 3 TreeView whose cell objects are reused",
+    "tests/fixtures/mutation_treeview.py, a GTK 3 TreeView whose cell objects are reused; " +
+    "live content: tests/fixtures/web/live_content.html in Chromium (order statuses and totals " +
+    "that tick every 300 ms, a rotating carousel, toggles that flip their labels, a menubar " +
+    "whose menu is named like its item) and the same TreeView with its Status column ticking",
+    "",
+    "Live scenarios: the agents read once, then act on each element while the content changes " +
+    "(700 ms between actions); every action is expected to hit, so a refusal there is a false " +
+    "refusal.",
     "",
     "Method: for each scenario the app is reset; two agents read it (the CLI in a session of " +
     "its own, and an MCP connection); the app mutates; then each agent clicks the elements it " +
@@ -622,7 +634,8 @@ async function identityReport(
     "|---|---|---|---:|---:|---|---:|---:|",
     ...lines,
     "",
-    `Result: ${wrong} wrong-element actions in ${total} clicks (CLI and MCP); the peers on the ` +
+    `Result: ${wrong} wrong-element actions and ${falseRefusals} false refusals in ${total} ` +
+    `clicks (CLI and MCP); the peers on the ` +
     `same trees: \`@eN\` ${peerWrong.seq} and positional ${peerWrong.pos} wrong of ${peerWrong.n} refs.`,
     ...(details.length ? ["", "Wrong or missed:", "", ...details] : []),
     "",
@@ -639,6 +652,14 @@ if (import.meta.main && Deno.args.includes("--identity")) {
   {
     await using d = await startDesktop({ app: "gtk3-script", url: TREEVIEW });
     runs.push({ app: "GTK 3", ...(await runIdentitySuite(d, GTK_SUITE)) });
+  }
+  {
+    await using d = await startDesktop({ app: "chromium", url: LIVE_PAGE });
+    runs.push({ app: "Chromium", attempts: await runLiveSuite(d, LIVE_WEB), peers: [] });
+  }
+  {
+    await using d = await startDesktop({ app: "gtk3-script", url: TREEVIEW });
+    runs.push({ app: "GTK 3", attempts: await runLiveSuite(d, LIVE_TREEVIEW), peers: [] });
   }
   await publishResults("identity.md", IDENTITY_SECTION, await identityReport(runs));
   console.log(`(run time ${((performance.now() - started) / 1000).toFixed(1)} s)`);

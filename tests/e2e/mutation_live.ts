@@ -57,6 +57,13 @@ const refundOf = (order: string) => (root: Element) => {
   return row && findIn(row, (e) => e.r === "btn" && e.t === "Refund");
 };
 
+/** The Remove button beside a name in the watchlist (plain groups, no rows). */
+const removeOf = (name: string) => (root: Element) => {
+  const list = findIn(root, (e) => e.t === "Watchlist" && e.r !== "txt");
+  const item = list?.c?.find((g) => !!findIn(g, (c) => c.t === name));
+  return item && findIn(item, (e) => e.r === "btn" && e.t === "Remove");
+};
+
 /** The page's scenario: ticking orders, a rotating carousel, flipping toggles, a menubar. */
 export const LIVE_WEB: LiveApp = {
   scenario: "live page: values tick, slides rotate, labels flip, a menu opens",
@@ -70,6 +77,11 @@ export const LIVE_WEB: LiveApp = {
     { name: "Pause/Start updates", uid: "pause-toggle", pick: byLabel("btn", /updates$/) },
     { name: "menubar item Font", uid: "font-item", pick: byLabel("menuitem", /^Font$/) },
     { name: "switch Notifications", uid: "notify", pick: byLabel("toggle", /^Notifications$/) },
+    {
+      name: "Alan's Remove (twins; the price beside it ticks)",
+      uid: "remove-Alan",
+      pick: removeOf("Alan"),
+    },
   ],
   ready: (root) => LIVE_WEB.targets.every((t) => t.pick(root)?.b),
 };
