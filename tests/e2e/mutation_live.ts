@@ -14,14 +14,7 @@
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import { runCli } from "../harness/cli.ts";
 import { REPO_ROOT, type TestDesktop } from "../harness/desktop.ts";
-import {
-  type Attempt,
-  findIn,
-  kindsOf,
-  mcpClient,
-  type Outcome,
-  witness,
-} from "./mutation_scenarios.ts";
+import { type Attempt, clickAndWitness, findIn, kindsOf, mcpClient } from "./mutation_scenarios.ts";
 
 /** An element of a live app and the uid its log shows when an action reaches it. */
 export interface LiveTarget {
@@ -163,38 +156,13 @@ export async function runLiveSuite(d: TestDesktop, live: LiveApp): Promise<Attem
         for (const k of kindsOf(root, el)) {
           // The content changes between the read and each action.
           await sleep(700);
-          const w0 = await witness(d.pid, d.env);
-          let code: string | undefined;
-          if (channel === "cli") {
-            const args = ["click", "--pid", pid, "--session", SESSION];
-            args.push(...(k.ref !== undefined ? ["--ref", k.ref] : ["--id", String(k.id)]));
-            const r = await runCli(d, args);
-            if (r.code !== 0) code = JSON.parse(r.stderr.trim().split("\n").pop()!).code;
-          } else {
-            const target = k.ref !== undefined ? { ref: k.ref } : { id: k.id };
-            const r = await agent.call("click", { pid: d.pid, ...target });
-            if (r.isError) code = JSON.parse(r.text).code;
-          }
-          let w = await witness(d.pid, d.env);
-          const until = Date.now() + 8000;
-          while (code === undefined && w.n === w0.n && Date.now() < until) {
-            await sleep(100);
-            w = await witness(d.pid, d.env);
-          }
-          const outcome: Outcome = w.n !== w0.n
-            ? (code === undefined && w.n === w0.n + 1 && w.uid === t.uid ? "hit" : "wrong")
-            : code === undefined
-            ? "missed"
-            : "refused";
           attempts.push({
             scenario: live.scenario,
             target: t.name,
             kind: k.kind,
             given: k.ref ?? `id ${k.id}`,
             channel,
-            outcome,
-            ...(code ? { code } : {}),
-            ...(w.n !== w0.n ? { witnessed: `${w.uid} ${w.text}` } : {}),
+            ...await clickAndWitness(d, d.pid, channel, agent, SESSION, k, t.uid),
             expected: "hit",
           });
         }

@@ -242,6 +242,70 @@ export async function mcpClient(d: TestDesktop) {
   return { client, call };
 }
 
+/** An MCP client's call helper, as {@link mcpClient} gives it. */
+type McpCall = (
+  name: string,
+  args: Record<string, unknown>,
+) => Promise<{ text: string; isError: boolean }>;
+
+/**
+ * One click by an agent, and what the witness saw of it: a hit (the item
+ * `uid`, once), a refusal (an error code and no click), a wrong click (another
+ * item, or a click besides an error) or a miss (success reported, nothing
+ * reached).
+ *
+ * @param d the test desktop
+ * @param pid the app's process id
+ * @param channel the CLI (in `session`) or MCP (through `agent`)
+ * @param agent the MCP connection of the agent
+ * @param session the CLI agent's session
+ * @param target the ref or id given
+ * @param uid what the witness shows when the click reaches the element meant
+ * @returns the outcome, the refusal's code and what the witness saw
+ */
+export async function clickAndWitness(
+  d: TestDesktop,
+  pid: number,
+  channel: Channel,
+  agent: { call: McpCall },
+  session: string,
+  target: { ref?: string; id?: number },
+  uid: string,
+): Promise<{ outcome: Outcome; code?: string; witnessed?: string }> {
+  const w0 = await witness(pid, d.env);
+  let code: string | undefined;
+  if (channel === "cli") {
+    const args = ["click", "--pid", String(pid), "--session", session];
+    args.push(...(target.ref !== undefined ? ["--ref", target.ref] : ["--id", String(target.id)]));
+    const r = await runCli(d, args);
+    if (r.code !== 0) code = JSON.parse(r.stderr.trim().split("\n").pop()!).code;
+  } else {
+    const r = await agent.call("click", {
+      pid,
+      ...(target.ref !== undefined ? { ref: target.ref } : { id: target.id }),
+    });
+    if (r.isError) code = JSON.parse(r.text).code;
+  }
+  // A click the tool carried out shows in the title within moments; a refusal must show
+  // nothing (a stray click would also show at the next attempt's first look).
+  let w = await witness(pid, d.env);
+  const until = Date.now() + 8000;
+  while (code === undefined && w.n === w0.n && Date.now() < until) {
+    await sleep(100);
+    w = await witness(pid, d.env);
+  }
+  const outcome: Outcome = w.n !== w0.n
+    ? (code === undefined && w.n === w0.n + 1 && w.uid === uid ? "hit" : "wrong")
+    : code === undefined
+    ? "missed"
+    : "refused";
+  return {
+    outcome,
+    ...(code ? { code } : {}),
+    ...(w.n !== w0.n ? { witnessed: `${w.uid} ${w.text}` } : {}),
+  };
+}
+
 /** The page's peer refs: `@eN` (N-th interactive element) and positional `role.N` chains. */
 function peerRefs(root: Element): { seq: Map<Element, string>; pos: Map<Element, string> } {
   const seq = new Map<Element, string>();
@@ -393,42 +457,13 @@ export async function runSuite(
           if (!el) throw new Error(`${sc.name}: ${t.name} not in the ${channel} agent's read`);
           for (const k of kindsOf(root, el)) {
             const expected = typeof sc.expect === "function" ? sc.expect(k.kind) : sc.expect;
-            const w0 = await witness(pid, d.env);
-            let code: string | undefined;
-            if (channel === "cli") {
-              const args = ["click", "--pid", String(pid), "--session", AGENT_SESSION];
-              args.push(...(k.ref !== undefined ? ["--ref", k.ref] : ["--id", String(k.id)]));
-              const r = await runCli(d, args);
-              if (r.code !== 0) code = JSON.parse(r.stderr.trim().split("\n").pop()!).code;
-            } else {
-              const r = await agent.call("click", {
-                ...app(),
-                ...(k.ref !== undefined ? { ref: k.ref } : { id: k.id }),
-              });
-              if (r.isError) code = JSON.parse(r.text).code;
-            }
-            // A click the tool carried out shows in the title within moments; a refusal must
-            // show nothing (a stray click would also show at the next attempt's first look).
-            let w = await witness(pid, d.env);
-            const until = Date.now() + 8000;
-            while (code === undefined && w.n === w0.n && Date.now() < until) {
-              await sleep(100);
-              w = await witness(pid, d.env);
-            }
-            const outcome: Outcome = w.n !== w0.n
-              ? (code === undefined && w.n === w0.n + 1 && w.uid === t.uid ? "hit" : "wrong")
-              : code === undefined
-              ? "missed"
-              : "refused";
             attempts.push({
               scenario: sc.name,
               target: t.name,
               kind: k.kind,
               given: k.ref ?? `id ${k.id}`,
               channel,
-              outcome,
-              ...(code ? { code } : {}),
-              ...(w.n !== w0.n ? { witnessed: `${w.uid} ${w.text}` } : {}),
+              ...await clickAndWitness(d, pid, channel, agent, AGENT_SESSION, k, t.uid),
               expected,
             });
           }
