@@ -75,7 +75,7 @@ export async function openDesktopFromOptions(
   deadline?: number,
 ): Promise<Desktop> {
   // Dynamic: the library entry stays free of platform code until a command runs.
-  const { connect } = await import("../../mod.ts");
+  const { connect } = await import("../connect.ts");
   const session = sessionFromOptions(opts);
   return await connect({
     from: opts.from,

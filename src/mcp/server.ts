@@ -141,7 +141,7 @@ export function createMcpServer(
   const executor = opts.executor ??
     (opts.from !== undefined
       ? inProcessExecutor(async (timeoutMs) => {
-        const { connect } = await import("../../mod.ts");
+        const { connect } = await import("../connect.ts");
         return await connect({
           from: opts.from,
           timeoutMs,

@@ -38,7 +38,7 @@ export async function serveWorker(
   const session = (timeoutMs: number) => {
     let s = sessions.get(timeoutMs);
     if (!s) {
-      s = import("../../mod.ts").then(({ connect }) =>
+      s = import("../connect.ts").then(({ connect }) =>
         connect({
           timeoutMs,
           persistRefs: true,
