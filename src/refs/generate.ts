@@ -797,9 +797,13 @@ export function assignRefs(root: Element): void {
   }
   for (const [base, list] of byBase) {
     if (list.length < 2) continue;
-    const top = Math.min(...list.map((t) => peerKind(t.el)));
+    // Of one kind, an element named by its label outranks one named by its role (an echo of
+    // its window, or unlabelled): a row "Table" and the unlabelled table holding it.
+    const own = base.slice(base.lastIndexOf("/") + 1);
+    const rank = (el: Element) => peerKind(el) * 2 + (own === el.r ? 1 : 0);
+    const top = Math.min(...list.map((t) => rank(t.el)));
     for (const t of list) {
-      if (peerKind(t.el) !== top) t.base = fit(`${base}/${t.el.r}`);
+      if (rank(t.el) !== top) t.base = fit(`${base}/${t.el.r}`);
     }
   }
   const counts = new Map<string, number>();

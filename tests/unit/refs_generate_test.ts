@@ -671,6 +671,12 @@ Deno.test("refs: twins only among peers; a popup, heading or table named like a 
   assert.equal(refs.get(ok1), "ok.1");
   assert.equal(refs.get(ok2), "ok.2");
   assert.equal(refs.get(okText), "ok/txt");
+  // LibreOffice's Options: a page "Table" appears in the page list, a table named as its dialog.
+  const tableRow = el("row", "Table");
+  const pages = el("table", "Options", [el("row", "General"), tableRow]);
+  const options = refsOf(el("app", "soffice", [el("dialog", "Options", [pages])]));
+  assert.equal(options.get(tableRow), "options/table");
+  assert.equal(options.get(pages), "options/table/table");
   // The menu opening (it was absent) changes no ref of the menubar's item.
   const closed = refsOf(el("app", "Page", [el("menubar", "Text Formatting", [font])]));
   assert.equal(closed.get(font), "text-formatting/font");
