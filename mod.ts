@@ -76,13 +76,48 @@ export type {
   WaitResult,
 } from "./src/ops/table.ts";
 export type {
+  ClipboardGetArgs,
+  ClipboardGetResult,
+  ClipboardSetArgs,
+  ClipboardSetResult,
+  FillArgs,
+  FillResult,
   LaunchArgs,
   LaunchResult,
   QuitArgs,
   QuitResult,
+  RunArgs,
   ScreenshotArgs,
   ScreenshotResult,
   WindowArgs,
   WindowOpResult,
 } from "./src/ops/system.ts";
 export type { ActReport, ElementSummary } from "./src/ops/render.ts";
+// The types the exports above name, so that every public signature is documented.
+export type { ScopeArgs, TargetArgs } from "./src/ops/params.ts";
+export type { Camel } from "./src/ops/mod.ts";
+export type { Args, Face, Op, OpContext, OpHints, ParamSpec, ParamType } from "./src/ops/types.ts";
+export { type ActArgs, OPS, type Ops } from "./src/ops/table.ts";
+export type { Launched, Quit, WindowResult } from "./src/apps/apps.ts";
+export type {
+  ChangeHint,
+  ProviderActOptions,
+  ScreenCapture,
+  StartedApp,
+  WindowOp,
+  WindowState,
+} from "./src/platform/provider.ts";
+export type { RunOptions, RunReport, StepReport } from "./src/run/run.ts";
+export type { FilledField, FillField } from "./src/fill/fill.ts";
+export type {
+  AddedEvent,
+  ChangedEvent,
+  DoneEvent,
+  ErrorEvent,
+  ObserveEvent,
+  RemovedEvent,
+  SnapshotEvent,
+} from "./src/observe/events.ts";
+export type { RefShortener } from "./src/output/short_refs.ts";
+export type { RgbaImage } from "./src/output/image.ts";
+export type { ActOptions } from "./src/desktop.ts";

@@ -116,7 +116,8 @@ export function dataOf(op: AnyOp, result: unknown, args: Args): Record<string, u
 }
 
 /** `set_value` → `setValue`. */
-type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}`
+export type Camel<S extends string> = S extends `${infer H}_${infer T}`
+  ? `${H}${Capitalize<Camel<T>>}`
   : S;
 
 /** Options of a library call besides its arguments. */
