@@ -8,36 +8,12 @@
  * @module
  */
 
-import type { Desktop } from "../desktop.ts";
+import type { Desktop } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
 import type { AppInfo, WindowInfo } from "../model/element.ts";
 import type { Provider, Scope, WindowOp, WindowState } from "../platform/provider.ts";
-
-/** What a launch found. */
-export interface Launched {
-  /** The app as the accessibility bus lists it. */
-  app: AppInfo;
-  /** Its windows. */
-  windows: WindowInfo[];
-  /** The command that was started. */
-  command: string[];
-}
-
-/** What a quit did. */
-export interface Quit {
-  /** The app that quit. */
-  app: AppInfo;
-  /** `windows` when its windows were asked to close, `signal` when its process was ended. */
-  via: "windows" | "signal";
-}
-
-/** The result of window operations. */
-export interface WindowResult {
-  /** The window acted on. */
-  window: WindowInfo;
-  /** Its state after the last operation. */
-  state: WindowState;
-}
+import type { Launched, Quit, WindowResult } from "./types.ts";
+export type { Launched, Quit, WindowResult };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

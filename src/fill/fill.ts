@@ -7,36 +7,16 @@
  * @module
  */
 
-import type { Desktop, Target } from "../desktop.ts";
+import type { Desktop, Target } from "../desktop_types.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import type { Scope } from "../platform/provider.ts";
 import { readTextArgument } from "../io/bounded_read.ts";
-
-/** One field to fill. */
-export interface FillField {
-  /** The element. */
-  target: Target;
-  /** Its new value: text, a number, `true`/`false` for check boxes, an option's label. */
-  value: string;
-}
+import type { FilledField, FillField } from "./types.ts";
+export type { FilledField, FillField };
 
 /** How long fields may take to show their new values before fill reports them as they are. */
 const SETTLE_MS = 8000;
-
-/** What one field became. */
-export interface FilledField {
-  /** The field as it was named (its ref, `#id` or text). */
-  field: string;
-  /** True when the value was set and reads back as asked. */
-  ok: boolean;
-  /** The element (after filling), without children. */
-  element?: Element;
-  /** How it was set (`accessible` or `input`). */
-  via?: string;
-  /** Why it failed: the error's code and message. */
-  error?: { code: string; message: string; suggestion?: string };
-}
 
 /**
  * Reads `fill --fields-file PATH` (or `-`, standard input): one `REF=VALUE`

@@ -24,7 +24,7 @@ import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
-import type { StoredElement, StoredRead } from "../state/ref_store.ts";
+import type { StoredElement, StoredRead } from "./stored.ts";
 import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
 import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
 

@@ -11,7 +11,7 @@
  */
 
 import type { Element, Role } from "../model/element.ts";
-import type { StoredElement } from "../state/ref_store.ts";
+import type { StoredElement } from "./stored.ts";
 import { keyLabel, rowKeyText } from "../refs/generate.ts";
 import { indexedBase, lastSegment, refParent } from "./syntax.ts";
 

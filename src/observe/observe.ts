@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Desktop } from "../desktop.ts";
+import type { Desktop } from "../desktop_types.ts";
 import { type Change, diffTrees, enclosingRefs } from "../diff/diff.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element, Role } from "../model/element.ts";

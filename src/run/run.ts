@@ -7,54 +7,16 @@
  * @module
  */
 
-import type { Desktop, Target } from "../desktop.ts";
+import type { Desktop, Target } from "../desktop_types.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
-import type {
-  Action,
-  MouseButton,
-  Scope,
-  ScrollDirection,
-  WindowOp,
-} from "../platform/provider.ts";
+import type { Action, MouseButton, ScrollDirection, WindowOp } from "../platform/provider.ts";
 import { fillFields } from "../fill/fill.ts";
 import { parseInputJson, readInputText } from "../io/bounded_read.ts";
 import { saveScreenshot } from "../screenshot/screenshot.ts";
 import { parseSteps, secureValueUnchecked, type Step } from "./steps.ts";
-
-/** What one step did. */
-export interface StepReport {
-  /** 1-based step number. */
-  step: number;
-  /** The verb. */
-  verb: string;
-  /** Whether it succeeded (dry run: whether its target resolved). */
-  ok: boolean;
-  /** The element it acted on or resolved to. */
-  element?: { i?: number; ref?: string; r: string; t?: string };
-  /** A short note: what it did, or why it was not checked. */
-  detail?: string;
-  /** The failure. */
-  error?: { code: string; message: string; suggestion?: string };
-}
-
-/** The result of a run. */
-export interface RunReport {
-  /** True when every step succeeded. */
-  ok: boolean;
-  /** Whether nothing was acted on. */
-  dryRun: boolean;
-  /** One report per step run (a run stops after the first failure). */
-  steps: StepReport[];
-}
-
-/** Options of {@link runSteps}. */
-export interface RunOptions {
-  /** Resolve every target without acting. */
-  dryRun?: boolean;
-  /** Scope for steps that name none (CLI `--app`). */
-  scope?: Scope;
-}
+import type { RunOptions, RunReport, StepReport } from "./types.ts";
+export type { RunOptions, RunReport, StepReport };
 
 function summary(el: Element): StepReport["element"] {
   return {

@@ -18,7 +18,7 @@
  * @module
  */
 
-import type { Target } from "../desktop.ts";
+import type { Target } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";

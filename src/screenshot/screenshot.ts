@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Desktop, Target } from "../desktop.ts";
+import type { Desktop, Target } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
 import type { Bounds, Element, WindowInfo } from "../model/element.ts";
 import { INTERACTIVE_ROLES } from "../model/roles.ts";
@@ -19,38 +19,8 @@ import { drawMarks, type Mark, marksOf } from "../output/marks.ts";
 import { encodePng } from "../output/png.ts";
 import { writePrivateFile } from "../io/private_write.ts";
 import type { Scope } from "../platform/provider.ts";
-
-/** What to capture and how. */
-export interface ScreenshotRequest {
-  /** One element (by ref, id or text) instead of the window or screen. */
-  target?: Target;
-  /** Shrink by this factor, in (0, 1] (default 1). */
-  scale?: number;
-  /** Draw each interactive element's box with its id and ref. */
-  marks?: boolean;
-}
-
-/** A screenshot. */
-export interface Screenshot {
-  /** The PNG file's bytes. */
-  png: Uint8Array;
-  /** Image width in pixels. */
-  width: number;
-  /** Image height in pixels. */
-  height: number;
-  /** The part of the screen shown, in global screen pixels. */
-  region: Bounds;
-  /** Image pixels per screen pixel (below 1 after `scale`). */
-  scale: number;
-  /** What was captured. */
-  of: "screen" | "window" | "element";
-  /** The window, when one was captured. */
-  window?: WindowInfo;
-  /** The element, when one was captured. */
-  element?: Element;
-  /** The marks drawn (empty without `marks`). */
-  marks: Mark[];
-}
+import type { Screenshot, ScreenshotRequest } from "./types.ts";
+export type { Screenshot, ScreenshotRequest };
 
 function hasScope(s: Scope): boolean {
   return s.app !== undefined || s.pid !== undefined || s.window !== undefined ||

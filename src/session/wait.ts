@@ -8,7 +8,7 @@
 import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import type { Provider, Scope } from "../platform/provider.ts";
-import type { WaitCondition } from "../desktop.ts";
+import type { WaitCondition } from "../desktop_types.ts";
 
 /** Poll period when the provider has no change events. */
 export const POLL_MS = 200;

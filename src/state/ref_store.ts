@@ -30,51 +30,8 @@
 
 import { DesktopError } from "../errors.ts";
 import { readInputSync, readInputText } from "../io/bounded_read.ts";
-import type { Bounds } from "../model/element.ts";
-
-/** What the store remembers of one printed element. */
-export interface StoredElement {
-  /** Numeric id in that read. */
-  i: number;
-  /** Ref in that read. */
-  ref?: string;
-  /** Short role. */
-  r: string;
-  /** Label. */
-  t?: string;
-  /** Platform-native identity, when the backend has one. */
-  nid?: string;
-  /** Bounds. */
-  b?: Bounds;
-  /** Child-index path from the read's root (`0.2.5`). */
-  path: string;
-  /** The key of the row (or tree item) it sat in, when it sat in one. */
-  row?: string;
-  /** For an indexed ref (`ok.2`): how many elements shared its base ref in that read. */
-  n?: number;
-}
-
-/** The app a stored read came from. */
-export interface StoredApp {
-  /** Application name. */
-  name: string;
-  /** Process id. */
-  pid: number;
-  /** Process start time, when known: a different one means the app restarted. */
-  started?: number;
-}
-
-/** One stored read. */
-export interface StoredRead {
-  /** The app that was read. */
-  app: StoredApp;
-  /** ISO timestamp of the read. */
-  readAt: string;
-  /** Printed elements in document order. */
-  elements: StoredElement[];
-  /** True when elements were dropped to respect the size cap. */
-  truncated?: boolean;
-}
+import type { StoredApp, StoredElement, StoredRead } from "../identity/stored.ts";
+export type { StoredApp, StoredElement, StoredRead };
 
 /** Where reads are remembered. */
 export interface RefStore {

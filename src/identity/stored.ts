@@ -1,0 +1,53 @@
+/**
+ * What the last read showed, as identity checks it and the ref store keeps
+ * it: the shapes of a stored read. Pure: the store (src/state/ref_store.ts)
+ * reads and writes them.
+ *
+ * @module
+ */
+
+import type { Bounds } from "../model/element.ts";
+
+/** What the store remembers of one printed element. */
+export interface StoredElement {
+  /** Numeric id in that read. */
+  i: number;
+  /** Ref in that read. */
+  ref?: string;
+  /** Short role. */
+  r: string;
+  /** Label. */
+  t?: string;
+  /** Platform-native identity, when the backend has one. */
+  nid?: string;
+  /** Bounds. */
+  b?: Bounds;
+  /** Child-index path from the read's root (`0.2.5`). */
+  path: string;
+  /** The key of the row (or tree item) it sat in, when it sat in one. */
+  row?: string;
+  /** For an indexed ref (`ok.2`): how many elements shared its base ref in that read. */
+  n?: number;
+}
+
+/** The app a stored read came from. */
+export interface StoredApp {
+  /** Application name. */
+  name: string;
+  /** Process id. */
+  pid: number;
+  /** Process start time, when known: a different one means the app restarted. */
+  started?: number;
+}
+
+/** One stored read. */
+export interface StoredRead {
+  /** The app that was read. */
+  app: StoredApp;
+  /** ISO timestamp of the read. */
+  readAt: string;
+  /** Printed elements in document order. */
+  elements: StoredElement[];
+  /** True when elements were dropped to respect the size cap. */
+  truncated?: boolean;
+}
