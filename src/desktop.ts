@@ -86,13 +86,22 @@ export { DEFAULT_TIMEOUT_MS };
  * ```
  */
 export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {}): Desktop {
-  const store = opts.store ??
-    defaultStore(opts.persistRefs ?? false, opts.session, provider.platform === "replay");
+  let store: RefStore;
+  try {
+    store = opts.store ??
+      defaultStore(opts.persistRefs ?? false, opts.session, provider.platform === "replay");
+  } catch (e) {
+    // A bad session name: the provider's bus connection would keep the process alive.
+    provider.close();
+    throw e;
+  }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Whole milliseconds: a deadline from performance.timeOrigin would print as 2915.69189453125 ms.
+  const sessionDeadline = opts.deadline === undefined ? Infinity : Math.floor(opts.deadline);
 
   /** The deadline of a call starting now: its own timeout, within the session's deadline. */
   function callDeadline(ms = timeoutMs): number {
-    return Math.min(Date.now() + ms, opts.deadline ?? Infinity);
+    return Math.min(Date.now() + ms, sessionDeadline);
   }
 
   /** A fresh read with ids and refs, not persisted, ending by `deadline`. */
@@ -187,7 +196,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         const before = verify ? await readFull(scope, deadline).catch(() => null) : null;
         const result = await provider.act(scope, { point: target.point }, action, { deadline });
         if (!before) return result;
-        const effect = await effectOf(action, undefined, before.root, reread, settleMs, deadline);
+        const effect = await effectOf(
+          action,
+          undefined,
+          before.root,
+          reread,
+          settleMs,
+          deadline,
+          opts.bounds,
+        );
         const run = await lastReadOfRun(before.app);
         const changes = changesAsLastRead(effect.changes, before.root, run);
         return { ...result, changes, ...unverifiedOf(effect) };
@@ -207,7 +224,15 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         ...renamed,
       };
       if (!verify) return { ...result, element };
-      const effect = await effectOf(action, element, snapshot.root, reread, settleMs, deadline);
+      const effect = await effectOf(
+        action,
+        element,
+        snapshot.root,
+        reread,
+        settleMs,
+        deadline,
+        opts.bounds,
+      );
       const run = await lastReadOfRun(snapshot.app);
       return {
         ...result,

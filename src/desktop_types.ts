@@ -72,6 +72,8 @@ export interface ActOptions {
   settleMs?: number;
   /** Check the effect at all (default true); false returns as soon as the action is sent. */
   verify?: boolean;
+  /** List moves and resizes among the changes (default false: a scroll's boxes are noise). */
+  bounds?: boolean;
 }
 
 /** Conditions `wait` can wait for. */

@@ -7,6 +7,7 @@
  */
 
 import { type Change, diffTrees } from "../diff/diff.ts";
+import { isSilentField } from "../diff/noise.ts";
 import type { Element } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { DesktopError } from "../errors.ts";
@@ -27,8 +28,14 @@ export interface SettleOptions {
   settleMs?: number;
   /** The caller's deadline (ms since the epoch): settling ends by it, whatever `settleMs` says. */
   deadline?: number;
-  /** Report bounds changes (scroll and drag move things; other actions only add noise). */
+  /**
+   * Count moves and resizes as the action's effect (scroll and drag move
+   * things; for other actions they are noise). They are reported only with
+   * {@link SettleOptions.reportBounds}.
+   */
   bounds?: boolean;
+  /** Keep bounds changes in the reported changes (default: left out). */
+  reportBounds?: boolean;
   /** Sleeps `ms` (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>;
   /** Milliseconds now (tests pass a fake clock). */
@@ -43,6 +50,8 @@ export interface Settled {
   changes: Change[];
   /** Why reading again failed, when it did (the last good tree is kept). */
   readError?: DesktopError;
+  /** How many elements only moved or resized (left out of `changes`, see `reportBounds`). */
+  boxesOnly?: number;
 }
 
 /**
@@ -82,7 +91,7 @@ export async function settleChanges(
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
     if (now() >= hard) {
       // No time left to read again: judge on what was read, if anything was.
-      return prev ? { root, changes } : { root, changes, readError: pastDeadline() };
+      return finish(prev ? { root, changes } : { root, changes, readError: pastDeadline() });
     }
     // Back off: a big app read many times over would slow the app it watches.
     pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.6));
@@ -97,7 +106,7 @@ export async function settleChanges(
         readError = e;
         continue;
       }
-      return { root, changes, readError: e };
+      return finish({ root, changes, readError: e });
     }
     readError = undefined;
     root = cur;
@@ -105,7 +114,28 @@ export async function settleChanges(
     if (changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0) break;
     prev = cur;
   } while (now() < until);
-  return readError ? { root, changes, readError } : { root, changes };
+  const settled: Settled = readError ? { root, changes, readError } : { root, changes };
+  return finish(settled);
+
+  function finish(s: Settled): Settled {
+    return opts.bounds && !opts.reportBounds ? withoutBoxes(s) : s;
+  }
+}
+
+/** A settled state with bounds left out of its changes, counting the elements that only moved. */
+function withoutBoxes(s: Settled): Settled {
+  let boxesOnly = 0;
+  const changes: Change[] = [];
+  for (const ch of s.changes) {
+    if (ch.type !== "changed" || !("b" in ch.changes)) {
+      changes.push(ch);
+      continue;
+    }
+    const { b: _b, ...rest } = ch.changes;
+    if (Object.keys(rest).length) changes.push({ ...ch, changes: rest });
+    else boxesOnly++;
+  }
+  return { ...s, changes, ...(boxesOnly ? { boxesOnly } : {}) };
 }
 
 function pastDeadline(): DesktopError {
@@ -169,8 +199,10 @@ export function judgeEffect(
       `${readError.message})`;
     return effect;
   }
+  // Elements that only moved (a scroll) are an effect, though not listed.
+  const moved = settled.boxesOnly ?? 0;
   if (!target) {
-    if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
+    if (changes.length === 0 && !moved) effect.unverified = `nothing changed within ${settleMs} ms`;
     return effect;
   }
   const own = after ? changes.find((c) => c.type === "changed" && c.ref === after.ref) : undefined;
@@ -238,11 +270,13 @@ export function judgeEffect(
       : "the element is gone after the action";
     return effect;
   }
-  if (changes.length === 0) effect.unverified = `nothing changed within ${settleMs} ms`;
-  else if (!TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
+  if (changes.length === 0 && !moved) effect.unverified = `nothing changed within ${settleMs} ms`;
+  else if (!moved && !TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
     // Synthesized input gives the app (and a clicked button) the keyboard focus: that alone
     // says nothing of what the click was for (a calculator's key that did not register).
-    effect.unverified = `only the keyboard focus moved within ${settleMs} ms`;
+    effect.unverified = changes.some((c) => c.type === "changed" && "f" in c.changes)
+      ? `only the keyboard focus moved within ${settleMs} ms`
+      : `nothing visible changed within ${settleMs} ms`;
   }
   return effect;
 }
@@ -269,9 +303,14 @@ function descendantRefs(el: Element): Set<string> {
   return out;
 }
 
-/** Whether a change is only a focus change. */
+/**
+ * Whether a change says nothing of what an action did: only a focus change,
+ * or nothing a reader would see (an icon glyph, spacing). A reorder (`at`)
+ * is news.
+ */
 function focusOnly(c: Change): boolean {
-  return c.type === "changed" && Object.keys(c.changes).every((k) => k === "f");
+  if (c.type !== "changed") return false;
+  return Object.entries(c.changes).every(([k, [a, b]]) => k === "f" || isSilentField(k, a, b));
 }
 
 /** Fields of a change that are the element's value (text, number, checked or selected state). */
@@ -322,6 +361,8 @@ function alreadySet(action: Action, el: Element): boolean {
  * @param read reads the tree again
  * @param settleMs longest wait for the effect to show
  * @param deadline the caller's deadline (ms since the epoch), which settling never passes
+ * @param reportBounds keep moves and resizes in the changes (default: left out; a scroll
+ *   or drag that only moved things is still verified by them)
  * @returns the effect
  * @throws DesktopError ACTION_FAILED when typing or setting a value had no effect
  */
@@ -332,8 +373,9 @@ export async function effectOf(
   read: () => Promise<Element>,
   settleMs: number = DEFAULT_SETTLE_MS,
   deadline?: number,
+  reportBounds = false,
 ): Promise<Effect> {
-  const bounds = action.kind === "scroll" || action.kind === "drag";
-  const settled = await settleChanges(before, read, { settleMs, bounds, deadline });
+  const bounds = reportBounds || action.kind === "scroll" || action.kind === "drag";
+  const settled = await settleChanges(before, read, { settleMs, bounds, reportBounds, deadline });
   return judgeEffect(action, target, settled, settleMs);
 }

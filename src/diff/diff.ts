@@ -13,17 +13,34 @@
  * that nearest one as `up`: a new dialog and its content are one event for a
  * reader that wants it so.
  *
+ * A reorder is a change: an element that moved among the siblings it had (a
+ * sorted table's rows) is `changed` with `at: [oldIndex, newIndex]` (0-based,
+ * among its parent's children) and its parent's ref as `in`. Only the fewest
+ * elements that explain the new order move (those off the longest run that
+ * kept its order): a row inserted at the top moves nothing.
+ *
+ * What the app shows by itself for a moment is no change (see ./transient.ts):
+ * a tooltip, a browser's link-preview or status bubble window.
+ *
  * @module
  */
 
 import type { Element, FlatElement } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
+import { transientParts } from "./transient.ts";
 
 /** One difference between two reads. */
 export type Change =
   | { type: "added"; ref: string; el: FlatElement; p?: string; up?: string }
   | { type: "removed"; ref: string; i: number; r: string; t?: string; up?: string }
-  | { type: "changed"; ref: string; i: number; changes: Record<string, [unknown, unknown]> };
+  | {
+    type: "changed";
+    ref: string;
+    i: number;
+    changes: Record<string, [unknown, unknown]>;
+    /** With an `at` change (the element moved among its siblings): its parent's ref. */
+    in?: string;
+  };
 
 /**
  * The refs each added (or removed) change sits inside, nearest first, by
@@ -84,6 +101,7 @@ export const DIFF_FIELDS: readonly (keyof Element)[] = [
   "min",
   "max",
   "lv",
+  "sort",
   "a",
 ];
 
@@ -168,17 +186,27 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   const out: Change[] = [];
   const added: Array<{ at: number; el: Element }> = [];
   const addedEls = new Set<Element>();
-  for (const el of preorder(after, newParents)) {
+  const pairs = new Map<Element, Element>();
+  const changedOf = new Map<Element, Extract<Change, { type: "changed" }>>();
+  const newOrder = preorder(after, newParents);
+  const quietNew = transientParts(after);
+  const quietOld = transientParts(before);
+  for (const el of newOrder) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
     const prev = matchOf(el);
+    if (prev) {
+      matched.add(prev);
+      pairs.set(el, prev);
+    }
+    // A bubble the app shows for a moment: not news while it lasts, nor when it goes.
+    if (quietNew.has(el) && (!prev || quietOld.has(prev))) continue;
     if (!prev) {
       addedEls.add(el);
       added.push({ at: out.length, el });
       out.push({ type: "added", ref: el.ref, el: reportable(el) });
       continue;
     }
-    matched.add(prev);
     let changes: Record<string, [unknown, unknown]> | null = null;
     if (prev.ref !== el.ref) (changes ??= {}).ref = [prev.ref, el.ref];
     for (const k of fields) {
@@ -188,7 +216,26 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
       const b = fieldValue(el, k);
       if (!same(a, b)) (changes ??= {})[k] = [a, b];
     }
-    if (changes) out.push({ type: "changed", ref: el.ref, i: el.i, changes });
+    if (changes) {
+      const ch = { type: "changed" as const, ref: el.ref, i: el.i, changes };
+      changedOf.set(el, ch);
+      out.push(ch);
+    }
+  }
+  for (const move of movesOf(after, pairs, oldParents)) {
+    const ch = changedOf.get(move.el);
+    if (ch) {
+      ch.changes.at = move.at;
+      ch.in = move.in;
+    } else {
+      out.push({
+        type: "changed",
+        ref: move.el.ref!,
+        i: move.el.i,
+        changes: { at: move.at },
+        in: move.in,
+      });
+    }
   }
   if (added.length) {
     // Landmark paths only when something was added: they need a ref trace of the new tree.
@@ -204,7 +251,7 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   }
   const removedEls = new Set([...old.values()].filter((el) => !matched.has(el)));
   for (const [ref, el] of old) {
-    if (matched.has(el)) continue;
+    if (matched.has(el) || quietOld.has(el)) continue;
     const up = nearest(el, oldParents, (a) => removedEls.has(a));
     out.push({
       type: "removed",
@@ -241,4 +288,64 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     if (byRef.nid !== undefined && byRef.nid !== el.nid && newNids.has(byRef.nid)) return undefined;
     return byRef;
   }
+}
+
+/** One element that moved among its siblings. */
+interface Move {
+  el: Element;
+  at: [number, number];
+  in: string;
+}
+
+/**
+ * The elements that moved among the siblings they had: for each parent
+ * matched across the reads, its children matched to children of the old
+ * parent, minus the longest run of them that kept its old order.
+ */
+function movesOf(
+  after: Element,
+  pairs: ReadonlyMap<Element, Element>,
+  oldParents: ReadonlyMap<Element, Element>,
+): Move[] {
+  const out: Move[] = [];
+  for (const parent of preorder(after)) {
+    const kids = parent.c;
+    const was = pairs.get(parent);
+    if (!kids || kids.length < 2 || !was?.c || parent.ref === undefined) continue;
+    const oldIndex = new Map<Element, number>();
+    was.c.forEach((k, n) => oldIndex.set(k, n));
+    const stayed: Array<{ el: Element; from: number; to: number }> = [];
+    kids.forEach((k, n) => {
+      const prev = pairs.get(k);
+      if (prev && oldParents.get(prev) === was) {
+        stayed.push({ el: k, from: oldIndex.get(prev)!, to: n });
+      }
+    });
+    if (stayed.length < 2) continue;
+    const kept = longestIncreasing(stayed.map((s) => s.from));
+    stayed.forEach((s, n) => {
+      if (!kept.has(n)) out.push({ el: s.el, at: [s.from, s.to], in: parent.ref! });
+    });
+  }
+  return out;
+}
+
+/** The positions of one longest strictly increasing subsequence (patience sorting, n log n). */
+function longestIncreasing(xs: readonly number[]): Set<number> {
+  const tails: number[] = []; // position in xs of the smallest tail of each length
+  const back: number[] = new Array(xs.length).fill(-1);
+  for (let n = 0; n < xs.length; n++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[tails[mid]] < xs[n]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) back[n] = tails[lo - 1];
+    tails[lo] = n;
+  }
+  const out = new Set<number>();
+  for (let n = tails.length ? tails[tails.length - 1] : -1; n >= 0; n = back[n]) out.add(n);
+  return out;
 }

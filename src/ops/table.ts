@@ -85,6 +85,13 @@ const DIFF: ParamSpec = {
   doc: "report the changes it caused",
 };
 
+/** Whether an action's changes list moves and resizes (a scroll's boxes are noise otherwise). */
+const BOUNDS_CHANGES: ParamSpec = {
+  name: "bounds",
+  type: "boolean",
+  doc: "list moves/resizes among the changes",
+};
+
 /** The CLI's output format of actions (MCP returns both text and data). */
 const ACT_FORMAT: ParamSpec = {
   name: "format",
@@ -448,12 +455,13 @@ const find: Op<FindArgs, FindResult> = defineOp<FindArgs, FindResult>({
 async function act(
   ctx: OpContext,
   verb: string,
-  args: ScopeArgs,
+  args: ScopeArgs & { bounds?: boolean },
   target: Target,
   action: Action,
 ): Promise<ActReport> {
   const desktop = await ctx.desktop();
-  return actReport(verb, await desktop.act(toScope(args), target, action));
+  const opts = args.bounds ? { bounds: true } : {};
+  return actReport(verb, await desktop.act(toScope(args), target, action, opts));
 }
 
 function renderAct(r: ActReport, args: { format?: string; diff?: boolean }): string {
@@ -469,6 +477,8 @@ function actData(r: ActReport, args: { diff?: boolean }): Record<string, unknown
 export interface ActArgs {
   /** Report the changes the action caused (MCP: default true). */
   diff?: boolean;
+  /** List moves and resizes among the changes (default false). */
+  bounds?: boolean;
   /** CLI output format. */
   format?: "agent" | "json";
 }
@@ -506,6 +516,7 @@ const click: Op<ClickArgs, ActReport> = defineOp<ClickArgs, ActReport>({
     },
     { name: "double", type: "boolean", doc: "double-click" },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -560,6 +571,7 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
     },
     { name: "key", type: "string", doc: "key combo instead (ctrl+a)" },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -612,6 +624,7 @@ const key: Op<KeyArgs, ActReport> = defineOp<KeyArgs, ActReport>({
     ...LIVE,
     ...targetParams(),
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -645,6 +658,7 @@ const action: Op<ActionArgs, ActReport> = defineOp<ActionArgs, ActReport>({
     ...targetParams(),
     { name: "name", type: "string", required: true, doc: "the action name" },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -684,6 +698,7 @@ const setValue: Op<SetValueArgs, ActReport> = defineOp<SetValueArgs, ActReport>(
       doc: "the new value",
     },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -725,6 +740,7 @@ const scroll: Op<ScrollArgs, ActReport> = defineOp<ScrollArgs, ActReport>({
     },
     { name: "amount", type: "int", min: 1, max: MAX_SCROLL_STEPS, doc: "steps (default 3)" },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -797,6 +813,7 @@ const drag: Op<DragArgs, ActReport> = defineOp<DragArgs, ActReport>({
     { name: "to_x", type: "int", min: -1e9, doc: "destination x" },
     { name: "to_y", type: "int", min: -1e9, doc: "destination y" },
     DIFF,
+    BOUNDS_CHANGES,
     ACT_FORMAT,
   ],
   output: ACT_OUT,
@@ -839,7 +856,7 @@ const focus: Op<FocusArgs, ActReport> = defineOp<FocusArgs, ActReport>({
   doc: "Give an element keyboard focus and raise its window.",
   examples: ["desktop focus --app Chromium --ref form/email"],
   hints: { ...ACT, destructive: false, idempotent: true },
-  params: [...LIVE, ...targetParams(), DIFF, ACT_FORMAT],
+  params: [...LIVE, ...targetParams(), DIFF, BOUNDS_CHANGES, ACT_FORMAT],
   output: ACT_OUT,
   run(ctx, args) {
     const target = toTarget(args);
@@ -935,7 +952,9 @@ export interface ObserveArgs extends ScopeArgs {
   depth?: number;
   /** Only this ref's subtree. */
   scope_ref?: string;
-  /** Ignore moves and resizes. */
+  /** Report moves and resizes (default: left out). */
+  bounds?: boolean;
+  /** Ignore moves and resizes (the default; kept for existing scripts). */
   ignore_bounds?: boolean;
   /** Ignore focus changes. */
   ignore_focus?: boolean;
@@ -958,7 +977,8 @@ const observeOp: Op<ObserveArgs, ObserveResult> = defineOp<ObserveArgs, ObserveR
     "Pass back cursor for the events since.",
   examples: [
     "desktop observe --app Chromium --duration 10",
-    "desktop observe --app Chromium --roles btn,lnk --ignore-bounds | jq 'select(.type==\"added\")'",
+    "desktop observe --app Chromium --roles btn,lnk | jq 'select(.type==\"added\")'",
+    "desktop observe --app Chromium --bounds                # moves and resizes too",
   ],
   notes: `Output is always JSONL (--format does not apply): one event per line, e.g.
   {"type":"snapshot","ts":1767261600000,"count":42}
@@ -993,7 +1013,8 @@ not an --id target: act on what you see by its ref.`,
     { name: "roles", type: "string", doc: "only these roles" },
     { name: "depth", type: "int", min: 0, doc: "maximum depth" },
     { name: "scope_ref", type: "string", doc: "only this ref's subtree" },
-    { name: "ignore_bounds", type: "boolean", doc: "ignore moves/resizes" },
+    { name: "bounds", type: "boolean", doc: "report moves/resizes too" },
+    { name: "ignore_bounds", type: "boolean", doc: "ignore moves/resizes (the default)" },
     { name: "ignore_focus", type: "boolean", doc: "ignore focus" },
     {
       name: "cursor",
@@ -1022,7 +1043,8 @@ not an --id target: act on what you see by its ref.`,
       ...(roles ? { roles } : {}),
       ...(args.depth !== undefined ? { depth: args.depth } : {}),
       ...(args.scope_ref !== undefined ? { scopeRef: args.scope_ref } : {}),
-      ...(args.ignore_bounds ? { ignoreBounds: true } : {}),
+      // Boxes move with every scroll and resize: they are noise unless asked for.
+      ...(args.bounds && !args.ignore_bounds ? {} : { ignoreBounds: true }),
       ...(args.ignore_focus ? { ignoreFocus: true } : {}),
       signal: ctx.signal,
     });

@@ -14,6 +14,7 @@
  */
 
 import { type Change, enclosingRefs } from "../diff/diff.ts";
+import { isSilentField } from "../diff/noise.ts";
 import type { Bounds, Element } from "../model/element.ts";
 import { elementLine, quote, renderAgent } from "./agent.ts";
 import {
@@ -175,15 +176,21 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     if (t !== undefined) inside.set(`${ch.type} ${t}`, (inside.get(`${ch.type} ${t}`) ?? 0) + 1);
   }
   const count = (ch: Change) => inside.get(`${ch.type} ${ch.ref}`) ?? 0;
-  // A menu that opened is what the next step picks from: listed whole.
+  const subtrees = addedSubtrees(changes);
+  // A menu that opened is what the next step picks from: listed whole. So is any new part
+  // that fits a glance (a dialog with its fields); a larger one is named, with where to read it.
   const menus = new Set(
     changes.filter((ch) => ch.type === "added" && ch.el.r === "menu").map((ch) => ch.ref),
   );
-  const inFull = (ref: string) =>
-    menus.has(ref) || (inside.get(`added ${ref}`) ?? 0) <= ADDED_INSIDE_LISTED;
-  const held = (ch: Change) => {
-    const n = count(ch);
-    return inFull(ch.ref) ? "" : ` (and ${n} inside: read --scope-ref ${ch.ref})`;
+  const listed = new Map<string, string[] | null>();
+  const linesOf = (ref: string): string[] | null => {
+    if (!listed.has(ref)) {
+      const lines = addedLines(subtrees.get(ref)!);
+      const fits = lines.length <= ADDED_LINES_LISTED &&
+        lines.reduce((n, l) => n + l.length, 0) <= ADDED_CHARS_LISTED;
+      listed.set(ref, menus.has(ref) || fits ? lines : null);
+    }
+    return listed.get(ref)!;
   };
   const gone = (ch: Change) => {
     const n = count(ch);
@@ -193,24 +200,36 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   // unless it stands for what it held.
   const unprinted = (ch: Change, el: Element) =>
     count(ch) === 0 && (isAnonymous(el) || isPunctuation(el));
-  const subtrees = addedSubtrees(changes);
   const changedByRef = new Map<string, Extract<Change, { type: "changed" }>>();
   for (const ch of changes) if (ch.type === "changed") changedByRef.set(ch.ref, ch);
+  // Rows that moved: each one's line when a few did, one line for their container when many.
+  const movedIn = new Map<string, Array<Extract<Change, { type: "changed" }>>>();
+  for (const ch of changes) {
+    if (ch.type === "changed" && ch.changes.at && ch.in !== undefined) {
+      movedIn.set(ch.in, [...movedIn.get(ch.in) ?? [], ch]);
+    }
+  }
   const lines: string[] = [];
-  const renumbered: string[] = [];
+  const reordered = new Set<string>();
   for (const ch of changes) {
     switch (ch.type) {
-      case "added":
+      case "added": {
         // What sits inside a new element is printed with it, as a read prints it (a row and its
         // text on one line, a link's caption folded into it), with no box: the agent acts by
         // ref (JSONL keeps boxes).
         if (top(ch) !== undefined || unprinted(ch, ch.el)) break;
-        if (inFull(ch.ref)) {
-          for (const line of addedLines(subtrees.get(ch.ref)!)) lines.push(`+ ${line}`);
+        const whole = linesOf(ch.ref);
+        if (whole) {
+          for (const line of whole) lines.push(`+ ${line}`);
         } else {
-          lines.push(`+ ${elementLine({ ...ch.el, ref: ch.ref }, { bounds: false })}${held(ch)}`);
+          const shown = namedPart(subtrees.get(ch.ref)!);
+          lines.push(
+            `+ ${elementLine(shown, { bounds: false })} (and ${count(ch)} inside: ` +
+              `read --scope-ref ${shown.ref})`,
+          );
         }
         break;
+      }
       case "removed": {
         const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
         if (ch.up === undefined && !unprinted(ch, el)) {
@@ -219,29 +238,31 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         break;
       }
       case "changed": {
-        // A twin's index that moved (a twin came or went before it) is bookkeeping, not news.
-        const keys = Object.keys(ch.changes);
-        const [a, b] = ch.changes.ref ?? [];
-        if (keys.length === 1 && isTwinShift(a, b)) {
-          renumbered.push(`${a} -> ${b}`);
-          break;
-        }
         if (echoesParentChange(ch, changedByRef)) break;
-        // Actions that say nothing (scrolling that came with a longer page) are no news either.
-        const parts = Object.entries(ch.changes).filter(([k, [a, b]]) =>
-          k !== "a" || informativeActionsOf(a).join() !== informativeActionsOf(b).join()
-        ).map(([k, [a, b]]) => `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`);
+        const moves = ch.in !== undefined ? movedIn.get(ch.in) : undefined;
+        const grouped = moves !== undefined && moves.length > MOVES_LISTED;
+        if (grouped && !reordered.has(ch.in!)) {
+          reordered.add(ch.in!);
+          lines.push(reorderLine(ch.in!, moves));
+        }
+        const parts = Object.entries(ch.changes).filter(([k, [a, b]]) => {
+          // A twin's index that moved (a twin came or went before it) is bookkeeping, not
+          // news: the line names the element by its new ref.
+          if (k === "ref") return !isTwinShift(a, b);
+          if (k === "at") return !grouped;
+          // Actions that say nothing (scrolling that came with a longer page) are no news.
+          if (k === "a") return informativeActionsOf(a).join() !== informativeActionsOf(b).join();
+          return !isSilentField(k, a, b);
+        }).map(([k, [a, b]]) =>
+          k === "at"
+            ? `moved: ${Number(a) + 1} -> ${Number(b) + 1}`
+            : `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
+        );
         if (parts.length) lines.push(`~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`);
       }
     }
   }
-  if (renumbered.length) {
-    const shown = renumbered.slice(0, 3).join(", ");
-    const more = renumbered.length > 3 ? `, … (${renumbered.length - 3} more)` : "";
-    lines.push(
-      `~ ${renumbered.length} twin refs renumbered (a twin came or went): ${shown}${more}`,
-    );
-  }
+  if (lines.length === 0) return "";
   return lines.join("\n") + "\n";
 }
 
@@ -287,8 +308,43 @@ function addedLines(root: Element): string[] {
   return renderAgent(root, { bounds: false }).trimEnd().split("\n");
 }
 
-/** How many elements a new one may hold and still be listed in full in a diff. */
-const ADDED_INSIDE_LISTED = 12;
+/**
+ * How many lines (and characters) a new part may take and still be listed in
+ * full in a diff: a dialog with a few fields, a menu (always listed), not a
+ * page of results.
+ */
+const ADDED_LINES_LISTED = 16;
+/** See {@link ADDED_LINES_LISTED}. */
+const ADDED_CHARS_LISTED = 900;
+
+/** How many moved siblings are listed one line each; more make one line for their container. */
+const MOVES_LISTED = 3;
+
+/** How many of the moved elements a container's reorder line names, in their new order. */
+const MOVES_NAMED = 3;
+
+/** One line for a container whose children moved: how many, and the new order's first ones. */
+function reorderLine(
+  container: string,
+  moves: ReadonlyArray<Extract<Change, { type: "changed" }>>,
+): string {
+  const at = (m: Extract<Change, { type: "changed" }>) => Number(m.changes.at[1]);
+  const order = [...moves].sort((x, y) => at(x) - at(y));
+  const names = order.slice(0, MOVES_NAMED).map((m) => m.ref.slice(m.ref.lastIndexOf("/") + 1));
+  const more = order.length > MOVES_NAMED ? ", …" : "";
+  return `~ [-|${container}] reordered: ${moves.length} moved (now ${names.join(", ")}${more})`;
+}
+
+/**
+ * The part of a new subtree to name when it is too large to list: below
+ * unlabeled wrappers that hold one element each (a dialog inside its
+ * backdrop group), the first element that says what it is.
+ */
+function namedPart(root: Element): Element {
+  let el = root;
+  while (isAnonymous(el) && el.c?.length === 1) el = el.c[0];
+  return el;
+}
 
 /** Whether two refs are one twin base with another `.N` index (or none). */
 function isTwinShift(a: unknown, b: unknown): boolean {
