@@ -31,7 +31,7 @@ export interface Located {
 }
 
 /** Rows: what "the row it sat in" means. */
-const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem"]);
+const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem", "listitem", "option"]);
 
 /** Descendant roles whose label can key a row. */
 const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "txt", "lnk", "heading"]);

@@ -31,6 +31,9 @@ export type Role =
   | "tab"
   | "tabpanel"
   | "list"
+  | "listitem"
+  | "listbox"
+  | "option"
   | "row"
   | "cell"
   | "colheader"
@@ -86,6 +89,13 @@ export interface Element {
   t?: string;
   /** Value: text content, number, selection. Never present for secure fields. */
   v?: string;
+  /**
+   * Value text: the value in words where the number is not what the user
+   * sees (a slider at 3 showing "March", a spin button at 90 showing "1:30":
+   * ARIA `aria-valuetext`, AT-SPI's value text). Present only when it says
+   * something the value does not. Never present for secure fields.
+   */
+  vt?: string;
   /** Description / help text. */
   d?: string;
   /** Bounds in global pixels. */
@@ -110,6 +120,11 @@ export interface Element {
   min?: number;
   /** Range maximum. */
   max?: number;
+  /**
+   * Sort order of a column header whose column is sorted (`aria-sort`,
+   * AT-SPI's `sort` attribute, AX sort direction): absent when unsorted.
+   */
+  sort?: "ascending" | "descending" | "other";
   /** Heading level (1-6) for headings. */
   lv?: number;
   /** Placeholder text of an input. */
@@ -147,6 +162,7 @@ export const PRINTED_KEYS: readonly string[] = [
   "r",
   "t",
   "v",
+  "vt",
   "d",
   "ph",
   "b",
@@ -160,6 +176,7 @@ export const PRINTED_KEYS: readonly string[] = [
   "sec",
   "min",
   "max",
+  "sort",
   "lv",
   "a",
 ];

@@ -4,7 +4,9 @@
  *
  * Order: `scopeRef` picks the subtree; `depth` limits it; `roles`, `text` and
  * `focused` select matches (all given must hold), and the output keeps every
- * match plus the ancestors that lead to it; `prune` lifts the children of
+ * match plus the ancestors that lead to it (a row, list item, option or tree
+ * item kept for its role keeps what it holds too: its cells are what tell it
+ * apart); `prune` lifts the children of
  * anonymous containers into their parent; `maxElements` keeps the first N
  * elements in document order (a prefix in pre-order always includes the
  * ancestors of what it keeps).
@@ -50,6 +52,17 @@ export interface FilterResult {
   /** Elements cut by `maxElements` (0 when none). */
   truncated: number;
 }
+
+/**
+ * Roles whose content comes with them when `roles` keeps them: a row is read
+ * by its cells (`--interactive` keeps a file list's rows with their names).
+ */
+const ROW_CONTENT_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "row",
+  "listitem",
+  "option",
+  "treeitem",
+]);
 
 /** Roles `prune` may drop when they carry no label and no value. */
 const PRUNABLE: ReadonlySet<Role> = new Set<Role>(["group", "other", "scroll"]);
@@ -134,10 +147,12 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     (!opts.focused || !!el.f);
 
   // Pre-order list with parent positions; then decide bottom-up (reverse order).
-  const order: Array<{ el: Element; parent: number; depth: number }> = [];
-  const stack: Array<{ el: Element; parent: number; depth: number }> = [
-    { el: base, parent: -1, depth: 0 },
-  ];
+  // `whole`: inside a row the role filter kept, so kept whatever it is.
+  type Item = { el: Element; parent: number; depth: number; whole: boolean };
+  const order: Item[] = [];
+  const stack: Item[] = [{ el: base, parent: -1, depth: 0, whole: false }];
+  const keepsContent = (el: Element) =>
+    roles !== undefined && ROW_CONTENT_ROLES.has(el.r) && matches(el);
   while (stack.length) {
     const item = stack.pop()!;
     const at = order.length;
@@ -147,17 +162,18 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     const next = item.depth + (printed ? 1 : 0);
     if (opts.depth !== undefined && next > opts.depth) continue;
     const kids = item.el.c ?? [];
+    const whole = item.whole || keepsContent(item.el);
     for (let k = kids.length - 1; k >= 0; k--) {
-      stack.push({ el: kids[k], parent: at, depth: next });
+      stack.push({ el: kids[k], parent: at, depth: next, whole });
     }
   }
   // Kept children of each position, collected in reverse document order.
   const keptKids: Element[][] = order.map(() => []);
   let out: Element | null = null;
   for (let k = order.length - 1; k >= 0; k--) {
-    const { el, parent } = order[k];
+    const { el, parent, whole } = order[k];
     const kids = keptKids[k].reverse();
-    const keep = !selective || matches(el) || kids.length > 0;
+    const keep = !selective || whole || matches(el) || kids.length > 0;
     if (!keep) continue;
     const lift = opts.prune && parent >= 0 && isPrunable(el);
     if (lift) {

@@ -3,8 +3,12 @@
  * every AT-SPI role and every AX role/subrole onto them.
  *
  * Mapping choices worth knowing:
- * - AT-SPI `list item`, `table row` and AX `AXRow` all become `row`; AX outline
- *   rows and AT-SPI tree items become `treeitem`.
+ * - What one picks in a list is told apart by what it is: a table's row is
+ *   `row` (AT-SPI `table row`, AX `AXRow` of a table), a list's item is
+ *   `listitem` (AT-SPI `list item`), an item of a list box (a list one
+ *   chooses from: AT-SPI `list box`, ARIA `listbox`) is `option`, and a tree's
+ *   item is `treeitem` (AT-SPI `tree item`, AX outline rows). The list box
+ *   itself is `listbox`, an interactive role; a plain list is `list`.
  * - Editable text of every kind (`entry`, `text`, `password text`, `terminal`,
  *   AX text fields and areas) is `input`; password fields are additionally
  *   flagged secure by {@link isSecureAtspiRole} / {@link isSecureAx}.
@@ -44,6 +48,9 @@ export const ROLES: readonly Role[] = [
   "tab",
   "tabpanel",
   "list",
+  "listitem",
+  "listbox",
+  "option",
   "row",
   "cell",
   "colheader",
@@ -86,6 +93,10 @@ export const INTERACTIVE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "menuitem",
   "tab",
   "treeitem",
+  "listbox",
+  "option",
+  "listitem",
+  "row",
 ]);
 
 /**
@@ -281,7 +292,7 @@ const ATSPI_TO_ROLE: Readonly<Record<string, Role>> = {
   LABEL: "txt",
   LAYERED_PANE: "group",
   LIST: "list",
-  LIST_ITEM: "row",
+  LIST_ITEM: "listitem",
   MENU: "menu",
   MENU_BAR: "menubar",
   MENU_ITEM: "menuitem",
@@ -347,7 +358,7 @@ const ATSPI_TO_ROLE: Readonly<Record<string, Role>> = {
   DOCUMENT_WEB: "web",
   DOCUMENT_EMAIL: "web",
   COMMENT: "group",
-  LIST_BOX: "list",
+  LIST_BOX: "listbox",
   GROUPING: "group",
   IMAGE_MAP: "img",
   NOTIFICATION: "group",
@@ -648,15 +659,16 @@ const ROLE_ALIASES: Readonly<Record<string, Role>> = {
   menuitems: "menuitem",
   tabs: "tablist",
   pagetab: "tab",
-  listitem: "row",
   tablerow: "row",
+  listboxitem: "option",
+  listboxrow: "option",
+  outlinerow: "treeitem",
   gridcell: "cell",
   tablecell: "cell",
   columnheader: "colheader",
   grid: "table",
   outline: "tree",
   treegrid: "tree",
-  outlinerow: "treeitem",
   panel: "group",
   pane: "group",
   generic: "group",

@@ -320,7 +320,14 @@ function clean(el: Element): void {
 }
 
 /** Roles of a combo box's choices. */
-const CHOICE_ROLES: ReadonlySet<Role> = new Set<Role>(["menuitem", "row", "cell", "treeitem"]);
+const CHOICE_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "menuitem",
+  "row",
+  "listitem",
+  "option",
+  "cell",
+  "treeitem",
+]);
 
 /** How deep below a combo box its choices are looked for (combo > menu/list > item). */
 const CHOICE_DEPTH = 3;
@@ -475,7 +482,12 @@ const NAMED_BY_CONTENT: ReadonlySet<Role> = new Set<Role>([
 ]);
 
 /** Containers a toolkit may name by their whole content (Firefox's list items and rows, Chromium's cells). */
-const NAMED_BY_WHOLE_CONTENT: ReadonlySet<Role> = new Set<Role>(["row", "cell"]);
+const NAMED_BY_WHOLE_CONTENT: ReadonlySet<Role> = new Set<Role>([
+  "row",
+  "listitem",
+  "option",
+  "cell",
+]);
 
 /** Letters and digits only, lower case: how two texts are compared for saying the same words. */
 function words(s: string): string {

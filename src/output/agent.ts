@@ -45,7 +45,7 @@ import {
   shownChildren,
   textCap,
 } from "./agent_line.ts";
-import { foldRow, inlineRow, runLines, uniformRunAt } from "./agent_rows.ts";
+import { foldRow, inlineRow, isFoldedRowRole, runLines, uniformRunAt } from "./agent_rows.ts";
 
 export {
   type AgentOptions,
@@ -115,7 +115,7 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
     const next: Entry[] = [];
     const kidIndent = tree ? "  ".repeat(depth + 1) : "";
     // Rows are folded once: into runs of one shape, else onto a line each.
-    const folded = tree ? kids.map((kid) => kid.r === "row" ? foldRow(kid, o) : null) : [];
+    const folded = tree ? kids.map((kid) => isFoldedRowRole(kid) ? foldRow(kid, o) : null) : [];
     for (let k = 0; k < kids.length;) {
       const run = tree ? uniformRunAt(folded, k) : null;
       // A closed menu below the printed root is one line; scoped to it (or its opener), it opens.
@@ -225,7 +225,7 @@ function echoWrapped(el: Element): Element | null {
   const label = labelOf(el);
   if (!label || (el.v && fold(el.v) !== fold(label))) return null;
   const kids = shownChildren(el, label);
-  if (kids.length !== 1 || kids[0].r === "row") return null;
+  if (kids.length !== 1 || isFoldedRowRole(kids[0])) return null;
   return fold(labelOf(kids[0])) === fold(label) ? kids[0] : null;
 }
 

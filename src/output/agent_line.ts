@@ -75,6 +75,7 @@ const VALUE_ROLES: ReadonlySet<string> = new Set([
   "scroll",
   "input",
   "combo",
+  "listbox",
   "txt",
   "cell",
 ]);
@@ -211,7 +212,7 @@ function escape(s: string): string {
  */
 export function hasState(el: Element | FlatElement): boolean {
   return !!(el.f || el.e === false || el.s || el.chk !== undefined || el.exp !== undefined ||
-    el.req || el.sec || el.ro);
+    el.req || el.sec || el.ro || el.sort);
 }
 
 /**
@@ -451,6 +452,8 @@ export function elementTail(
     if (el.sec) parts.push("val=***");
     else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(shownValue(el.v), max)}`);
   }
+  // The value in words (a slider's "March" at 3), beside the number it stands for.
+  if (el.vt && !el.sec && fold(el.vt) !== fold(label)) parts.push(`valtext=${quote(el.vt, max)}`);
   if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
   parts.push(...flags(el, max, isValueNoise(el)));
   return parts;
@@ -500,6 +503,7 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
   if (el.req) out.push("required");
   if (el.sec) out.push("secure");
   if (el.ro) out.push("readonly");
+  if (el.sort) out.push(`sort=${el.sort}`);
   if (el.lv !== undefined) out.push(`lv=${el.lv}`);
   if (el.min !== undefined && el.max !== undefined && !noise) {
     out.push(`range=${el.min}..${el.max}`);

@@ -35,6 +35,27 @@ import {
 /** Roles whose text a one-line row shows as a bare quoted string. */
 const INLINE_TEXT_ROLES: ReadonlySet<string> = new Set(["cell", "txt", "colheader", "heading"]);
 
+/**
+ * Roles printed as rows, their cells on one line: a table's row, a list's
+ * item and a list box's option (a tree item's children are other items).
+ */
+export const FOLDED_ROW_ROLES: ReadonlySet<string> = new Set(["row", "listitem", "option"]);
+
+/**
+ * Whether an element is printed as a row (see {@link FOLDED_ROW_ROLES}).
+ *
+ * @param el the element
+ * @returns true for a table row, list item or option
+ * @example
+ * ```ts
+ * import { isFoldedRowRole } from "./agent_rows.ts";
+ * console.log(isFoldedRowRole({ i: 1, r: "listitem" }), isFoldedRowRole({ i: 2, r: "btn" })); // true false
+ * ```
+ */
+export function isFoldedRowRole(el: Pick<Element, "r">): boolean {
+  return FOLDED_ROW_ROLES.has(el.r);
+}
+
 /** Longest one-line row, in characters; longer rows are printed as a tree. */
 const MAX_ROW_LINE = 400;
 
@@ -77,7 +98,7 @@ function isBlankCell(el: Element): boolean {
 
 /** The cells of a row that can be folded onto one line, or null. */
 function rowParts(row: Element): RowPart[] | null {
-  if (row.r !== "row") return null;
+  if (!FOLDED_ROW_ROLES.has(row.r)) return null;
   const kids = shownChildren(row, labelOf(row));
   if (kids.length === 0) return null;
   const parts: RowPart[] = [];

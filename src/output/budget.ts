@@ -1,10 +1,13 @@
 /**
- * A token budget for agent-format text. Over budget, the largest repeated
- * regions (many sibling lines under one parent: table rows, list items, menu
- * items) collapse: their first lines stay, and one summary line says how many
- * were left out and how to see them (`read --scope-ref <parent>`). Nothing is
- * dropped silently, and every line kept is unchanged, so every ref still
- * printed stays valid.
+ * A token budget for agent-format text. Over budget, long texts are cut
+ * first, longest first (a text area's value, a document's paragraph): each
+ * keeps its first {@link LONG_TEXT} characters and says its length and how to
+ * read it whole (`read --scope-ref <ref> --max-text 0`). Then the largest
+ * repeated regions (many sibling lines under one parent: table rows, list
+ * items, menu items) collapse: their first lines stay, and one summary line
+ * says how many were left out and how to see them (`read --scope-ref
+ * <parent>`). Nothing is dropped silently, and every ref still printed stays
+ * valid.
  *
  * Pure: the caller supplies the token counter (o200k in the CLI and MCP).
  *
@@ -13,6 +16,47 @@
 
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
+
+/** Characters a long text keeps over budget. */
+export const LONG_TEXT = 200;
+
+/** A quoted text of the agent format, with the length a cut one says after it. */
+const QUOTED = /"((?:[^"\\]|\\.)*)"(?:\((\d+) chars\))?/g;
+
+/** One quoted text of a line: where it is and how long it is in code points. */
+interface Quoted {
+  line: number;
+  start: number;
+  end: number;
+  /** The escaped text between the quotes. */
+  body: string;
+  /** Its length as read (what a cut one says, else its own). */
+  chars: number;
+}
+
+/** The unescaped units of an escaped text: an escape sequence counts as one character. */
+function units(body: string): string[] {
+  return body.match(/\\u[0-9a-f]{4}|\\.|[\s\S]/gu) ?? [];
+}
+
+/** The quoted texts of a line longer than {@link LONG_TEXT} characters. */
+function longTexts(line: string, at: number): Quoted[] {
+  const out: Quoted[] = [];
+  for (const m of line.matchAll(QUOTED)) {
+    const own = units(m[1]).length;
+    if (own <= LONG_TEXT) continue;
+    const chars = m[2] ? Number(m[2]) : own;
+    out.push({ line: at, start: m.index!, end: m.index! + m[0].length, body: m[1], chars });
+  }
+  return out;
+}
+
+/** A long text cut to {@link LONG_TEXT} characters, saying its length and how to read it. */
+function cutText(q: Quoted, ref: string | undefined): string {
+  const head = units(q.body).slice(0, LONG_TEXT - 1).join("");
+  const how = ref ? `: read --scope-ref ${ref} --max-text 0` : "";
+  return `"${head}…"(${q.chars} chars${how})`;
+}
 
 /** Fewest lines a collapsed region keeps, so the agent sees what it holds. */
 const KEEP = 3;
@@ -89,6 +133,27 @@ export function fitBudget(text: string, budget: number, count: TokenCounter): st
   const cost = lines.map((l) => count(l) + 1);
   let total = cost.reduce((a, b) => a + b, 0);
   if (total <= budget) return text;
+  // Long texts first, longest first: one value must not take the budget of the whole read.
+  const long = lines.flatMap(longTexts).sort((a, b) => b.body.length - a.body.length);
+  const original = [...lines];
+  const cuts = new Map<number, Quoted[]>();
+  for (const q of long) {
+    if (total <= budget) break;
+    const mine = [...cuts.get(q.line) ?? [], q].sort((a, b) => a.start - b.start);
+    cuts.set(q.line, mine);
+    const before = cost[q.line];
+    const line = original[q.line];
+    const ref = refOfLine(line);
+    let cut = "";
+    let at = 0;
+    for (const c of mine) {
+      cut += line.slice(at, c.start) + cutText(c, ref);
+      at = c.end;
+    }
+    lines[q.line] = cut + line.slice(at);
+    cost[q.line] = count(lines[q.line]) + 1;
+    total += cost[q.line] - before;
+  }
   const dropped = new Uint8Array(lines.length);
   /** Summary lines, by the index of the first line they stand for. */
   const notes = new Map<number, string[]>();

@@ -26,7 +26,7 @@ export function elementData(el: Element | FlatElement): ElementData {
   const out: ElementData = {};
   const src = el as unknown as Record<string, unknown>;
   for (const k of ELEMENT_KEYS) {
-    if (k === "v" && el.sec) continue;
+    if ((k === "v" || k === "vt") && el.sec) continue;
     const v = src[k];
     if (v !== undefined) out[k] = v;
   }

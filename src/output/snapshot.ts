@@ -173,6 +173,9 @@ function ownElement(o: unknown, at: string): Element {
   set("lv", optNumber(o, "lv", at));
   const v = optString(o, "v", at);
   if (v !== undefined && !el.sec) el.v = v;
+  const vt = optString(o, "vt", at);
+  if (vt !== undefined && !el.sec) el.vt = vt;
+  if (o.sort === "ascending" || o.sort === "descending" || o.sort === "other") el.sort = o.sort;
   if (o.a !== undefined) {
     if (!Array.isArray(o.a) || !o.a.every((x) => typeof x === "string")) {
       throw invalid(`${place(at)}.a must be a list of action names`);

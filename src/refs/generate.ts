@@ -154,7 +154,7 @@ export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
 ]);
 
 /** Rows whose key may come from their content. */
-const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem"]);
+const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem", "listitem", "option"]);
 
 /** Descendant roles whose label can key a row. */
 const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "txt", "lnk", "heading"]);

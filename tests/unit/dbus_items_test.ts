@@ -140,7 +140,15 @@ const plans: Array<[string, AtspiRawNode, boolean, string[]]> = [
   ["a password field (never its text)", node(40, "Password", ["Text", "EditableText"]), true, [
     "attributes",
   ]],
-  ["a slider", node(51, "Volume", ["Component", "Value"]), true, ["extents", "value"]],
+  // A slider's attributes hold its value text (Chromium's aria-valuetext).
+  ["a slider", node(51, "Volume", ["Component", "Value"]), true, [
+    "extents",
+    "value",
+    "attributes",
+  ]],
+  ["a column header: its attributes say its sort order", node(57, "Date", []), false, [
+    "attributes",
+  ]],
   ["a heading", node(83, "Title", ["Text"]), false, ["attributes"]],
   // A label's text is its name (not read); its LABEL_FOR relation says which control it names.
   ["a label: only its relation is read", node(29, "Hello", ["Text"]), false, ["labelFor"]],

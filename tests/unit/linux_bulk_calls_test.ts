@@ -64,7 +64,11 @@ Deno.test("details: a value is one GetAll when the toolkit answers it, else a Ge
     f.add(el, true);
     await f.finish();
     assert.deepEqual(el.value, { current: 6, min: 0, max: 10 });
-    assert.deepEqual(asked, getAll ? ["GetAll"] : ["Get", "Get", "Get", "Get"]);
+    // A slider's attributes (its value text) are one more call, whatever the Value calls are.
+    assert.deepEqual(
+      asked.filter((m) => m !== "GetAttributes"),
+      getAll ? ["GetAll"] : ["Get", "Get", "Get", "Get"],
+    );
   }
 });
 

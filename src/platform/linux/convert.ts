@@ -18,8 +18,10 @@ const S = {
   ENABLED: 8,
   EXPANDABLE: 9,
   EXPANDED: 10,
+  FOCUSABLE: 11,
   FOCUSED: 12,
   PRESSED: 20,
+  SELECTABLE: 22,
   SELECTED: 23,
   SENSITIVE: 24,
   INDETERMINATE: 32,
@@ -49,6 +51,8 @@ const R = {
   TABLE_CELL: 56,
   SPLIT_PANE: 53,
   FRAME: 23,
+  LIST_ITEM: 32,
+  LIST_BOX: 98,
 } as const;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
@@ -72,6 +76,7 @@ const CHANGEABLE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "toggle",
   "cell",
   "treeitem",
+  "option",
   "menuitem",
 ]);
 /** Editable roles: missing EDITABLE on one of them means read-only. */
@@ -401,7 +406,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
     // Its text is its children's, in place; a split pane's value is where its divider sits.
   } else {
     const combo = node.role === R.COMBO_BOX;
-    const v = valueOf(node) ||
+    const v = valueOf(node) || valueText(node) ||
       (combo ? chosenOption(node) ?? (closedChoice(choices, label) || node.chosen) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
@@ -409,6 +414,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
       el.v = v;
     }
   }
+  const vt = valueText(node);
+  if (vt && el.v !== undefined && !secure && fold(vt) !== fold(el.v)) el.vt = vt;
   if (
     node.value && node.value.max > node.value.min && bounded(node.value) &&
     node.role !== R.SPLIT_PANE
@@ -449,6 +456,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
   if (node.role === R.SCROLL_PANE && /\btabpanel\b/.test(attrs["xml-roles"] ?? "")) {
     el.r = "tabpanel";
   }
+  const sort = attrs.sort?.trim().toLowerCase();
+  if (sort === "ascending" || sort === "descending" || sort === "other") el.sort = sort;
   const ph = attrs["placeholder-text"]?.trim();
   if (ph) el.ph = ph;
   // A heading's level; Firefox also gives tabs and list items a "level", which says nothing.
@@ -481,6 +490,8 @@ export function rawToElement(raw: AtspiRawNode): Element {
     }
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
     // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
+    // A list box's items are what one chooses in it: options (Chromium's ARIA listbox, GTK's).
+    if (node.role === R.LIST_BOX && kid.r === "listitem") kid.r = "option";
     if (node.role === R.APPLICATION) asTopLevel(kid, c.role);
     else if (node.role !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
       asTextDisplay(kid);
@@ -490,7 +501,77 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const tail = inline?.[node.children.length];
   if (tail) kids.push(tail);
   if (kids.length) el.c = kids;
+  if (node.role === R.LIST_ITEM && isProseItem(el, node)) el.r = "group";
+  if (el.r === "listbox" && el.v === undefined) {
+    const chosen = chosenItems(el);
+    if (chosen) el.v = chosen;
+  }
   return el;
+}
+
+/** Roles of running text: what a list item of prose holds. */
+const PROSE_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "txt",
+  "lnk",
+  "img",
+  "group",
+  "heading",
+  "list",
+  "separator",
+]);
+
+/**
+ * Whether a list item is a paragraph of a list: it has no name of its own,
+ * nothing selects or focuses it, and it holds only running text (texts,
+ * links, images, nested lists of the same). Such an item reads as the
+ * paragraph it is (a `group`, as WebKit and Chromium say on macOS), so its
+ * words never become a ref; an item holding a control stays a `listitem`.
+ */
+function isProseItem(el: Element, node: AtspiRawNode): boolean {
+  if (el.t || el.s || hasState(node.states, S.SELECTABLE) || hasState(node.states, S.FOCUSABLE)) {
+    return false;
+  }
+  const stack = [...(el.c ?? [])];
+  if (stack.length === 0) return false;
+  while (stack.length) {
+    const k = stack.pop()!;
+    if (!PROSE_ROLES.has(k.r) || hasControlState(k)) return false;
+    stack.push(...k.c ?? []);
+  }
+  return true;
+}
+
+/** Whether an element has a state only a control has (checked, expanded, focused). */
+function hasControlState(el: Element): boolean {
+  return el.chk !== undefined || el.exp !== undefined || !!el.f || !!el.s;
+}
+
+/**
+ * The chosen options of a list box, by label ("Français"; several joined
+ * with ", "), looked for among its items and one level of groups below it.
+ */
+function chosenItems(box: Element): string | undefined {
+  const names: string[] = [];
+  for (const k of box.c ?? []) {
+    const items = k.r === "group" ? k.c ?? [] : [k];
+    for (const item of items) if (item.s && item.t?.trim()) names.push(item.t.trim());
+  }
+  return names.length ? names.join(", ") : undefined;
+}
+
+/** Folds a text for comparison: trimmed, lower case. */
+function fold(s: string): string {
+  return s.trim().toLowerCase();
+}
+
+/**
+ * A value's words when the number is not what the user sees: ARIA's
+ * `aria-valuetext` (Chromium: the `valuetext` attribute) or AT-SPI's value
+ * text, when it is more than the number again.
+ */
+function valueText(node: AtspiRawNode): string | undefined {
+  const t = (node.value?.text ?? node.attributes?.valuetext)?.trim();
+  return t ? t : undefined;
 }
 
 /**
@@ -565,7 +646,6 @@ function valueOf(node: AtspiRawNode): string | undefined {
   // An empty field with a number (Chromium's date parts) shows the number.
   if (text || (text !== undefined && EDIT_ROLES.has(node.role) && !node.value)) return text;
   if (node.value) {
-    if (node.value.text) return node.value.text;
     if ((node.value.max > node.value.min && bounded(node.value)) || node.value.current !== 0) {
       // A progress bar's figure is for reading: seven digits, as much as a single-precision
       // number holds (GTK 2 computes 60 as 60.0000023841858).

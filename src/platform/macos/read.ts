@@ -236,6 +236,11 @@ function readElement(
       if (kid) kids.push(kid);
     }
     if (kids.length) el.c = kids;
+    // An AXList's rows are the items one picks from it (a list box, as AT-SPI says): options.
+    if (role === "AXList" && kids.some((k) => k.r === "row")) {
+      el.r = "listbox";
+      for (const k of kids) if (k.r === "row") k.r = "option";
+    }
   }
   return el;
 }

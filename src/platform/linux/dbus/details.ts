@@ -30,7 +30,27 @@ const LABELLABLE_ROLES = new Set([7, 11, 31, 43, 44, 45, 51, 52, 61, 62, 79, 40,
 /** AtspiRelationType LABELLED_BY. */
 const RELATION_LABELLED_BY = 2;
 /** Object attributes worth keeping. */
-const ATTRIBUTE_KEYS = ["placeholder-text", "level", "tag", "id", "xml-roles"];
+const ATTRIBUTE_KEYS = [
+  "placeholder-text",
+  "level",
+  "tag",
+  "id",
+  "xml-roles",
+  "valuetext",
+  "sort",
+];
+
+/**
+ * Roles whose object attributes are read for what they say of a value or an
+ * order: a slider's or dial's value text (Chromium's `valuetext`), a column
+ * header's sort order (`sort`).
+ */
+const VALUE_ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([
+  15, /* dial */
+  51, /* slider */
+  10, /* column header */
+  57, /* table column header */
+]);
 const ATSPI = "org.a11y.atspi.";
 const COORD_TYPE_SCREEN = 0;
 /** Properties of the Value interface that are read. */
@@ -107,7 +127,7 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
   if (readsText(node, leaf)) out.push("text");
-  if (readsAttributes(node)) out.push("attributes");
+  if (readsAttributes(node) || VALUE_ATTRIBUTE_ROLES.has(node.role)) out.push("attributes");
   if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
   if (wantsLabelFor(node)) out.push("labelFor");
   if (readsLinkRange(node)) out.push("linkRange");
