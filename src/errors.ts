@@ -84,10 +84,15 @@ export class DesktopError extends Error {
    * @param extra suggestion, candidates, details, cause
    */
   constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
-    super(capMessage(message), extra.cause === undefined ? undefined : { cause: extra.cause });
+    super(
+      capMessage(wholeMilliseconds(message)),
+      extra.cause === undefined ? undefined : { cause: extra.cause },
+    );
     this.name = "DesktopError";
     this.code = code;
-    this.suggestion = extra.suggestion;
+    this.suggestion = extra.suggestion === undefined
+      ? undefined
+      : wholeMilliseconds(extra.suggestion);
     this.candidates = extra.candidates;
     this.details = extra.details;
   }
@@ -115,6 +120,27 @@ export class DesktopError extends Error {
       ...(this.details ? { details: this.details } : {}),
     };
   }
+}
+
+/**
+ * Durations in a text rounded to whole milliseconds: a time computed from a
+ * sub-millisecond clock (`performance`) prints as `2916 ms`, not
+ * `2915.69189453125 ms`.
+ *
+ * @param text a message
+ * @returns the message with every `<number> ms` rounded
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wholeMilliseconds } from "./errors.ts";
+ * assert.equal(wholeMilliseconds("not met within 2915.69189453125 ms"), "not met within 2916 ms");
+ * ```
+ */
+export function wholeMilliseconds(text: string): string {
+  return text.replace(/\b(\d+)\.\d+(\s?ms)\b/g, (m, int: string, unit: string) => {
+    const n = Math.round(Number(m.slice(0, m.length - unit.length)));
+    return Number.isFinite(n) ? `${n}${unit}` : `${int}${unit}`;
+  });
 }
 
 /** Longest error message kept; a longer one keeps its start and end. */

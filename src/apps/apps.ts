@@ -108,16 +108,17 @@ export async function quitApp(
     throw missing(provider, "quit apps");
   }
   const running = provider.processRunning.bind(provider);
+  const deadline = Date.now() + opts.timeoutMs;
   let app: AppInfo;
   try {
     app = (await provider.read(scope, { depth: 0, bounds: false })).app;
   } catch (e) {
-    // --pid --force also ends a process that never reached the bus (a launch that timed out).
-    const pid = scope.pid;
-    const offBus = e instanceof DesktopError && e.code === "APP_NOT_FOUND" && opts.force &&
-      pid !== undefined && scope.app === undefined && running(pid);
-    if (!offBus) throw e;
-    app = { name: `process ${pid}`, pid };
+    const pid = opts.force ? forcePid(e, scope, running) : undefined;
+    if (pid === undefined) throw e;
+    const name = e instanceof DesktopError && typeof e.details?.app === "string"
+      ? e.details.app
+      : `process ${pid}`;
+    app = { name, pid };
   }
   const gone = async (ms: number) => {
     const until = Date.now() + ms;
@@ -129,11 +130,14 @@ export async function quitApp(
   };
   if (opts.force) {
     provider.endProcess(app.pid, false);
-    if (!(await gone(Math.min(2000, opts.timeoutMs)))) {
+    // The grace period leaves room for SIGKILL within the deadline.
+    const grace = Math.min(FORCE_GRACE_MS, Math.max(0, (deadline - Date.now()) / 2));
+    if (!(await gone(grace))) {
       provider.endProcess(app.pid, true);
-      if (!(await gone(2000))) {
+      if (!(await gone(Math.max(KILL_WAIT_MS, deadline - Date.now())))) {
         throw new DesktopError("ACTION_FAILED", `process ${app.pid} survived SIGKILL`, {
           suggestion: "It may be stuck in the kernel (uninterruptible I/O); try again later",
+          details: { pid: app.pid },
         });
       }
     }
@@ -157,6 +161,32 @@ export async function quitApp(
     );
   }
   return { app, via: "windows" };
+}
+
+/** Longest wait for a process to end on SIGTERM before SIGKILL. */
+const FORCE_GRACE_MS = 2000;
+/** Shortest wait for a process to end on SIGKILL, even past the deadline. */
+const KILL_WAIT_MS = 500;
+
+/**
+ * The process `quit --force` may end although the app could not be read: a
+ * hung app (APP_UNRESPONSIVE names its pid), or `--pid` of a process that
+ * never reached the bus (a launch that timed out) or stopped answering.
+ */
+function forcePid(
+  e: unknown,
+  scope: Scope,
+  running: (pid: number) => boolean,
+): number | undefined {
+  if (!(e instanceof DesktopError)) return undefined;
+  if (e.code === "APP_UNRESPONSIVE") {
+    const pid = typeof e.details?.pid === "number" ? e.details.pid : scope.pid;
+    return pid !== undefined && running(pid) ? pid : undefined;
+  }
+  // --pid --force also ends a process that never reached the bus.
+  const offBus = e.code === "APP_NOT_FOUND" && scope.pid !== undefined &&
+    scope.app === undefined && running(scope.pid);
+  return offBus ? scope.pid : undefined;
 }
 
 /**

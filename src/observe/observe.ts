@@ -225,9 +225,13 @@ async function* run(
       } catch (err) {
         lastRead = Date.now();
         const e = toDesktopError(err);
-        yield { type: "error", ts: Date.now(), code: e.code, error: e.message };
-        // The app is gone: nothing more will ever change.
-        if (e.code === "APP_NOT_FOUND") break;
+        // The app read at the start is gone: it quit, and nothing more will ever change.
+        const quit = e.code === "APP_NOT_FOUND";
+        const error = quit && !/\bquit\b/.test(e.message)
+          ? `the app quit (${e.message})`
+          : e.message;
+        yield { type: "error", ts: Date.now(), code: e.code, error };
+        if (quit) break;
         continue;
       }
       lastRead = Date.now();

@@ -106,6 +106,11 @@ export async function waitUntil(
       } catch (err) {
         // The app may be mid-change (window closing, dialog opening): keep trying.
         if (!(err instanceof DesktopError) || err.code === "INVALID_ARGS") throw err;
+        // But an app that was read and is gone now (or a process that does not run) quit:
+        // nothing it shows will ever change again.
+        if (err.code === "APP_NOT_FOUND" && (last !== null || scope.pid !== undefined)) {
+          throw appQuit(err, last !== null);
+        }
         lastError = err;
       }
       const left = deadline - Date.now();
@@ -126,8 +131,23 @@ export async function waitUntil(
     stop?.();
   }
   const seen = last?.seen ?? lastError?.message ?? "nothing read";
-  throw new DesktopError("TIMEOUT", `condition not met within ${timeoutMs} ms: ${seen}`, {
+  const ms = Math.round(timeoutMs);
+  throw new DesktopError("TIMEOUT", `condition not met within ${ms} ms: ${seen}`, {
     suggestion: "Increase --timeout, or read the app to see its current state",
     details: { lastSeen: seen, ...(lastError ? { lastError: lastError.code } : {}) },
   });
+}
+
+/** The wait's app quit (it had been read during the wait), or its process does not run. */
+function appQuit(err: DesktopError, wasRead: boolean): DesktopError {
+  return new DesktopError(
+    "APP_NOT_FOUND",
+    wasRead ? `the app quit during the wait (${err.message})` : err.message,
+    {
+      suggestion: "Start the app again (desktop launch), then read it; `desktop list` shows " +
+        "the running apps",
+      ...(err.candidates ? { candidates: err.candidates } : {}),
+      ...(err.details ? { details: err.details } : {}),
+    },
+  );
 }

@@ -7,12 +7,19 @@
 
 import type { AppInfo, WindowInfo } from "../../model/element.ts";
 import type { BusApp, BusWindow } from "./discover.ts";
+import { type SilentFacts, silentFacts } from "./hung.ts";
 import { windowId } from "./scope.ts";
 
-/** A registered app; a stopped one carries its process name. */
+/**
+ * A registered app. One that did not answer is named after what can be read
+ * of it without asking it (see hung.ts): its windows' `WM_CLASS`, the script
+ * an interpreter runs, its process name.
+ */
 export interface LiveApp extends BusApp {
-  /** Whether one of its windows is active. */
+  /** Whether one of its windows is active (for a silent app: has the X keyboard focus). */
   focused: boolean;
+  /** Every name a silent app may go by, its `name` first. */
+  aliases?: string[];
 }
 
 /** A top-level window of a live app. */
@@ -21,33 +28,32 @@ export interface LiveWindow extends BusWindow {
   id: number;
 }
 
-/** The process name from /proc, the fallback name of an app that does not answer. */
-function processName(pid: number): string {
-  try {
-    // argv[0]'s basename: /proc/PID/comm is cut at 15 characters.
-    // Chromium rewrites its argv into one space-separated string: cut at the first space.
-    const argv0 = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0")[0].split(" ")[0];
-    const base = argv0.slice(argv0.lastIndexOf("/") + 1);
-    if (base) return base;
-    return Deno.readTextFileSync(`/proc/${pid}/comm`).trim();
-  } catch {
-    return "";
-  }
-}
-
 /**
- * Apps as discovery returned them, an app that did not answer named after its
- * process so that it can still be listed and matched.
+ * Apps as discovery returned them, an app that did not answer named after
+ * what /proc and X11 tell of it, so that it can still be listed and matched;
+ * when no app that answers is focused, a silent app whose window has the
+ * keyboard focus is the focused one.
  *
  * @param apps discovered apps
+ * @param facts reads what is known of silent apps (for tests; default {@link silentFacts})
  * @returns the live apps, in the same order
  */
-export function liveApps(apps: readonly BusApp[]): LiveApp[] {
-  return apps.map((a) => {
-    const app: LiveApp = { ...a };
-    if (!app.name) app.name = processName(a.pid);
-    return app;
-  });
+export function liveApps(
+  apps: readonly BusApp[],
+  facts: (pids: number[]) => SilentFacts = silentFacts,
+): LiveApp[] {
+  const out: LiveApp[] = apps.map((a) => ({ ...a }));
+  const silent = out.filter((a) => !a.responsive);
+  if (silent.length === 0) return out;
+  const known = facts(silent.map((a) => a.pid));
+  const anyFocused = out.some((a) => a.responsive && a.focused);
+  for (const app of silent) {
+    const names = known.names.get(app.pid) ?? [];
+    if (!app.name) app.name = names[0] ?? "";
+    app.aliases = [app.name, ...names.filter((n) => n !== app.name)].filter(Boolean);
+    if (!anyFocused && known.focusPid > 0 && known.focusPid === app.pid) app.focused = true;
+  }
+  return out;
 }
 
 /**

@@ -17,15 +17,21 @@
 import { ATSPI_STATE } from "../../ffi/atspi.ts";
 import { hasState } from "./convert.ts";
 import { DBusConnection } from "./dbus/connection.ts";
+import { dbusErrorName } from "./dbus/errors.ts";
 import { getProperties } from "./dbus/props.ts";
 import type { DBusValue } from "./dbus/value.ts";
 import { noBusError } from "./errors.ts";
+import { processStopped } from "./hung.ts";
 
 const REGISTRY = "org.a11y.atspi.Registry";
 const ROOT = "/org/a11y/atspi/accessible/root";
 const ACCESSIBLE = "org.a11y.atspi.Accessible";
 const COMPONENT = "org.a11y.atspi.Component";
 const COORD_TYPE_SCREEN = 0;
+/** What {@link AppDirectory}'s pid lookup gives for a bus name that no one owns. */
+const GONE = -1;
+const NO_OWNER = "org.freedesktop.DBus.Error.NameHasNoOwner";
+const UNKNOWN_SERVICE = "org.freedesktop.DBus.Error.ServiceUnknown";
 /** How long an app that did not answer before is waited for again (ms). */
 const SILENT_RECHECK_MS = 250;
 
@@ -119,6 +125,8 @@ export interface BusApp {
   responsive: boolean;
   /** Set when it was given only a short look, having stayed silent before. */
   brief?: true;
+  /** Set when its process is stopped: it was not asked, as it cannot answer. */
+  stopped?: true;
 }
 
 /** A top-level window as discovery saw it. */
@@ -163,37 +171,77 @@ export class AppDirectory {
 
   /**
    * Every registered app, all asked at once. An app that does not answer by
-   * `min(deadline, now + perAppMs)` comes back with `responsive: false`.
+   * `min(deadline, now + perAppMs)` comes back with `responsive: false`; one
+   * whose process is stopped is not asked at all (it cannot answer), and
+   * comes back at once with `stopped: true`.
    *
    * @param deadline the operation's deadline
    * @param perAppMs how long one app may take
+   * @param pid only the apps of this process (the others are not asked anything)
    * @returns apps in registry order
    * @throws DesktopError APP_UNRESPONSIVE when the registry itself does not answer
    */
-  async apps(deadline: number, perAppMs: number): Promise<BusApp[]> {
+  async apps(deadline: number, perAppMs: number, pid?: number): Promise<BusApp[]> {
     const [children] = await this.#conn.call({
       destination: REGISTRY,
       path: ROOT,
       interface: ACCESSIBLE,
       member: "GetChildren",
     }, deadline);
-    const refs = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    const all = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    // The bus daemon knows each app's process: asking it costs the apps nothing. An app
+    // whose bus name has no owner quit and is not yet unregistered: it is not listed.
+    const pids = await Promise.all(all.map(([bus]) => this.#pid(bus, deadline)));
+    const refs = all.filter((_, i) => pids[i] !== GONE && (pid === undefined || pids[i] === pid));
+    const pidOf = new Map(all.map(([bus], i) => [bus, pids[i]]));
     const now = Date.now();
     const appDeadline = Math.min(deadline, now + perAppMs);
     // An app that stayed silent earlier in this session (a stopped one) would
     // cost every operation its full per-app time: it gets a short look instead.
     const recheck = Math.min(appDeadline, now + Math.min(perAppMs, SILENT_RECHECK_MS));
     const apps = await Promise.all(refs.map(async ([bus, path]) => {
-      if (!this.#silent.has(bus)) return await this.#app(bus, path, appDeadline);
-      const app = await this.#app(bus, path, recheck);
-      if (!app.responsive) app.brief = true;
+      const p = pidOf.get(bus) ?? 0;
+      if (processStopped(p)) return this.#stoppedApp(bus, path, p);
+      if (!this.#silent.has(bus)) return await this.#app(bus, path, appDeadline, p);
+      const app = await this.#app(bus, path, recheck, p);
+      if (app && !app.responsive) app.brief = true;
       return app;
     }));
-    for (const a of apps) {
+    const listed = apps.filter((a): a is BusApp => a !== null);
+    for (const a of listed) {
       if (a.responsive) this.#silent.delete(a.bus);
       else this.#silent.add(a.bus);
     }
-    return apps;
+    return listed;
+  }
+
+  /** An app whose process is stopped, as listed without asking it. */
+  #stoppedApp(bus: string, path: string, pid: number): BusApp {
+    return {
+      bus,
+      path,
+      pid,
+      name: "",
+      windowCount: 0,
+      focused: false,
+      responsive: false,
+      stopped: true,
+    };
+  }
+
+  /** The process of a bus name, from the bus daemon (0 when it cannot tell, GONE when no one owns it). */
+  #pid(bus: string, deadline: number): Promise<number> {
+    return this.#conn.call({
+      destination: "org.freedesktop.DBus",
+      path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus",
+      member: "GetConnectionUnixProcessID",
+      signature: "s",
+      body: [bus],
+    }, deadline).then(
+      ([v]) => Number(v),
+      (e) => dbusErrorName(e) === NO_OWNER ? GONE : 0,
+    );
   }
 
   /**
@@ -205,29 +253,24 @@ export class AppDirectory {
    * @returns the app as it answers now
    */
   async again(app: BusApp, deadline: number): Promise<BusApp> {
-    const fresh = await this.#app(app.bus, app.path, deadline);
+    if (processStopped(app.pid)) return this.#stoppedApp(app.bus, app.path, app.pid);
+    const fresh = await this.#app(app.bus, app.path, deadline, app.pid);
+    if (fresh === null) return { ...app, responsive: false };
     if (fresh.responsive) this.#silent.delete(app.bus);
     return fresh;
   }
 
-  async #app(bus: string, path: string, deadline: number): Promise<BusApp> {
+  /** An app as it answers; null when it quit (its bus name has no owner any more). */
+  async #app(bus: string, path: string, deadline: number, pid: number): Promise<BusApp | null> {
     const app: BusApp = {
       bus,
       path,
-      pid: 0,
+      pid,
       name: "",
       windowCount: 0,
       focused: false,
       responsive: true,
     };
-    const pid = this.#conn.call({
-      destination: "org.freedesktop.DBus",
-      path: "/org/freedesktop/DBus",
-      interface: "org.freedesktop.DBus",
-      member: "GetConnectionUnixProcessID",
-      signature: "s",
-      body: [bus],
-    }, deadline).then(([v]) => Number(v), () => 0);
     try {
       const [props, [kids]] = await Promise.all([
         getProperties(this.#call(bus, deadline), path, ACCESSIBLE, ["Name"]),
@@ -238,10 +281,11 @@ export class AppDirectory {
       app.windowCount = wins.length;
       const states = await Promise.all(wins.map(([, p]) => this.#states(bus, p, deadline)));
       app.focused = states.some((s) => hasState(s, ATSPI_STATE.ACTIVE));
-    } catch {
+    } catch (e) {
+      const name = dbusErrorName(e);
+      if (name === NO_OWNER || name === UNKNOWN_SERVICE) return null;
       app.responsive = false;
     }
-    app.pid = await pid;
     return app;
   }
 

@@ -225,9 +225,9 @@ export function processRunning(pid: number): boolean {
  * Sends a signal to a process; a process already gone is not an error.
  *
  * @param pid the process
- * @param signal SIGTERM or SIGKILL
+ * @param signal SIGTERM, SIGKILL, or SIGCONT (a stopped process acts on a SIGTERM once continued)
  */
-export function signalProcess(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+export function signalProcess(pid: number, signal: "SIGTERM" | "SIGKILL" | "SIGCONT"): void {
   // kill(2) reads 0 and negative pids as process groups (-1: every process): never an app.
   if (!Number.isInteger(pid) || pid <= 0) {
     throw new DesktopError("INVALID_ARGS", `${pid} is not a process id`, {

@@ -182,23 +182,34 @@ export class LinuxProvider implements Provider {
     }
   }
 
-  /** Every registered app, discovered at once, each under its own deadline. */
-  async #apps(deadline: number): Promise<LiveApp[]> {
+  /**
+   * Every registered app, discovered at once, each under its own deadline;
+   * with `pid`, only that process's apps (no other app is asked anything).
+   */
+  async #apps(deadline: number, pid?: number): Promise<LiveApp[]> {
     try {
-      return liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs)));
+      return liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs), pid));
     } catch (e) {
       throw toDesktopError(e);
     }
   }
 
+  /** The apps a scope can mean: a `pid` scope lists that process's apps only. */
+  async #appsFor(scope: Scope, deadline: number): Promise<LiveApp[]> {
+    if (scope.pid === undefined) return await this.#apps(deadline);
+    const own = await this.#apps(deadline, scope.pid);
+    // None: the error lists the running apps as candidates.
+    return own.length ? own : await this.#apps(deadline);
+  }
+
   /** The app a scope names; APP_UNRESPONSIVE when it does not answer. */
   async #app(scope: Scope, deadline: number): Promise<LiveApp> {
-    const apps = await this.#apps(deadline);
+    const apps = await this.#appsFor(scope, deadline);
     let app = apps[matchRunningApp(apps, scope)];
     if (!app.responsive && app.brief) {
       // The listing gave it only a short look: the target gets its full time.
       const until = Math.min(deadline, Date.now() + callTimeoutFor(this.#timeoutMs));
-      app = liveApps([await this.#dir.again(app, until)])[0];
+      app = { ...app, ...liveApps([await this.#dir.again(app, until)])[0], name: app.name };
     }
     if (!app.responsive) throw unresponsive(app);
     return app;
@@ -224,7 +235,7 @@ export class LinuxProvider implements Provider {
   /** Top-level windows, of one app or of all apps that answer. */
   async listWindows(scope: Scope = {}): Promise<WindowInfo[]> {
     const deadline = this.#begin();
-    const apps = await this.#apps(deadline);
+    const apps = await this.#appsFor(scope, deadline);
     const scoped = scope.app !== undefined || scope.pid !== undefined;
     const chosen = scoped ? [apps[matchRunningApp(apps, scope)]] : apps.filter((a) => a.responsive);
     const lists = await Promise.all(chosen.map(async (app) => {
@@ -454,9 +465,11 @@ export class LinuxProvider implements Provider {
     return processRunning(pid);
   }
 
-  /** SIGTERM, or SIGKILL with force. */
+  /** SIGTERM (then SIGCONT, so a stopped process acts on it), or SIGKILL with force. */
   endProcess(pid: number, force: boolean): void {
-    signalProcess(pid, force ? "SIGKILL" : "SIGTERM");
+    if (force) return signalProcess(pid, "SIGKILL");
+    signalProcess(pid, "SIGTERM");
+    signalProcess(pid, "SIGCONT");
   }
 
   /** Window management through X11 (see windows.ts). */
@@ -520,10 +533,17 @@ function processAlive(pid: number): boolean {
 }
 
 function unresponsive(app: LiveApp): DesktopError {
+  const why = app.stopped ? " (its process is stopped)" : "";
   return new DesktopError(
     "APP_UNRESPONSIVE",
-    `${app.name} (pid ${app.pid}) does not answer accessibility requests`,
-    { suggestion: suggestionFor("APP_UNRESPONSIVE"), details: { pid: app.pid, app: app.name } },
+    `${app.name} (pid ${app.pid}) does not answer accessibility requests${why}`,
+    {
+      suggestion: app.stopped
+        ? "The app's process is stopped (SIGSTOP, a debugger, Ctrl+Z): continue it " +
+          `(kill -CONT ${app.pid}) and retry, or end it with \`desktop quit --pid ${app.pid} --force\``
+        : suggestionFor("APP_UNRESPONSIVE"),
+      details: { pid: app.pid, app: app.name, ...(app.stopped ? { stopped: true } : {}) },
+    },
   );
 }
 
@@ -564,14 +584,26 @@ function titled(app: LiveApp, wins: LiveWindow[]): LiveWindow[] {
 }
 
 /**
- * matchApp, and when no app on the bus matches, whether a GUI process of that
- * name or pid runs anyway: the error then says so and what would let it join.
+ * matchApp, and when no app on the bus matches: an app that does not answer
+ * and goes by that name (see hung.ts) is the one meant; else, with silent
+ * apps about, the app meant may be one of them (APP_UNRESPONSIVE, never a
+ * certain APP_NOT_FOUND); else whether a GUI process of that name or pid runs
+ * anyway: the error then says so and what would let it join.
  */
 function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
   try {
     return matchApp(apps, scope);
   } catch (e) {
-    if (!(e instanceof DesktopError) || e.details?.reason !== "noMatch") throw e;
+    if (!(e instanceof DesktopError)) throw e;
+    const silent = apps.flatMap((a, i) => a.responsive ? [] : [i]);
+    if (silent.length && scope.pid === undefined) {
+      const named = scope.app === undefined ? -1 : silentByName(apps, silent, scope.app);
+      if (named >= 0) return named;
+      if (e.details?.reason === "noMatch" || scope.app === undefined) {
+        throw maybeSilent(apps, silent, scope, e);
+      }
+    }
+    if (e.details?.reason !== "noMatch") throw e;
     const off = findUnregistered(scope, new Set(apps.map((a) => a.pid)));
     if (!off) throw e;
     throw new DesktopError(
@@ -587,4 +619,47 @@ function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
       },
     );
   }
+}
+
+/**
+ * The silent app that goes by `name` (any of its aliases: exact, else the
+ * only one that contains it, case-insensitive), or -1.
+ */
+function silentByName(apps: readonly LiveApp[], silent: number[], name: string): number {
+  const q = name.trim().toLowerCase();
+  if (!q) return -1;
+  const names = (i: number) => (apps[i].aliases ?? [apps[i].name]).map((n) => n.toLowerCase());
+  const exact = silent.filter((i) => names(i).includes(q));
+  if (exact.length === 1) return exact[0];
+  const sub = exact.length ? [] : silent.filter((i) => names(i).some((n) => n.includes(q)));
+  return sub.length === 1 ? sub[0] : -1;
+}
+
+/**
+ * No app that answers is the one meant (by name, or as the focused app), and
+ * some apps do not answer: the one meant may be among them, so the verdict is
+ * APP_UNRESPONSIVE naming them, not APP_NOT_FOUND.
+ */
+function maybeSilent(
+  apps: readonly LiveApp[],
+  silent: number[],
+  scope: Scope,
+  e: DesktopError,
+): DesktopError {
+  const list = silent.map((i) => `${apps[i].name || "?"} (pid ${apps[i].pid})`).join(", ");
+  const what = scope.app === undefined
+    ? "no app that answers has the focus"
+    : `no app that answers matches --app "${scope.app}"`;
+  return new DesktopError(
+    "APP_UNRESPONSIVE",
+    `${what}, and ${silent.length === 1 ? "one app does" : `${silent.length} apps do`} not ` +
+      `answer accessibility requests (it may be ${silent.length === 1 ? "it" : "one of them"}): ` +
+      list,
+    {
+      suggestion: "Wait and retry, or pass --pid of the app meant; `desktop list` marks the " +
+        "apps that do not answer",
+      candidates: e.candidates,
+      details: { unresponsive: silent.map((i) => ({ pid: apps[i].pid, app: apps[i].name })) },
+    },
+  );
 }
