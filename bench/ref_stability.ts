@@ -314,7 +314,7 @@ function has(read: PageRead, r: Element["r"], t: string): boolean {
 /** The list's rows, in order. */
 function rows(read: PageRead): Element[] {
   const list = read.elements.find((e) => e.r === "list" && e.t === "Invoices");
-  return (list?.c ?? []).filter((e) => e.r === "row");
+  return (list?.c ?? []).filter((e) => e.r === "listitem");
 }
 
 /** Whether a row shows "Invoice N" and its Delete button. */

@@ -2,7 +2,7 @@
  * dconf-editor (GTK 3), a settings browser we did not build for: its first-run
  * warning is dismissed by ref, and opening a folder by ref replaces the list's
  * rows. The action's diff prints each new row as a read does, its label on the
- * row's line (`row: "desrt"`), not a row line and a text line apiece. Its
+ * row's line (`option: "desrt"`: a list box's rows are its options), not a row line and a text line apiece. Its
  * window, titled as the app is named, is `window`, not the app's twin.
  * Witness: pyatspi reads the list items' labels after the click.
  */
@@ -36,7 +36,7 @@ Deno.test({
       read,
       /^\[\d+\|dconf-editor\] app "dconf-editor"\n {2}\[\d+\|window\] window "dconf Editor"/,
     );
-    const ca = read.match(/\[\d+\|([^\]]+)\] row[^\n]*: "ca"$/m);
+    const ca = read.match(/\[\d+\|([^\]]+)\] option[^\n]*: "ca"$/m);
     assert.ok(ca, read);
     const res = await runCliOk(d, ["click", "--pid", pid, "--ref", ca[1], "--diff"]);
 
@@ -54,7 +54,7 @@ print(json.dumps(names))
       return names.includes("desrt") ? names : undefined;
     });
     assert.ok(labels.includes("desrt"));
-    assert.match(res.stdout, /^\+ \[-\|[^\]]*desrt\] row[^\n]*: "desrt"$/m, res.stdout);
+    assert.match(res.stdout, /^\+ \[-\|[^\]]*desrt\] option[^\n]*: "desrt"$/m, res.stdout);
     assert.doesNotMatch(res.stdout, /^\+ +\[[^\]]*\] "desrt"$/m, "no text line of its own");
   },
 });

@@ -49,12 +49,12 @@ print(json.dumps({"columns": t.nColumns,
       for (
         const [ref, name] of [["alpha", "alpha"], ["beta", "beta"], ["gamma-docs", "gamma docs"]]
       ) {
-        assert.match(read, new RegExp(`\\[\\d+\\|(?:[^\\]]*/)?${ref}\\] row "${name}"`), read);
+        assert.match(read, new RegExp(`\\[\\d+\\|(?:[^\\]]*/)?${ref}\\] listitem "${name}"`), read);
       }
       assert.doesNotMatch(read, /\|row\.\d+\]/, "no row keyed by position");
       assert.doesNotMatch(read, /\] row[^\n]*: \[\d+\|/, "no row made around an item");
 
-      const beta = read.match(/\[\d+\|((?:[^\]]*\/)?beta)\] row "beta"/)![1];
+      const beta = read.match(/\[\d+\|((?:[^\]]*\/)?beta)\] listitem "beta"/)![1];
       await runCliOk(d, ["click", "--pid", pid, "--ref", beta, "--double"]);
       const title = await eventually("the beta folder open", async () => {
         const titles = await pyatspiJson<string[]>(d, `print(json.dumps([w.name for w in app]))`);

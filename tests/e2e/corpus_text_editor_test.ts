@@ -59,7 +59,11 @@ print(json.dumps({"role": dlg.getRoleName(), "tips": tips}))
       );
       assert.equal(witness.role, "filler");
       assert.ok(witness.tips.includes("Open your personal folder"), witness.tips.join());
-      assert.match(dialog, /\[\d+\|home\] row desc="Open your personal folder": "Home"/, dialog);
+      assert.match(
+        dialog,
+        /\[\d+\|home\] listitem desc="Open your personal folder": "Home"/,
+        dialog,
+      );
 
       const name = dialog.match(/\[\d+\|([^\]]+)\] input "Name:"/)![1];
       const file = `${out}/tides.txt`;

@@ -26,6 +26,9 @@ const INTERACTIVE = new Set([
   "menuitem",
 ]);
 
+/** What one picks in a list: a table's row, a list's item, a list box's option. */
+const ROW_LIKE = new Set(["row", "listitem", "option"]);
+
 function* all(el: Element, anc: Element[] = []): Generator<[Element, Element[]]> {
   yield [el, anc];
   for (const kid of el.c ?? []) yield* all(kid, [...anc, el]);
@@ -71,7 +74,7 @@ export function labelTwins(root: Element): string[] {
 export function valueRefs(root: Element): string[] {
   const out: string[] = [];
   for (const [row] of all(root)) {
-    if (row.r !== "row" || !row.ref) continue;
+    if (!ROW_LIKE.has(row.r) || !row.ref) continue;
     const rowRef = row.ref;
     const inside = [...all(row)].map(([e]) => e).slice(1);
     const controlText = new Set(

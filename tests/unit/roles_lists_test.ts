@@ -139,6 +139,20 @@ Deno.test("roles: a list box's items are options, its chosen option is on its ow
   assert.match(out, /\] option "Deutsch"\n/);
   assert.match(out, /\] option "Français" selected\n/);
   assert.doesNotMatch(out, / row "(English|Deutsch)/);
+  // A GTK list box's row is named by the label it holds: so is the chosen option.
+  const gtk = rawToElement(node({
+    role: 98,
+    children: [
+      node({ role: 32, children: [node({ role: 29, name: "ca" })] }),
+      node({
+        role: 32,
+        states: states(VISIBLE, SHOWING, SELECTABLE, SELECTED),
+        children: [node({ role: 29, name: "org" })],
+      }),
+    ],
+  }));
+  assert.equal(gtk.v, "org");
+  assert.deepEqual(gtk.c?.map((k) => k.r), ["option", "option"]);
   // JSON says the same roles.
   const json = JSON.stringify(treeData(root));
   assert.ok(json.includes('"r":"option","t":"English"'), json);

@@ -491,7 +491,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
     // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
     // A list box's items are what one chooses in it: options (Chromium's ARIA listbox, GTK's).
-    if (node.role === R.LIST_BOX && kid.r === "listitem") kid.r = "option";
+    if (node.role === R.LIST_BOX && c.role === R.LIST_ITEM) kid.r = "option";
     if (node.role === R.APPLICATION) asTopLevel(kid, c.role);
     else if (node.role !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
       asTextDisplay(kid);
@@ -554,9 +554,23 @@ function chosenItems(box: Element): string | undefined {
   const names: string[] = [];
   for (const k of box.c ?? []) {
     const items = k.r === "group" ? k.c ?? [] : [k];
-    for (const item of items) if (item.s && item.t?.trim()) names.push(item.t.trim());
+    for (const item of items) {
+      const name = item.s ? itemLabel(item) : undefined;
+      if (name) names.push(name);
+    }
   }
   return names.length ? names.join(", ") : undefined;
+}
+
+/** An item's label: its name, else its first text (a GTK list box row holds a label). */
+function itemLabel(item: Element): string | undefined {
+  const own = item.t?.trim();
+  if (own) return own;
+  for (const k of item.c ?? []) {
+    const t = k.r === "txt" ? (k.t ?? k.v)?.trim() : itemLabel(k);
+    if (t) return t;
+  }
+  return undefined;
 }
 
 /** Folds a text for comparison: trimmed, lower case. */
