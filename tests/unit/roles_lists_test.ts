@@ -231,6 +231,15 @@ Deno.test("roles: a list item of prose reads as a paragraph with no ref of its w
     out,
     /\[\d+\|list\/announce-it\] listitem: "Announce it" \| \[\d+\|list\/announce-it\/draft\] btn "Draft"/,
   );
+  // A search result (a heading over a link and its snippet) is a card: a list item.
+  const card = rawToElement(node({
+    role: 32,
+    children: [
+      node({ role: 83, name: "Rye bread", children: [node({ role: 88, name: "Rye bread" })] }),
+      text("Learn how rye bread rises."),
+    ],
+  }));
+  assert.equal(card.r, "listitem");
   // A selectable list item (a toolkit's list) is a list item whatever it holds.
   const item = rawToElement(
     node({ role: 32, states: states(VISIBLE, SELECTABLE), children: [text("a.txt")] }),

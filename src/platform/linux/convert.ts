@@ -515,7 +515,6 @@ const PROSE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "lnk",
   "img",
   "group",
-  "heading",
   "list",
   "separator",
 ]);
@@ -523,7 +522,8 @@ const PROSE_ROLES: ReadonlySet<Role> = new Set<Role>([
 /**
  * Whether a list item is a paragraph of a list: it has no name of its own,
  * nothing selects or focuses it, and it holds only running text (texts,
- * links, images, nested lists of the same). Such an item reads as the
+ * links, images, nested lists of the same; a heading makes it a card, such
+ * as a search result, read as a row). Such an item reads as the
  * paragraph it is (a `group`, as WebKit and Chromium say on macOS), so its
  * words never become a ref; an item holding a control stays a `listitem`.
  */
