@@ -281,3 +281,55 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  ...e2e,
+  name: "fault apps: libatspi's GLib warnings (domain dbind) never reach stderr once a session " +
+    "has loaded it",
+  async fn() {
+    await using d = await startDesktop({ app: "zenity", url: "--text=healthy" });
+    const dir = await Deno.makeTempDir({ prefix: "fault-apps-" });
+    try {
+      // A session loads libatspi (a watch needs it), then GLib logs what libatspi's GetItems
+      // handler logs when a stopped app's reply is an error.
+      const script = `${dir}/probe.ts`;
+      await Deno.writeTextFile(
+        script,
+        `
+import { connect } from "${new URL("../../src/connect.ts", import.meta.url).href}";
+import { cstr } from "${new URL("../../src/ffi/cstring.ts", import.meta.url).href}";
+const glib = Deno.dlopen("libatspi.so.0", {
+  g_log: { parameters: ["buffer", "i32", "buffer"], result: "void" },
+} as const);
+const say = () => glib.symbols.g_log(cstr("dbind"), 1 << 4, cstr("AT-SPI: Error in GetItems, sender=:1.9, error=probe"));
+if (Deno.args[0] === "bare") say();
+else {
+  const desktop = await connect({ timeoutMs: 5000 });
+  const stop = await desktop.provider.watch!({ pid: ${d.pid} }, () => {});
+  say();
+  stop();
+  desktop.close();
+}
+`,
+      );
+      const run = async (arg: string) => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", "--quiet", script, arg],
+          env: d.env,
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+      };
+      // The control: GLib prints it when nobody quiets the domain.
+      const bare = await run("bare");
+      assert.match(bare.stderr, /dbind-WARNING/, bare.stderr);
+      const session = await run("session");
+      assert.equal(session.code, 0, session.stderr);
+      assert.equal(session.stderr, "", session.stderr);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

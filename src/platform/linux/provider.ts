@@ -48,6 +48,7 @@ import {
 import { a11yBusAddress, AppDirectory, sessionBusAddress } from "./discover.ts";
 import { nativeError, suggestionFor } from "./errors.ts";
 import { Native } from "./native.ts";
+import { quietLibatspiLog } from "./glib_log.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
@@ -127,6 +128,8 @@ export class LinuxProvider implements Provider {
    */
   get #n(): Native {
     if (this.#native) return this.#native;
+    // Its GLib warnings (a stopped app's GetItems reply) must not join the JSON on stderr.
+    quietLibatspiLog();
     const n = Native.open();
     // Sets libatspi's cache mask on the desktop (the fallback walk is several
     // times slower without its cache); libatspi keeps the desktop object.
