@@ -128,6 +128,31 @@ Deno.test({
 
 Deno.test({
   ...e2e,
+  name: "fault apps: quit --force ends a stopped app that ignores SIGTERM (SIGKILL after the " +
+    "grace period) within its deadline",
+  async fn() {
+    await using d = await startDesktop({
+      app: "gtk3-script",
+      url: FIXTURE,
+      extraEnv: { FAULT_APPS_IGNORE_TERM: "1" },
+    });
+    d.signalApp("SIGSTOP");
+    try {
+      for (let i = 0; i < 20 && procState(d.pid) !== "T"; i++) await sleep(50);
+      assert.equal(procState(d.pid), "T", "the app is stopped");
+      const res = await startCli(d, ["quit", "--app", APP, "--force", "--timeout", "6000"]);
+      assert.equal(res.code, 0, res.stderr);
+      for (let i = 0; i < 20 && alive(d.pid); i++) await sleep(100);
+      assert.equal(alive(d.pid), false, `pid ${d.pid} still runs (${procState(d.pid)})`);
+      assert.ok(res.ms < 6000 + 5000, `quit took ${res.ms} ms`);
+    } finally {
+      d.signalApp("SIGCONT");
+    }
+  },
+});
+
+Deno.test({
+  ...e2e,
   name: "fault apps: a stopped Python app is APP_UNRESPONSIVE by its name, and the click " +
     "that stopped it never says the element is gone",
   async fn() {
