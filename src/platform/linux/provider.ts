@@ -212,7 +212,9 @@ export class LinuxProvider implements Provider {
     if (!app.responsive && app.brief) {
       // The listing gave it only a short look: the target gets its full time.
       const until = Math.min(deadline, Date.now() + callTimeoutFor(this.#timeoutMs));
-      app = { ...app, ...liveApps([await this.#dir.again(app, until)])[0], name: app.name };
+      const fresh = liveApps([await this.#dir.again(app, until)])[0];
+      // Still silent: it keeps the names the listing found for it.
+      app = fresh.responsive ? fresh : { ...fresh, name: app.name, aliases: app.aliases };
     }
     if (!app.responsive) throw unresponsive(app);
     return app;
