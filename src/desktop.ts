@@ -48,7 +48,7 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
-import { checkActionArgs, checkTypeTarget } from "./act/policy.ts";
+import { checkActionArgs, checkTypeTarget, clickAgainWithPointer } from "./act/policy.ts";
 import { launchApp, quitApp, windowCommand } from "./apps/apps.ts";
 import { clipboard } from "./apps/clipboard.ts";
 import { fillFields } from "./fill/fill.ts";
@@ -219,20 +219,27 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
       const was = renamedSince(element);
       const renamed = was === undefined ? {} : { renamed: { was, now: element.t ?? "" } };
-      const result = {
+      let result = {
         ...await provider.act(scope, { element }, action, { deadline, focusedGuess }),
         ...renamed,
       };
       if (!verify) return { ...result, element };
-      const effect = await effectOf(
-        action,
-        element,
-        snapshot.root,
-        reread,
-        settleMs,
-        deadline,
-        opts.bounds,
-      );
+      const judge = () =>
+        effectOf(action, element, snapshot.root, reread, settleMs, deadline, opts.bounds);
+      let effect = await judge();
+      // An accessible press that showed nothing is made again as a user's click (src/act/policy.ts).
+      if (
+        action.kind === "click" && clickAgainWithPointer(action, result.via, effect.unverified) &&
+        effect.after
+      ) {
+        const why = `the accessible ${result.detail ?? "press"} had no visible effect`;
+        const again = await provider.act(scope, { element }, { ...action, pointer: true }, {
+          deadline,
+          focusedGuess,
+        });
+        result = { ...result, ...again, detail: `${again.detail ?? "pointer"}; ${why}` };
+        effect = await judge();
+      }
       const run = await lastReadOfRun(snapshot.app);
       return {
         ...result,

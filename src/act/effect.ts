@@ -270,6 +270,11 @@ export function judgeEffect(
       : "the element is gone after the action";
     return effect;
   }
+  if (action.kind === "focus" && after) {
+    // Focus is the effect asked for: the element's own focused state is the verdict.
+    if (!after.f) effect.unverified = "the element does not report the keyboard focus";
+    return effect;
+  }
   if (changes.length === 0 && !moved) effect.unverified = `nothing changed within ${settleMs} ms`;
   else if (!moved && !TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
     // Synthesized input gives the app (and a clicked button) the keyboard focus: that alone

@@ -281,6 +281,38 @@ function fmt(n: number): string {
  */
 export const MAX_TYPED_CHARS = 10_000;
 
+/** The most times one `key` presses its combo (`--repeat`). */
+export const MAX_KEY_REPEAT = 100;
+
+/** The most keys set-value presses to bring a slider or spin button to a number. */
+export const MAX_VALUE_KEYS = 200;
+
+/**
+ * Whether a click carried out by the element's accessible action should be
+ * made again as a real pointer click: a plain left click whose action had no
+ * visible effect (nothing changed, or only the keyboard focus moved). Widgets
+ * that act on the pointer's movement (row actions shown on hover, a list that
+ * picks the option under the pointer) ignore an accessible press, which
+ * sends no pointer movement.
+ *
+ * @param action the click
+ * @param via how the click was carried out
+ * @param unverified why its effect could not be confirmed, if it could not
+ * @returns true to click again with the pointer
+ * @example
+ * ```ts
+ * import { clickAgainWithPointer } from "./policy.ts";
+ * console.log(clickAgainWithPointer({ kind: "click" }, "accessible", "nothing changed within 1500 ms")); // true
+ * console.log(clickAgainWithPointer({ kind: "click" }, "input", "nothing changed within 1500 ms")); // false
+ * ```
+ */
+export function clickAgainWithPointer(action: Action, via: string, unverified?: string): boolean {
+  if (action.kind !== "click" || action.pointer) return false;
+  if ((action.button ?? "left") !== "left" || (action.count ?? 1) !== 1) return false;
+  if (via !== "accessible" || unverified === undefined) return false;
+  return /^nothing (visible )?changed|^only the keyboard focus moved/.test(unverified);
+}
+
 /** The most wheel steps one `scroll` sends. */
 export const MAX_SCROLL_STEPS = 1000;
 
@@ -325,6 +357,18 @@ export function checkActionArgs(action: Action): void {
         {
           suggestion: `Pass --amount ${MAX_SCROLL_STEPS} or less; to bring an element into ` +
             "view, scroll --ref it without --direction",
+        },
+      );
+    }
+  } else if (action.kind === "key" && action.repeat !== undefined) {
+    const r = action.repeat;
+    if (!Number.isSafeInteger(r) || r < 1 || r > MAX_KEY_REPEAT) {
+      throw new DesktopError(
+        "INVALID_ARGS",
+        `key repeat must be a whole number from 1 to ${MAX_KEY_REPEAT}, got ${r}`,
+        {
+          suggestion: `Pass --repeat ${MAX_KEY_REPEAT} or less, and send the rest in another call`,
+          details: { repeat: r, max: MAX_KEY_REPEAT },
         },
       );
     }

@@ -11,6 +11,7 @@ import { renderChanges } from "../output/render.ts";
 import type { AppInfo, Element, WindowInfo } from "../model/element.ts";
 import { withoutChildren } from "../model/tree.ts";
 import { elementLine as agentLine } from "../output/agent.ts";
+import { stateWords } from "../act/state.ts";
 
 /** The identifying keys of an element in results: `{i, ref, r, t, v, b}`. */
 export interface ElementSummary {
@@ -114,6 +115,9 @@ export function actReport(verb: string, res: ActResult): ActReport {
     ok: true,
     action: verb,
     ...(element ? { element: summary(element) } : {}),
+    ...(element && !res.gone && stateWords(element).length
+      ? { state: stateWords(element).join(" ") }
+      : {}),
     via,
     ...(detail ? { detail } : {}),
     ...rest,
@@ -127,7 +131,9 @@ export function actReport(verb: string, res: ActResult): ActReport {
  * @returns the line
  */
 export function actLine(r: ActReport): string {
-  const what = r.element ? ` ${elementLine(r.element)}` : "";
+  const what = r.element
+    ? ` ${elementLine(r.element)}${typeof r.state === "string" ? ` ${r.state}` : ""}`
+    : "";
   const detail = r.detail ? ` (${r.detail})` : "";
   const gone = r.gone ? " (now gone)" : "";
   const unverified = r.unverified ? `; unverified: ${r.unverified}` : "";

@@ -8,7 +8,7 @@
 import type { Target } from "../desktop.ts";
 import { diffTrees } from "../diff/diff.ts";
 import { DesktopError } from "../errors.ts";
-import { MAX_SCROLL_STEPS } from "../act/policy.ts";
+import { MAX_KEY_REPEAT, MAX_SCROLL_STEPS } from "../act/policy.ts";
 import type { AppInfo, Element, Point, WindowInfo } from "../model/element.ts";
 import { assignIds, windowBoundsOf, withoutChildren } from "../model/tree.ts";
 import type { ObserveEvent } from "../observe/events.ts";
@@ -541,6 +541,8 @@ export interface TypeArgs extends ScopeArgs, Omit<TargetArgs, "text">, ActArgs {
   text_file?: string;
   /** A key combo to press instead. */
   key?: string;
+  /** Clear the field before typing. */
+  replace?: boolean;
   /** The element whose label/value/description has this (text targeting). */
   target?: string;
   /** CLI output format. */
@@ -553,6 +555,7 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
   examples: [
     'desktop type --app Chromium --ref form/email --text "ada@example.com"',
     'desktop type --app Chromium --target "Full Name" --text "Ada Lovelace"',
+    'desktop type --app Chromium --ref toolbar/address --replace "chrome://settings"',
     'desktop type --app mousepad --ref text "Dear Ada,"',
     "desktop type --app Chromium --ref form/email --key ctrl+a",
     "desktop type --app Chromium --ref form/password --text-file - < secret.txt",
@@ -570,6 +573,11 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
         "newline dropped)",
     },
     { name: "key", type: "string", doc: "key combo instead (ctrl+a)" },
+    {
+      name: "replace",
+      type: "boolean",
+      doc: "clear the field first (default: type at the end of its text)",
+    },
     DIFF,
     BOUNDS_CHANGES,
     ACT_FORMAT,
@@ -596,7 +604,9 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
       "type",
       args,
       target,
-      args.key !== undefined ? { kind: "key", combo: args.key } : { kind: "type", text: text! },
+      args.key !== undefined
+        ? { kind: "key", combo: args.key }
+        : { kind: "type", text: text!, ...(args.replace ? { replace: true } : {}) },
     );
   },
   render: renderAct,
@@ -607,6 +617,8 @@ const type: Op<TypeArgs, ActReport> = defineOp<TypeArgs, ActReport>({
 export interface KeyArgs extends ScopeArgs, TargetArgs, ActArgs {
   /** Keys joined with +. */
   combo: string;
+  /** How many times to press it (1..100). */
+  repeat?: number;
   /** CLI output format. */
   format?: "agent" | "json";
 }
@@ -617,10 +629,19 @@ const key: Op<KeyArgs, ActReport> = defineOp<KeyArgs, ActReport>({
   examples: [
     "desktop key Return --app Chromium",
     "desktop key ctrl+a --app Chromium --ref form/email",
+    "desktop key Right --repeat 7 --app Chromium --ref volume",
   ],
   hints: ACT,
   params: [
     { name: "combo", type: "string", required: true, positional: true, doc: "keys joined with +" },
+    {
+      name: "repeat",
+      type: "int",
+      min: 1,
+      max: MAX_KEY_REPEAT,
+      default: 1,
+      doc: "press it this many times, each once",
+    },
     ...LIVE,
     ...targetParams(),
     DIFF,
@@ -634,7 +655,12 @@ const key: Op<KeyArgs, ActReport> = defineOp<KeyArgs, ActReport>({
         suggestion: "Join keys with +, e.g. ctrl+s, shift+Tab, Return",
       });
     }
-    return act(ctx, "key", args, toTarget(args), { kind: "key", combo: args.combo });
+    const repeat = args.repeat ?? 1;
+    return act(ctx, "key", args, toTarget(args), {
+      kind: "key",
+      combo: args.combo,
+      ...(repeat !== 1 ? { repeat } : {}),
+    });
   },
   render: renderAct,
   data: actData,

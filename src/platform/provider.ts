@@ -54,11 +54,17 @@ export type ScrollDirection = "up" | "down" | "left" | "right";
 /** Everything the tool can do to an element or a point. */
 export type Action =
   /** Press: the element's own default action first, else a synthesized click at its centre. */
-  | { kind: "click"; button?: MouseButton; count?: number }
+  | {
+    kind: "click";
+    button?: MouseButton;
+    count?: number;
+    /** Click with the pointer at the element's visible point, not its accessible action. */
+    pointer?: boolean;
+  }
   /** Type text into the element (focuses it first). */
-  | { kind: "type"; text: string }
+  | { kind: "type"; text: string; /** Clear the field first. */ replace?: boolean }
   /** Press a key combo such as `ctrl+a`, `Return`, `shift+Tab`. */
-  | { kind: "key"; combo: string }
+  | { kind: "key"; combo: string; /** Press it this many times (1..100). */ repeat?: number }
   /** Perform a named accessibility action (`press`, `activate`, `expand`...). */
   | { kind: "action"; name: string }
   /** Set the value: text, number, toggle state (`true`/`false`) or selection. */

@@ -25,7 +25,7 @@ import {
   refuseDisabled,
   setValueRoute,
 } from "../../act/policy.ts";
-import { typeInChunks } from "../../act/bounded.ts";
+import { repeatSteps, typeInChunks } from "../../act/bounded.ts";
 import { roleFromAtspiCode } from "../../model/roles.ts";
 import { holdInput } from "../input_lock.ts";
 import type { Bounds, Point } from "../../model/element.ts";
@@ -158,11 +158,12 @@ export class ElementActor {
     using _input = holdInput(action.kind, this.#deadline);
     switch (action.kind) {
       case "click":
+        if (action.pointer) return this.pointerClick(action.button ?? "left", action.count ?? 1);
         return this.click(action.button ?? "left", action.count ?? 1);
       case "type":
-        return this.type(action.text);
+        return this.type(action.text, action.replace ?? false);
       case "key":
-        return this.key(action.combo);
+        return this.key(action.combo, action.repeat ?? 1);
       case "action":
         return this.named(action.name);
       case "set-value":
@@ -436,6 +437,16 @@ export class ElementActor {
       } else break;
     }
     clickAt(this.#n, this.centre(), button, count);
+    return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /**
+   * A user's click: at the element's visible centre where a hit test there
+   * finds it, else at its centre scrolled into view.
+   */
+  pointerClick(button: "left" | "right" | "middle", count: number): ActionResult {
+    const at = this.#clearCentre() ?? this.centre();
+    clickAt(this.#n, at, button, count);
     return { via: "input", detail: `${button} x${count}` };
   }
 
@@ -738,15 +749,50 @@ export class ElementActor {
     return false;
   }
 
-  /** Focuses the element, then types at the end of its text with key events. */
-  type(text: string): ActionResult {
+  /**
+   * Focuses the element, then types at the end of its text with key events;
+   * with `replace`, its text is cleared first (EditableText where the app
+   * offers it, else select-all and Delete, as a user would).
+   */
+  type(text: string, replace = false): ActionResult {
     const focusedNow = this.#focusForKeys();
+    if (replace) {
+      const cleared = this.#clearText();
+      this.#typeKeys(text);
+      settle(this.#n);
+      return { via: "input", detail: `keyboard, cleared first (${cleared})` };
+    }
     // Typing appends: focusing a text field may select its content (GTK) or
     // put the caret anywhere, so move to the end first. set-value replaces.
     if (focusedNow && this.#isTextField()) pressCombo(this.#n, parseCombo("ctrl+End"));
     this.#typeKeys(text);
     settle(this.#n);
     return { via: "input", detail: "keyboard" };
+  }
+
+  /** Empties the focused field: EditableText when it takes it, else ctrl+a and BackSpace. */
+  #clearText(): string {
+    const n = this.#n;
+    using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
+    if (et && optional(() => (n.check("clear"), true))) {
+      const ok = n.sym.atspi_editable_text_set_text_contents(et.ptr, cstr(""), n.err.buf);
+      if (optional(() => (n.check("clear the text"), true)) && ok && this.#textLength() === 0) {
+        return "EditableText";
+      }
+    }
+    pressCombo(n, parseCombo("ctrl+a"));
+    pressCombo(n, parseCombo("BackSpace"));
+    settle(n);
+    return "select all, delete";
+  }
+
+  /** The element's text length, or -1 when it has no text. */
+  #textLength(): number {
+    const n = this.#n;
+    using field = n.own(n.sym.atspi_accessible_get_text_iface(this.#acc));
+    if (!field) return -1;
+    const c = n.sym.atspi_text_get_character_count(field.ptr, n.err.buf);
+    return optional(() => (n.check("read the text"), c)) ?? -1;
   }
 
   /**
@@ -862,13 +908,25 @@ export class ElementActor {
     return et !== null;
   }
 
-  /** Focuses the element, then presses a combo. */
-  key(combo: string): ActionResult {
+  /**
+   * Focuses the element, then presses a combo `repeat` times, each press
+   * once, within the deadline (src/act/bounded.ts).
+   */
+  key(combo: string, repeat = 1): ActionResult {
     const parsed = parseCombo(combo);
     this.#focusForKeys(true);
-    pressCombo(this.#n, parsed);
+    repeatSteps({
+      count: repeat,
+      deadline: this.#deadline,
+      what: `presses of ${combo}`,
+      step: () => {
+        pressCombo(this.#n, parsed);
+        // Each press lands before the next: a page handles keys one event-loop turn at a time.
+        if (repeat > 1) settle(this.#n);
+      },
+    });
     settle(this.#n);
-    return { via: "input", detail: combo };
+    return { via: "input", detail: repeat > 1 ? `${combo} x${repeat}` : combo };
   }
 
   /** Sets text, a number, a toggle state, or a selection, by what the element is. */
@@ -1113,9 +1171,17 @@ export function actAtPoint(
         check: () => settle(n),
       });
       return { via: "input", detail: "keyboard" };
-    case "key":
-      pressCombo(n, parseCombo(action.combo));
-      return { via: "input", detail: action.combo };
+    case "key": {
+      const combo = parseCombo(action.combo);
+      const repeat = action.repeat ?? 1;
+      repeatSteps({
+        count: repeat,
+        deadline,
+        what: `presses of ${action.combo}`,
+        step: () => (pressCombo(n, combo), repeat > 1 && settle(n)),
+      });
+      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
+    }
     case "scroll":
       wheelAt(n, p, action.direction ?? "down", action.amount ?? 3, deadline);
       return { via: "input", detail: "wheel" };

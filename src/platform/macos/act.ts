@@ -16,7 +16,7 @@ import {
   requireToggle,
   setValueRoute,
 } from "../../act/policy.ts";
-import { typeInChunks } from "../../act/bounded.ts";
+import { repeatSteps, typeInChunks } from "../../act/bounded.ts";
 import { holdInput } from "../input_lock.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { intersect } from "../geometry.ts";
@@ -293,7 +293,9 @@ export function actOnElement(
       const names = actions(t);
       // The shared policy (src/act/policy.ts): the element's own action, else the pointer.
       // Menu items keep AXPress here: the modal-loop detour is for AT-SPI bridges.
-      const routes = clickRoutes({ button, count, menuItem: false, actionBlocksOnModal: false });
+      const routes = action.pointer
+        ? []
+        : clickRoutes({ button, count, menuItem: false, actionBlocksOnModal: false });
       for (const route of routes) {
         if (route.via !== "action") break;
         for (const wanted of route.names) {
@@ -311,14 +313,27 @@ export function actOnElement(
     }
     case "type": {
       focus(t, role);
+      if (action.replace) {
+        // Clear the field as a user does: select all, delete.
+        for (const k of ["cmd+a", "backspace"]) {
+          const c = parseKeyCombo(k);
+          pressKey(t.s, c.code, c.flags);
+        }
+      }
       typeBounded(t, action.text, deadline);
       return { via: "input", detail: `typed ${[...action.text].length} characters` };
     }
     case "key": {
       const combo = parseKeyCombo(action.combo);
       focus(t, role);
-      pressKey(t.s, combo.code, combo.flags);
-      return { via: "input", detail: action.combo };
+      const repeat = action.repeat ?? 1;
+      repeatSteps({
+        count: repeat,
+        deadline,
+        what: `presses of ${action.combo}`,
+        step: () => pressKey(t.s, combo.code, combo.flags),
+      });
+      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
     }
     case "action": {
       const names = actions(t);
@@ -411,8 +426,14 @@ export function actOnPoint(
       return { via: "input", detail: `typed ${[...action.text].length} characters` };
     case "key": {
       const combo = parseKeyCombo(action.combo);
-      pressKey(s, combo.code, combo.flags);
-      return { via: "input", detail: action.combo };
+      const repeat = action.repeat ?? 1;
+      repeatSteps({
+        count: repeat,
+        deadline,
+        what: `presses of ${action.combo}`,
+        step: () => pressKey(s, combo.code, combo.flags),
+      });
+      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
     }
     case "scroll": {
       if (action.amount === undefined) {
