@@ -83,6 +83,24 @@ Deno.test({
       assert.ok(tokens(out) < BUDGET, `${tokens(out)} tokens:\n${out}`);
     });
 
+    await t.step("observe leaves boxes out unless --bounds", async () => {
+      const watch = async (extra: string[], direction: string) => {
+        const observing = runCli(d, ["observe", "--app", d.appName, "--duration", "5", ...extra]);
+        await new Promise((ok) => setTimeout(ok, 2500));
+        await act(d, ["scroll", "--ref", "inbox", "--direction", direction, "--amount", "5"]);
+        const r = await observing;
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      };
+      const y0 = await firstMessageY(d);
+      const quiet = await watch([], "up");
+      assert.ok(await firstMessageY(d) - y0 > 50, "pyatspi: the list moved down");
+      assert.equal(quiet.at(-1).type, "done");
+      assert.deepEqual(quiet.filter((e) => e.type === "changed" && "b" in e.changes), []);
+      const boxes = await watch(["--bounds"], "down");
+      assert.ok(boxes.some((e) => e.type === "changed" && "b" in e.changes), "--bounds: moves");
+    });
+
     await t.step("a sort is reported as a reorder, and verified", async () => {
       const before = await peopleOrder(d);
       const out = await act(d, ["click", "--ref", "name/btn"]);
