@@ -11,13 +11,14 @@ import {
   ATSPI_SCROLL_ANYWHERE,
   ATSPI_STATE,
 } from "../../ffi/atspi.ts";
-import { cstr } from "../../ffi/cstring.ts";
+import { cstr, readPointerArray } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import { isToolkitClassName } from "../../model/semantics.ts";
 import {
   blockedByModal,
   checkActionArgs,
   clickRoutes,
+  MAX_VALUE_KEYS,
   noSettableValue,
   parseNumber,
   pickAction,
@@ -102,6 +103,10 @@ const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
 /** AtspiRole of a spin button. */
 const SPIN_BUTTON_ROLE = 52;
+/** AtspiRole of a slider. */
+const SLIDER_ROLE = 51;
+/** AtspiRelationType CONTROLLER_FOR (ARIA's aria-controls). */
+const RELATION_CONTROLLER_FOR = 3;
 /** AT-SPI's table cell role (a tree view's cell). */
 const TABLE_CELL_ROLE = 56;
 
@@ -957,19 +962,23 @@ export class ElementActor {
         const ok = n.sym.atspi_value_set_current_value(val!.ptr, num, n.err.buf);
         n.check("set value", "ACTION_FAILED");
         if (!ok) throw new DesktopError("ACTION_FAILED", `the app refused value ${num}`);
+        if (role !== SPIN_BUTTON_ROLE && role !== SLIDER_ROLE) {
+          return { via: "accessible", detail: "Value" };
+        }
+        settle(n);
+        if (this.#valueNow(val!.ptr) === num) return { via: "accessible", detail: "Value" };
         // A spin button that ignores its Value (Chromium's date fields) takes the number typed.
-        if (role === SPIN_BUTTON_ROLE) {
+        if (role === SPIN_BUTTON_ROLE && this.#isTextField()) {
+          this.#focusForKeys();
+          pressCombo(n, parseCombo("ctrl+a"));
+          this.#typeKeys(value);
           settle(n);
-          const now = n.sym.atspi_value_get_current_value(val!.ptr, n.err.buf);
-          if (n.err.take() === null && now !== num) {
-            this.#focusForKeys();
-            pressCombo(n, parseCombo("ctrl+a"));
-            this.#typeKeys(value);
-            settle(n);
+          if (this.#valueNow(val!.ptr) === num) {
             return { via: "input", detail: "keyboard: the app ignored the Value" };
           }
         }
-        return { via: "accessible", detail: "Value" };
+        // A custom slider or spin button (ARIA) moves only by its keys, as a user moves it.
+        return this.#stepToValue(val!.ptr, num, role === SLIDER_ROLE);
       }
       case "text": {
         const ok = n.sym.atspi_editable_text_set_text_contents(et!.ptr, cstr(value), n.err.buf);
@@ -995,6 +1004,13 @@ export class ElementActor {
         try {
           selected = this.#select(value);
         } catch (e) {
+          // A select-only combo box (ARIA) keeps its options in a popup it controls.
+          if (
+            e instanceof DesktopError && e.code === "ELEMENT_NOT_FOUND" && role === COMBO_BOX_ROLE
+          ) {
+            const picked = this.#selectFromPopup(value);
+            if (picked) return picked;
+          }
           // A combo box with an entry takes any text, not only its items' (a search field).
           const typed = e instanceof DesktopError && e.code === "ELEMENT_NOT_FOUND"
             ? this.#setEntryText(value)
@@ -1008,6 +1024,152 @@ export class ElementActor {
         throw noSettableValue();
       }
     }
+  }
+
+  /** The element's current number, read afresh; NaN when it cannot be read. */
+  #valueNow(val: Ptr): number {
+    const n = this.#n;
+    n.pump();
+    n.sym.atspi_accessible_clear_cache(this.#acc);
+    const v = n.sym.atspi_value_get_current_value(val, n.err.buf);
+    return n.err.take() === null ? v : NaN;
+  }
+
+  /**
+   * Brings a slider or spin button to `want` with its keys, as a user does
+   * (src/act/policy.ts, MAX_VALUE_KEYS): End or Home for an end of its range,
+   * Page Up/Down while far, arrows while near, reading the value after each
+   * key. ACTION_FAILED when the keys do not move it, or when its steps jump
+   * over the number (naming the values on each side).
+   */
+  #stepToValue(val: Ptr, want: number, slider: boolean): ActionResult {
+    const n = this.#n;
+    this.#focusForKeys(true);
+    const range = readRange(n, val);
+    const same = (a: number) => Math.abs(a - want) <= 1e-9 * Math.max(1, Math.abs(want));
+    const press = (key: string) => {
+      pressCombo(n, parseCombo(key));
+      settle(n);
+      return this.#valueNow(val);
+    };
+    let now = this.#valueNow(val);
+    let presses = 0;
+    if (range && range.min < range.max && (same(range.min) || same(range.max))) {
+      now = press(same(range.min) ? "Home" : "End");
+      presses++;
+    }
+    let step = 0;
+    let paging = true;
+    while (!same(now) && presses < MAX_VALUE_KEYS && Date.now() < this.#deadline) {
+      const up = want > now;
+      const far = step > 0 && Math.abs(want - now) > 3 * step;
+      const key = far && paging
+        ? (up ? "Page_Up" : "Page_Down")
+        : slider
+        ? (up ? "Right" : "Left")
+        : (up ? "Up" : "Down");
+      const before = now;
+      now = press(key);
+      presses++;
+      if (now === before || Number.isNaN(now)) {
+        if (key.startsWith("Page")) {
+          paging = false;
+          continue;
+        }
+        throw new DesktopError("ACTION_FAILED", `the element's value did not move on ${key}`, {
+          suggestion: "The element takes no keys for its value; read it, and click or drag it",
+          details: { value: before, wanted: want },
+        });
+      }
+      if (!key.startsWith("Page")) step = Math.abs(now - before);
+      if (key.startsWith("Page") && (up ? now > want : now < want)) paging = false;
+      else if (!key.startsWith("Page") && (up ? now > want : now < want)) {
+        throw new DesktopError(
+          "ACTION_FAILED",
+          `the element moves in steps of ${step}: ${want} lies between ${before} and ${now}`,
+          {
+            suggestion: `Pass a value it can take (${before} or ${now})`,
+            details: { value: now, wanted: want, step },
+          },
+        );
+      }
+    }
+    if (!same(now)) {
+      throw new DesktopError(
+        "ACTION_FAILED",
+        `the value is ${now} after ${presses} keys, not ${want}`,
+        { suggestion: "Read the element to see its range and steps", details: { value: now } },
+      );
+    }
+    return { via: "input", detail: `keys: ${presses} presses, the app ignored the Value` };
+  }
+
+  /**
+   * Chooses an option of a select-only combo box whose options live in a
+   * popup it controls (ARIA's pattern: a listbox named by aria-controls,
+   * shown once the combo box is opened): opens it with a click, then clicks
+   * the option. Null when the element controls no popup.
+   */
+  #selectFromPopup(value: string): ActionResult | null {
+    const n = this.#n;
+    using held = new DisposableStack();
+    let popup = this.#controlled(held);
+    if (!popup || !new ElementActor(n, popup).#showing()) {
+      this.pointerClick("left", 1);
+      const until = Math.min(this.#deadline, Date.now() + MENU_OPEN_WAIT_MS);
+      do {
+        settle(n);
+        n.sym.atspi_accessible_clear_cache(this.#acc);
+        popup = this.#controlled(held);
+      } while ((!popup || !new ElementActor(n, popup).#showing()) && Date.now() < until);
+      if (!popup) return null;
+    }
+    const names = childNames(n, popup);
+    const want = value.trim().toLowerCase();
+    const index = names.findIndex((x) => x.trim().toLowerCase() === want);
+    if (index < 0) {
+      // Leave it as it was: closed.
+      pressCombo(n, parseCombo("Escape"));
+      settle(n);
+      const offered = names.filter((x) => x.trim() !== "");
+      throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
+        suggestion: offered.length
+          ? `Pass one of: ${offered.slice(0, 20).join(", ")}`
+          : "The popup shows no options; read the app after opening it",
+        details: { options: offered.slice(0, 50) },
+      });
+    }
+    using option = n.own(n.sym.atspi_accessible_get_child_at_index(popup, index, n.err.buf));
+    n.check("read option");
+    if (!option) return null;
+    new ElementActor(n, option.ptr, false, this.#deadline).pointerClick("left", 1);
+    return { via: "input", detail: "popup opened, option clicked" };
+  }
+
+  /** The first object the element controls (CONTROLLER_FOR: ARIA's aria-controls), owned by `held`. */
+  #controlled(held: DisposableStack): Ptr | null {
+    const n = this.#n;
+    const arr = n.sym.atspi_accessible_get_relation_set(this.#acc, n.err.buf);
+    if (!optional(() => (n.check("read relations"), true)) || arr === null) return null;
+    let found: Ptr | null = null;
+    try {
+      for (const rel of readPointerArray(arr)) {
+        if (rel === null) continue;
+        try {
+          if (found || n.sym.atspi_relation_get_relation_type(rel) !== RELATION_CONTROLLER_FOR) {
+            continue;
+          }
+          if (n.sym.atspi_relation_get_n_targets(rel) < 1) continue;
+          const target = held.use(n.own(n.sym.atspi_relation_get_target(rel, 0)));
+          if (target) found = target.ptr;
+        } finally {
+          n.sym.g_object_unref(rel);
+        }
+      }
+    } finally {
+      n.sym.g_array_unref(arr);
+    }
+    return found;
   }
 
   /** Sets the text of the editable field inside a combo box with an entry; null when it has none. */
