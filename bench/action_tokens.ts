@@ -6,12 +6,24 @@
  *
  * `deno run -A bench/action_tokens.ts [--section]`
  *
+ * With `--web`: what four everyday actions on a web page in Chromium report
+ * (tests/fixtures/web/diff_actions.html: a scroll of a long list, a sort by a
+ * table's header, a menu that opens, a modal dialog that opens), in tokens,
+ * through the CLI with `--diff`; the section "Action diffs: tokens".
+ *
+ * `deno run -A bench/action_tokens.ts --web [--section]`
+ *
  * @module
  */
 
 import { getEncoding } from "js-tiktoken";
 import { runCli } from "../tests/harness/cli.ts";
-import { type DesktopApp, startDesktop, type TestDesktop } from "../tests/harness/desktop.ts";
+import {
+  type DesktopApp,
+  REPO_ROOT,
+  startDesktop,
+  type TestDesktop,
+} from "../tests/harness/desktop.ts";
 import { toolList } from "../src/mcp/tools.ts";
 import { INSTRUCTIONS } from "../src/mcp/server.ts";
 import { machineFacts, publishResults } from "./report.ts";
@@ -24,6 +36,25 @@ async function cli(d: TestDesktop, args: string[]): Promise<string> {
   if (r.code !== 0) throw new Error(`desktop ${args.join(" ")}: ${r.stderr}`);
   return r.stdout.replace(/\n$/, "");
 }
+
+/** One action on the web page: its CLI words after `--app NAME`. */
+interface WebStep {
+  what: string;
+  words: string[];
+}
+
+const WEB_PAGE = `${REPO_ROOT}tests/fixtures/web/diff_actions.html`;
+
+const WEB_STEPS: WebStep[] = [
+  {
+    what: "scroll a 400-item list down 10 steps",
+    words: ["scroll", "--ref", "inbox", "--direction", "down", "--amount", "10"],
+  },
+  { what: "sort a 12-row table by its Name header", words: ["click", "--ref", "name/btn"] },
+  { what: "sort it back (key Return on the header)", words: ["key", "Return"] },
+  { what: "open a menu button's menu (4 items)", words: ["click", "--ref", "actions"] },
+  { what: "open a modal dialog (6 fields)", words: ["click", "--ref", "new-contact"] },
+];
 
 /** One app: how to find the element to act on, and the action's CLI words. */
 interface Case {
@@ -62,6 +93,11 @@ interface Row {
   action: number;
   reread: number;
   changes: number;
+}
+
+if (Deno.args.includes("--web")) {
+  await webActions();
+  Deno.exit(0);
 }
 
 const rows: Row[] = [];
@@ -109,3 +145,54 @@ await publishResults(
   "Tokens: tool list, and an action's effect vs a re-read",
   body,
 );
+
+/** The web page's actions, each right after a read, in tokens; published as its own section. */
+async function webActions(): Promise<void> {
+  await using d = await startDesktop({ app: "chromium", url: WEB_PAGE });
+  const app = ["--app", d.appName];
+  for (let k = 0; k < 60; k++) {
+    const r = await runCli(d, ["find", ...app, "--text", "Katherine Johnson"]);
+    if (r.code === 0) break;
+    await new Promise((ok) => setTimeout(ok, 500));
+  }
+  const out: Array<{ what: string; cmd: string; tokens: number; lines: number; reread: number }> =
+    [];
+  let boxed = 0;
+  for (const step of WEB_STEPS) {
+    await cli(d, ["read", ...app]); // the read an agent starts from, and acts on
+    if (step.words[0] === "scroll") {
+      // The same scroll with --bounds (what every action reported before), then back up.
+      boxed = tokens(await cli(d, [...step.words, ...app, "--diff", "--bounds"]));
+      await cli(d, ["scroll", ...app, "--ref", "inbox", "--direction", "up", "--amount", "10"]);
+      await cli(d, ["read", ...app]);
+    }
+    const acted = await cli(d, [...step.words, ...app, "--diff"]);
+    if (/unverified/.test(acted)) throw new Error(`${step.what}: ${acted}`);
+    out.push({
+      what: step.what,
+      cmd: `desktop ${step.words.join(" ")} --diff`,
+      tokens: tokens(acted),
+      lines: acted.split("\n").length - 1,
+      reread: tokens(await cli(d, ["read", ...app])),
+    });
+  }
+  const facts = await machineFacts();
+  const body = [
+    "`deno run -A bench/action_tokens.ts --web` (tokens: o200k_base, js-tiktoken; Chromium " +
+    `${facts.chromium.replace(/^Chromium /, "")} on the headless test desktop). ` +
+    `${facts.date}, ${facts.cpu}, Deno ${facts.deno}.`,
+    "",
+    "What an action prints with `--diff` (its ok line and the changes it caused; MCP returns " +
+    "the same text) on tests/fixtures/web/diff_actions.html, each right after a read, against " +
+    "reading the app again. Every action is verified (no `unverified`). Target: under 300.",
+    "",
+    "| action | command | result + changes | change lines | re-read |",
+    "| --- | --- | --- | --- | --- |",
+    ...out.map((r) => `| ${r.what} | \`${r.cmd}\` | ${r.tokens} | ${r.lines} | ${r.reread} |`),
+    "",
+    `The same scroll with \`--bounds\` (every box that moved, as actions reported before): ` +
+    `${boxed} tokens.`,
+    "",
+  ].join("\n");
+  await publishResults("action_diffs.md", "Action diffs: tokens", body);
+}
