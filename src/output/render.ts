@@ -150,6 +150,14 @@ function safeChange(ch: Change): Change {
  * Renders diff changes as agent text (one line each: `+` added, `-` removed,
  * `~` changed with `key: old -> new`) or JSONL (one JSON object per line).
  *
+ * The agent text says only what a reader would see change: a new part is
+ * printed whole when it fits {@link ADDED_LINES_LISTED} lines (a menu always),
+ * else as its first element that says what it is with a count; an element
+ * that moved among its siblings is `moved: 4 -> 1`, or one `reordered` line
+ * for its container when more than {@link MOVES_LISTED} moved; a twin's new
+ * `.N` index and a text that differs only in spacing or glyphs print nothing.
+ * JSONL keeps every change.
+ *
  * @param changes the changes, in order
  * @param format `agent` or `jsonl`
  * @returns the text, ending with a newline when not empty
