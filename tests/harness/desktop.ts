@@ -50,7 +50,8 @@ export type DesktopApp =
   | "lxappearance"
   | "gedit"
   | "java-swing"
-  | "gtk3-script";
+  | "gtk3-script"
+  | "qt6-script";
 
 /** Options of {@link startDesktop}. */
 export interface DesktopOptions {
@@ -60,7 +61,7 @@ export interface DesktopOptions {
    * What to open: a URL or local file (Chromium, Firefox), a file (mousepad,
    * evince, LibreOffice, featherpad, geany, eog), a folder (thunar, nautilus, pcmanfm-qt), or zenity's arguments
    * joined by NUL characters (after `--forms` unless the first one is
-   * `--file-selection`), or the Python GTK 3 script to run (`gtk3-script`).
+   * `--file-selection`), or the Python GTK 3 or PyQt6 script to run (`gtk3-script`, `qt6-script`).
    */
   url?: string;
   /** Extra environment for the app. */
@@ -150,6 +151,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   gedit: "gedit",
   "java-swing": "java",
   "gtk3-script": "python3",
+  "qt6-script": "python3",
 };
 
 /** The repository root (for running cli.ts and the probe). */
@@ -608,6 +610,13 @@ function appCommand(
       };
     case "gtk3-script":
       return { cmd: "/usr/bin/python3", args: [opts.url ?? ""], env: {} };
+    case "qt6-script":
+      // A PyQt6 script given as `url`, registered on the bus as qt6-notes is.
+      return {
+        cmd: "/usr/bin/python3",
+        args: [opts.url ?? ""],
+        env: { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1" },
+      };
     case "zenity": {
       // A dialog type first (`--file-selection`, `--question`...) picks that dialog; else a form.
       const args = (opts.url ?? "").split("\0").filter(Boolean);
