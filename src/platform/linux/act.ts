@@ -968,7 +968,7 @@ export class ElementActor {
         settle(n);
         if (this.#valueNow(val!.ptr) === num) return { via: "accessible", detail: "Value" };
         // A spin button that ignores its Value (Chromium's date fields) takes the number typed.
-        if (role === SPIN_BUTTON_ROLE && this.#isTextField()) {
+        if (role === SPIN_BUTTON_ROLE) {
           this.#focusForKeys();
           pressCombo(n, parseCombo("ctrl+a"));
           this.#typeKeys(value);
