@@ -13,7 +13,7 @@ import type { Snapshot } from "../../src/model/element.ts";
 import { runCli } from "../harness/cli.ts";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { LIVE_PAGE, LIVE_TREEVIEW, LIVE_WEB, runLiveSuite } from "./mutation_live.ts";
-import type { Attempt } from "./mutation_scenarios.ts";
+import { type Attempt, witness } from "./mutation_scenarios.ts";
 import { assertNoWrongElement, TREEVIEW } from "./mutation_suites.ts";
 
 function summary(attempts: Attempt[]): string {
@@ -42,6 +42,16 @@ Deno.test({
     await new Promise((r) => setTimeout(r, 1000));
     const found = await runCli(d, ["find", "--pid", String(d.pid), "--ref", status]);
     assert.equal(found.code, 0, found.stderr);
+    // A choice button named by its label and its choice: the choice is its value, not its ref.
+    const pid = String(d.pid);
+    const before = await runCli(d, ["find", "--pid", pid, "--ref", "choose-an-element"]);
+    assert.match(before.stdout, /btn "Choose an element" val="Neptunium"/, before.stderr);
+    const chose = await runCli(d, ["click", "--pid", pid, "--ref", "choose-an-element"]);
+    assert.equal(chose.code, 0, chose.stderr);
+    const w = await witness(d.pid, d.env);
+    assert.equal(`${w.uid} ${w.text}`, "element Curium", "the page's own log");
+    const after = await runCli(d, ["find", "--pid", pid, "--ref", "choose-an-element"]);
+    assert.match(after.stdout, /btn "Choose an element" val="Curium"/, after.stderr);
   },
 });
 
