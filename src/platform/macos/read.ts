@@ -217,6 +217,11 @@ function readElement(
   if (str(f.AXMenuItemMarkChar)) el.chk = true;
   if (secure) el.sec = true;
   else if (VALUE_ROLES.has(role)) applyValue(s, ref, role, el);
+  if (role === "AXColumnHeader") {
+    const d = s.read(ref, "AXSortDirection", VALUE_CAP);
+    const sort = d.err === 0 && typeof d.value === "string" ? SORT_DIRECTIONS[d.value] : undefined;
+    if (sort) el.sort = sort;
+  }
   if (EDITABLE_ROLES.has(role) && !secure) {
     const { err, settable } = s.settable(ref, "AXValue");
     if (err === 0 && !settable) el.ro = true;
@@ -273,6 +278,15 @@ function labelText(s: AxSession, label: CFOwned): string | undefined {
   return title || desc || undefined;
 }
 
+/** Roles whose number may have words: AXValueDescription is read for them. */
+const VALUE_TEXT_ROLES: ReadonlySet<string> = new Set(["AXSlider", "AXIncrementor", "AXStepper"]);
+
+/** AXSortDirection values to the sort order a line says. */
+const SORT_DIRECTIONS: Readonly<Record<string, "ascending" | "descending">> = {
+  AXAscendingSortDirection: "ascending",
+  AXDescendingSortDirection: "descending",
+};
+
 function applyValue(s: AxSession, ref: Deno.PointerObject, role: string, el: Element): void {
   const { err, value } = s.read(ref, "AXValue", VALUE_CAP);
   if (err !== 0 || value === null) return;
@@ -297,6 +311,12 @@ function applyValue(s: AxSession, ref: Deno.PointerObject, role: string, el: Ele
     else el.v = text;
   } else if (typeof value === "number") {
     el.v = String(Math.round(value * 1e6) / 1e6);
+    // The value in words (a slider's "March" at 3: aria-valuetext, NSSlider's description).
+    if (VALUE_TEXT_ROLES.has(role)) {
+      const d = s.read(ref, "AXValueDescription", VALUE_CAP);
+      const words = d.err === 0 && typeof d.value === "string" ? d.value.trim() : "";
+      if (words && words !== el.v) el.vt = words;
+    }
   } else if (typeof value === "boolean") {
     el.v = String(value);
   }
