@@ -13,6 +13,7 @@ import { assignRefs } from "../../src/refs/generate.ts";
 import { renderAgent } from "../../src/output/agent.ts";
 import { fitBudget } from "../../src/output/budget.ts";
 import { treeData } from "../../src/output/data.ts";
+import { parseSnapshot } from "../../src/output/snapshot.ts";
 import { rawToElement } from "../../src/platform/linux/convert.ts";
 import { plan } from "../../src/platform/linux/dbus/details.ts";
 import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
@@ -260,4 +261,28 @@ Deno.test("budget: a long value is cut first, saying its length and how to read 
   assert.match(out, /\[3\|save\] btn "Save"/);
   // Within budget, nothing changes.
   assert.equal(fitBudget(text, 100_000, (s) => Math.ceil(s.length / 4)), text);
+});
+
+Deno.test("roles: a saved read keeps value text and sort order (read --from shows them again)", () => {
+  const root = number(rawToElement(settingsPage()));
+  assignRefs(root);
+  const text = JSON.stringify({
+    format: "desktop-snapshot",
+    version: 1,
+    app: { name: "Chromium", pid: 7 },
+    root: treeData(root),
+  });
+  const back = parseSnapshot(text).root;
+  const out = renderAgent(back, { bounds: false });
+  assert.match(out, /slider "Billing month" val="3" valtext="March"/);
+  assert.match(out, /colheader "Date" sort=ascending/);
+  assert.match(out, /listbox "Language" val="Français"/);
+  // A secure field's value text is never saved.
+  const secret = parseSnapshot(JSON.stringify({
+    format: "desktop-snapshot",
+    version: 1,
+    app: { name: "X", pid: 7 },
+    root: { i: 1, r: "input", sec: true, vt: "hunter2" },
+  })).root;
+  assert.equal(secret.vt, undefined);
 });
