@@ -48,7 +48,12 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
-import { checkActionArgs, checkTypeTarget, clickAgainWithPointer } from "./act/policy.ts";
+import {
+  checkActionArgs,
+  checkTypeTarget,
+  clickAgainWithPointer,
+  insideWebContent,
+} from "./act/policy.ts";
 import { launchApp, quitApp, windowCommand } from "./apps/apps.ts";
 import { clipboard } from "./apps/clipboard.ts";
 import { fillFields } from "./fill/fill.ts";
@@ -229,8 +234,13 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       let effect = await judge();
       // An accessible press that showed nothing is made again as a user's click (src/act/policy.ts).
       if (
-        action.kind === "click" && clickAgainWithPointer(action, result.via, effect.unverified) &&
-        effect.after
+        action.kind === "click" && effect.after &&
+        clickAgainWithPointer(
+          action,
+          result.via,
+          effect.unverified,
+          insideWebContent(snapshot.root, element),
+        )
       ) {
         const why = `the accessible ${result.detail ?? "press"} had no visible effect`;
         const again = await provider.act(scope, { element }, { ...action, pointer: true }, {

@@ -289,28 +289,67 @@ export const MAX_VALUE_KEYS = 200;
 
 /**
  * Whether a click carried out by the element's accessible action should be
- * made again as a real pointer click: a plain left click whose action had no
- * visible effect (nothing changed, or only the keyboard focus moved). Widgets
- * that act on the pointer's movement (row actions shown on hover, a list that
- * picks the option under the pointer) ignore an accessible press, which
- * sends no pointer movement.
+ * made again as a real pointer click: a plain left click, on an element of
+ * web content, whose action had no visible effect (nothing changed, or only
+ * the keyboard focus moved). A browser carries out an accessible press as
+ * DOM events with no pointer movement, so widgets that act on the pointer
+ * (row actions shown on hover, a list that picks the option under the
+ * pointer) ignore it; a native toolkit's press runs the click's own handler,
+ * and pressing it again could do the action twice.
  *
  * @param action the click
  * @param via how the click was carried out
  * @param unverified why its effect could not be confirmed, if it could not
+ * @param inWebContent the element lies inside a web document (role `web`)
  * @returns true to click again with the pointer
  * @example
  * ```ts
  * import { clickAgainWithPointer } from "./policy.ts";
- * console.log(clickAgainWithPointer({ kind: "click" }, "accessible", "nothing changed within 1500 ms")); // true
- * console.log(clickAgainWithPointer({ kind: "click" }, "input", "nothing changed within 1500 ms")); // false
+ * console.log(clickAgainWithPointer({ kind: "click" }, "accessible", "nothing changed within 1500 ms", true)); // true
+ * console.log(clickAgainWithPointer({ kind: "click" }, "accessible", "nothing changed within 1500 ms", false)); // false
  * ```
  */
-export function clickAgainWithPointer(action: Action, via: string, unverified?: string): boolean {
-  if (action.kind !== "click" || action.pointer) return false;
+export function clickAgainWithPointer(
+  action: Action,
+  via: string,
+  unverified: string | undefined,
+  inWebContent: boolean,
+): boolean {
+  if (action.kind !== "click" || action.pointer || !inWebContent) return false;
   if ((action.button ?? "left") !== "left" || (action.count ?? 1) !== 1) return false;
   if (via !== "accessible" || unverified === undefined) return false;
   return /^nothing (visible )?changed|^only the keyboard focus moved/.test(unverified);
+}
+
+/**
+ * Whether an element lies inside web content: one of its ancestors in the
+ * tree is a web document (role `web`). The element is found by its native
+ * id, else by its ref and role.
+ *
+ * @param root the tree the element was resolved in
+ * @param el the element
+ * @returns true inside a web document
+ * @example
+ * ```ts
+ * import { insideWebContent } from "./policy.ts";
+ * const btn = { i: 3, ref: "go", r: "btn" as const };
+ * const root = { i: 1, r: "window" as const, c: [{ i: 2, r: "web" as const, c: [btn] }] };
+ * console.log(insideWebContent(root, btn)); // true
+ * ```
+ */
+export function insideWebContent(root: Element, el: Element): boolean {
+  const same = (e: Element) =>
+    e === el || (el.nid !== undefined ? e.nid === el.nid : e.ref === el.ref && e.r === el.r);
+  const visit = (e: Element, inWeb: boolean, depth: number): boolean | undefined => {
+    if (same(e)) return inWeb;
+    if (depth > 512) return undefined;
+    for (const c of e.c ?? []) {
+      const found = visit(c, inWeb || e.r === "web", depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(root, false, 0) ?? false;
 }
 
 /** The most wheel steps one `scroll` sends. */

@@ -9,7 +9,12 @@
 import assert from "node:assert/strict";
 import { createDesktop } from "../../src/desktop.ts";
 import { DesktopError } from "../../src/errors.ts";
-import { checkActionArgs, clickAgainWithPointer, MAX_KEY_REPEAT } from "../../src/act/policy.ts";
+import {
+  checkActionArgs,
+  clickAgainWithPointer,
+  insideWebContent,
+  MAX_KEY_REPEAT,
+} from "../../src/act/policy.ts";
 import { stateWords } from "../../src/act/state.ts";
 import { actLine, actReport } from "../../src/ops/render.ts";
 import { allOps } from "../../src/ops/mod.ts";
@@ -57,18 +62,24 @@ function page(): Snapshot {
         r: "window",
         t: "Page",
         nid: "win",
-        c: [
-          { i: 0, r: "btn", t: "Remove", nid: "remove" },
-          { i: 0, r: "chk", t: "All condiments", nid: "chk", chk: false },
-          { i: 0, r: "input", t: "City:", v: "Paris", nid: "city" },
-          { i: 0, r: "txt", t: "removed: none", nid: "status" },
-        ],
+        c: [{
+          i: 0,
+          r: "web",
+          t: "Orders",
+          nid: "doc",
+          c: [
+            { i: 0, r: "btn", t: "Remove", nid: "remove" },
+            { i: 0, r: "chk", t: "All condiments", nid: "chk", chk: false },
+            { i: 0, r: "input", t: "City:", v: "Paris", nid: "city" },
+            { i: 0, r: "txt", t: "removed: none", nid: "status" },
+          ],
+        }],
       }],
     },
   };
 }
 
-const kids = (s: Snapshot) => s.root.c![0].c!;
+const kids = (s: Snapshot) => s.root.c![0].c![0].c!;
 const fast = { settleMs: 300 };
 
 function session(app: FakeApp): Desktop {
@@ -99,31 +110,30 @@ Deno.test("act: a click whose accessible press did something is not clicked agai
   });
   await session(app).act({}, { ref: "remove" }, { kind: "click" }, fast);
   assert.equal(app.actions.length, 1);
-  // Right clicks, double clicks and pointer clicks are never repeated.
-  assert.equal(
-    clickAgainWithPointer(
-      { kind: "click", button: "right" },
-      "accessible",
-      "nothing changed within 1 ms",
-    ),
-    false,
-  );
-  assert.equal(
-    clickAgainWithPointer({ kind: "click", count: 2 }, "accessible", "nothing changed within 1 ms"),
-    false,
-  );
-  assert.equal(
-    clickAgainWithPointer({ kind: "click" }, "input", "nothing changed within 1 ms"),
-    false,
-  );
-  assert.equal(
-    clickAgainWithPointer(
-      { kind: "click" },
-      "accessible",
-      "only the keyboard focus moved within 1 ms",
-    ),
-    true,
-  );
+  // Right clicks, double clicks, pointer clicks and presses outside web content are never repeated.
+  const nothing = "nothing changed within 1 ms";
+  const table: Array<[Action, string, string, boolean, boolean]> = [
+    [{ kind: "click", button: "right" }, "accessible", nothing, true, false],
+    [{ kind: "click", count: 2 }, "accessible", nothing, true, false],
+    [{ kind: "click" }, "input", nothing, true, false],
+    [{ kind: "click" }, "accessible", nothing, false, false],
+    [{ kind: "click" }, "accessible", "only the keyboard focus moved within 1 ms", true, true],
+  ];
+  for (const [action, via, why, web, want] of table) {
+    assert.equal(clickAgainWithPointer(action, via, why, web), want, JSON.stringify(action));
+  }
+});
+
+Deno.test("act: a native toolkit's press that showed nothing is not pressed again", async () => {
+  // Outside web content the accessible press runs the click's own handler: a second press
+  // could do the action twice.
+  const native = page();
+  native.root.c![0].c = native.root.c![0].c![0].c;
+  const app = new FakeApp(native, () => ({ via: "accessible", detail: "press" }));
+  const res = await session(app).act({}, { ref: "remove" }, { kind: "click" }, fast);
+  assert.equal(app.actions.length, 1);
+  assert.match(res.unverified ?? "", /nothing changed/);
+  assert.equal(insideWebContent(native.root, native.root.c![0].c![0]), false);
 });
 
 Deno.test("act: focus is verified by the element's focused state, not reported unverified", async () => {
