@@ -157,6 +157,7 @@ const CONTEXT_STOP: ReadonlySet<Role> = new Set<Role>([
   "tablist",
   "tab",
   "list",
+  "listbox",
   "table",
   "tree",
   "form",

@@ -140,6 +140,7 @@ export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
   "tablist",
   "tab",
   "list",
+  "listbox",
   "table",
   "tree",
   "form",
@@ -368,7 +369,14 @@ const TITLE_PARTS = /\s+[-–—|:]\s+|:\s+/;
 const PAGE_LOOK_LIMIT = 5000;
 
 /** Roles whose items name the pages a dialog shows. */
-const PAGE_PICKERS: ReadonlySet<Role> = new Set<Role>(["treeitem", "row", "tab", "cell"]);
+const PAGE_PICKERS: ReadonlySet<Role> = new Set<Role>([
+  "treeitem",
+  "row",
+  "listitem",
+  "option",
+  "tab",
+  "cell",
+]);
 
 /**
  * A container's title without the name of the page it shows, when the title
@@ -600,11 +608,13 @@ function segmentOf(
     const key = rowKey(el, slugOf);
     if (key && !(path && path.seg === key)) out.own = out.contributes = key;
   } else if (LANDMARK_ROLES.has(el.r)) {
-    const popup = !labelSlug && (el.r === "menu" || el.r === "list") && parent !== null &&
+    const popup = !labelSlug && (el.r === "menu" || el.r === "list" || el.r === "listbox") &&
+      parent !== null &&
       POPUP_OWNERS.has(parent.r);
     // An unlabeled list inside a row is that row's sublist (a nested navigation, a thread's
     // replies): the row's key already names it.
-    const sublist = !labelSlug && el.r === "list" && path !== null && ROW_ROLES.has(path.el.r);
+    const sublist = !labelSlug && (el.r === "list" || el.r === "listbox") && path !== null &&
+      ROW_ROLES.has(path.el.r);
     if (!popup && !sublist) out.contributes = out.own;
   } else if (labelSlug) {
     out.contributes = labelSlug;
@@ -637,7 +647,16 @@ const ORDINAL = /^\s*\d+\s*[.)]\s*$/;
  * Containers inside a row that belong to other rows (a nested list's items, a
  * nested table): never searched for the row's key.
  */
-const OTHER_ROWS: ReadonlySet<Role> = new Set<Role>(["list", "table", "tree", "row", "treeitem"]);
+const OTHER_ROWS: ReadonlySet<Role> = new Set<Role>([
+  "list",
+  "listbox",
+  "table",
+  "tree",
+  "row",
+  "treeitem",
+  "listitem",
+  "option",
+]);
 
 /** Controls whose label may key a row that has no text of its own (a disclosure button). */
 const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
