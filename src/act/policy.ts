@@ -284,9 +284,6 @@ export const MAX_TYPED_CHARS = 10_000;
 /** The most times one `key` presses its combo (`--repeat`). */
 export const MAX_KEY_REPEAT = 100;
 
-/** The most keys set-value presses to bring a slider or spin button to a number. */
-export const MAX_VALUE_KEYS = 200;
-
 /**
  * Whether a click carried out by the element's accessible action should be
  * made again as a real pointer click: a plain left click, on an element of

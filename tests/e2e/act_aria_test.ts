@@ -140,8 +140,17 @@ Deno.test({
       assert.equal((await pageState(d)).volume, "7");
       assert.match(await ok(d, ["set-value", "--ref", "guests", "17"]), /spin "Guests".* val="17"/);
       assert.match(await ok(d, ["set-value", "--ref", "volume", "0"]), /val="0"/);
+      // A value in words (aria-valuetext) is found with the keys too.
+      const month = await ok(d, ["set-value", "--ref", "month", "July"]);
+      assert.match(month, /slider "Month".* val="7" valtext="July"/);
       const state = await pageState(d);
-      assert.deepEqual([state.volume, state.guests], ["0", "17"]);
+      assert.deepEqual([state.volume, state.guests, state.month], ["0", "17", "7"]);
+      const none = await runCli(d, ["set-value", "--ref", "month", "Smarch", "--app", d.appName]);
+      assert.equal(none.code, 1, none.stderr);
+      assert.equal(cliError(none).code, "ACTION_FAILED");
+      assert.match(String(cliError(none).suggestion), /January, February, .*December/);
+      // Left as it was.
+      assert.equal((await pageState(d)).month, "7");
     });
 
     await t.step("set-value chooses from a select-only combo box's popup", async () => {

@@ -11,14 +11,13 @@ import {
   ATSPI_SCROLL_ANYWHERE,
   ATSPI_STATE,
 } from "../../ffi/atspi.ts";
-import { cstr, readPointerArray } from "../../ffi/cstring.ts";
+import { cstr, readCString, readPointerArray } from "../../ffi/cstring.ts";
 import { DesktopError } from "../../errors.ts";
 import { isToolkitClassName } from "../../model/semantics.ts";
 import {
   blockedByModal,
   checkActionArgs,
   clickRoutes,
-  MAX_VALUE_KEYS,
   noSettableValue,
   parseNumber,
   pickAction,
@@ -27,6 +26,7 @@ import {
   setValueRoute,
 } from "../../act/policy.ts";
 import { repeatSteps, typeInChunks } from "../../act/bounded.ts";
+import { stepToValue } from "../../act/steps.ts";
 import { roleFromAtspiCode } from "../../model/roles.ts";
 import { holdInput } from "../input_lock.ts";
 import type { Bounds, Point } from "../../model/element.ts";
@@ -942,6 +942,14 @@ export class ElementActor {
     using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
     using et = n.own(n.sym.atspi_accessible_get_editable_text_iface(this.#acc));
     const number = val !== null && role !== ATSPI_ROLE.PASSWORD_TEXT;
+    // A value in words ("March") on a slider or spin button that shows one: found with its keys.
+    if (
+      number && (role === SLIDER_ROLE || role === SPIN_BUTTON_ROLE) &&
+      !Number.isFinite(Number(value.trim())) && value.trim() !== "" &&
+      this.#valueText() !== undefined
+    ) {
+      return this.#stepToValue(val!.ptr, value.trim(), role === SLIDER_ROLE);
+    }
     const route = setValueRoute({
       toggle: TOGGLE_ROLES.has(role) || hasState(states, ATSPI_STATE.CHECKABLE),
       checked: hasState(states, ATSPI_STATE.CHECKED) || hasState(states, ATSPI_STATE.PRESSED),
@@ -1036,72 +1044,46 @@ export class ElementActor {
   }
 
   /**
-   * Brings a slider or spin button to `want` with its keys, as a user does
-   * (src/act/policy.ts, MAX_VALUE_KEYS): End or Home for an end of its range,
-   * Page Up/Down while far, arrows while near, reading the value after each
-   * key. ACTION_FAILED when the keys do not move it, or when its steps jump
-   * over the number (naming the values on each side).
+   * Brings a slider or spin button to `want` (a number, or a value text) with
+   * its keys, as a user does (src/act/steps.ts), reading its value after each.
    */
-  #stepToValue(val: Ptr, want: number, slider: boolean): ActionResult {
+  #stepToValue(val: Ptr, want: number | string, slider: boolean): ActionResult {
     const n = this.#n;
     this.#focusForKeys(true);
     const range = readRange(n, val);
-    const same = (a: number) => Math.abs(a - want) <= 1e-9 * Math.max(1, Math.abs(want));
-    const press = (key: string) => {
-      pressCombo(n, parseCombo(key));
-      settle(n);
-      return this.#valueNow(val);
+    const presses = stepToValue({
+      want,
+      slider,
+      deadline: this.#deadline,
+      ...(range ? { range } : {}),
+      read: () => {
+        const value = this.#valueNow(val);
+        const text = this.#valueText();
+        return text === undefined ? { value } : { value, text };
+      },
+      press: (key) => {
+        pressCombo(n, parseCombo(key));
+        settle(n);
+      },
+    });
+    return {
+      via: "input",
+      detail: `keys: ${presses} presses, the app ignored the Value`,
     };
-    let now = this.#valueNow(val);
-    let presses = 0;
-    if (range && range.min < range.max && (same(range.min) || same(range.max))) {
-      now = press(same(range.min) ? "Home" : "End");
-      presses++;
+  }
+
+  /** The element's value in words (ARIA's aria-valuetext, AT-SPI's "valuetext" attribute). */
+  #valueText(): string | undefined {
+    const n = this.#n;
+    const table = n.sym.atspi_accessible_get_attributes(this.#acc, n.err.buf);
+    if (!optional(() => (n.check("read attributes"), true)) || table === null) return undefined;
+    try {
+      const v = n.sym.g_hash_table_lookup(table, cstr("valuetext"));
+      const text = v === null ? "" : readCString(v).trim();
+      return text || undefined;
+    } finally {
+      n.sym.g_hash_table_unref(table);
     }
-    let step = 0;
-    let paging = true;
-    while (!same(now) && presses < MAX_VALUE_KEYS && Date.now() < this.#deadline) {
-      const up = want > now;
-      const far = step > 0 && Math.abs(want - now) > 3 * step;
-      const key = far && paging
-        ? (up ? "Page_Up" : "Page_Down")
-        : slider
-        ? (up ? "Right" : "Left")
-        : (up ? "Up" : "Down");
-      const before = now;
-      now = press(key);
-      presses++;
-      if (now === before || Number.isNaN(now)) {
-        if (key.startsWith("Page")) {
-          paging = false;
-          continue;
-        }
-        throw new DesktopError("ACTION_FAILED", `the element's value did not move on ${key}`, {
-          suggestion: "The element takes no keys for its value; read it, and click or drag it",
-          details: { value: before, wanted: want },
-        });
-      }
-      if (!key.startsWith("Page")) step = Math.abs(now - before);
-      if (key.startsWith("Page") && (up ? now > want : now < want)) paging = false;
-      else if (!key.startsWith("Page") && (up ? now > want : now < want)) {
-        throw new DesktopError(
-          "ACTION_FAILED",
-          `the element moves in steps of ${step}: ${want} lies between ${before} and ${now}`,
-          {
-            suggestion: `Pass a value it can take (${before} or ${now})`,
-            details: { value: now, wanted: want, step },
-          },
-        );
-      }
-    }
-    if (!same(now)) {
-      throw new DesktopError(
-        "ACTION_FAILED",
-        `the value is ${now} after ${presses} keys, not ${want}`,
-        { suggestion: "Read the element to see its range and steps", details: { value: now } },
-      );
-    }
-    return { via: "input", detail: `keys: ${presses} presses, the app ignored the Value` };
   }
 
   /**
