@@ -53,9 +53,17 @@ function actionOf(s: Step): Action {
         ...(a.count ? { count: num(a.count, "count") } : {}),
       };
     case "type":
-      return { kind: "type", text: String(a.text) };
+      return {
+        kind: "type",
+        text: String(a.text),
+        ...(a.replace === true ? { replace: true } : {}),
+      };
     case "key":
-      return { kind: "key", combo: String(a.combo) };
+      return {
+        kind: "key",
+        combo: String(a.combo),
+        ...(a.repeat ? { repeat: num(a.repeat, "repeat") } : {}),
+      };
     case "action":
       return { kind: "action", name: String(a.name) };
     case "set-value":

@@ -93,6 +93,12 @@ Deno.test({
       assert.equal((await pageState(d)).removed, "Milk");
     });
 
+    await t.step("a listbox option that picks what the pointer is over is clicked so", async () => {
+      const option = await ok(d, ["click", "--ref", "toppings/olives"]);
+      assert.match(option, /option "Olives" selected.* via input/);
+      assert.equal((await pageState(d)).toppings, "Olives");
+    });
+
     await t.step("focus is verified by the element's focused state", async () => {
       const focus = await ok(d, ["focus", "--ref", "city"]);
       assert.match(focus, /input "City:" focused val="Paris"/);
@@ -134,6 +140,32 @@ Deno.test({
       assert.equal(cliError(tooMany).code, "INVALID_ARGS");
       assert.equal((await pageState(d)).keys, "8");
     });
+
+    await t.step(
+      "a run file's Home and seven Rights move a slider by 7, each key once",
+      async () => {
+        const file = `${d.env.XDG_RUNTIME_DIR}/keys.yaml`;
+        const right = Array(7).fill("  - key: { combo: Right, ref: volume }\n").join("");
+        await Deno.writeTextFile(
+          file,
+          `app: ${d.appName}\nsteps:\n  - key: { combo: Home, ref: volume }\n${right}`,
+        );
+        const t0 = Date.now();
+        const run = await runCli(d, ["run", file]);
+        assert.equal(run.code, 0, run.stdout + run.stderr);
+        assert.ok(Date.now() - t0 < 8 * COMMAND_MS);
+        assert.equal((await pageState(d)).volume, "7");
+        // The same with one step and --repeat.
+        await Deno.writeTextFile(
+          file,
+          `app: ${d.appName}\nsteps:\n  - key: { combo: Home, ref: volume }\n` +
+            "  - key: { combo: Right, ref: volume, repeat: 5 }\n",
+        );
+        const again = await runCli(d, ["run", file]);
+        assert.equal(again.code, 0, again.stdout + again.stderr);
+        assert.equal((await pageState(d)).volume, "5");
+      },
+    );
 
     await t.step("set-value moves an ARIA slider and spin button with keys", async () => {
       assert.match(await ok(d, ["set-value", "--ref", "volume", "7"]), /slider "Volume".* val="7"/);
