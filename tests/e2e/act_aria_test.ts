@@ -43,7 +43,7 @@ function widget(
   d: TestDesktop,
   role: string,
   name: string,
-): Promise<{ checked: boolean; text: string }> {
+): Promise<{ checked: boolean; focused: boolean; text: string }> {
   return pyatspiJson(
     d,
     `
@@ -54,7 +54,8 @@ try:
     text = o.queryText().getText(0, -1)
 except NotImplementedError:
     text = ""
-print(json.dumps({"checked": o.getState().contains(pyatspi.STATE_CHECKED), "text": text}))
+print(json.dumps({"checked": o.getState().contains(pyatspi.STATE_CHECKED),
+                  "focused": o.getState().contains(pyatspi.STATE_FOCUSED), "text": text}))
 `,
   );
 }
@@ -103,6 +104,7 @@ Deno.test({
       const focus = await ok(d, ["focus", "--ref", "city"]);
       assert.match(focus, /input "City:" focused val="Paris"/);
       assert.doesNotMatch(focus, /unverified/);
+      assert.equal((await widget(d, "entry", "City:")).focused, true);
       // A button's focus is its only change: still verified (was "only the keyboard focus moved").
       const button = await ok(d, ["focus", "--ref", "tea/remove"]);
       assert.match(button, /btn "Remove" focused via/);
