@@ -243,12 +243,20 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         )
       ) {
         const why = `the accessible ${result.detail ?? "press"} had no visible effect`;
-        const again = await provider.act(scope, { element }, { ...action, pointer: true }, {
-          deadline,
-          focusedGuess,
-        });
-        result = { ...result, ...again, detail: `${again.detail ?? "pointer"}; ${why}` };
-        effect = await judge();
+        const pointer = { ...action, pointer: true };
+        const again = await Promise.resolve()
+          .then(() => provider.act(scope, { element }, pointer, { deadline, focusedGuess }))
+          .catch((e) => toDesktopError(e));
+        if (again instanceof DesktopError) {
+          effect = {
+            ...effect,
+            unverified: `${effect.unverified}; no pointer click was made (${again.code}: ` +
+              `${again.message})`,
+          };
+        } else {
+          result = { ...result, ...again, detail: `${again.detail ?? "pointer"}; ${why}` };
+          effect = await judge();
+        }
       }
       const run = await lastReadOfRun(snapshot.app);
       return {

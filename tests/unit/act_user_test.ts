@@ -124,6 +124,21 @@ Deno.test("act: a click whose accessible press did something is not clicked agai
   }
 });
 
+Deno.test("act: a pointer retry that cannot be made (the element is covered) keeps the verdict", async () => {
+  const app = new FakeApp(page(), (_s, a) => {
+    if (a.kind === "click" && a.pointer) {
+      throw new DesktopError("ACTION_FAILED", "something covers the element's visible point");
+    }
+    return { via: "accessible", detail: "press" };
+  });
+  const res = await session(app).act({}, { ref: "remove" }, { kind: "click" }, fast);
+  assert.equal(res.via, "accessible");
+  assert.match(
+    res.unverified ?? "",
+    /^nothing changed within 300 ms; no pointer click was made \(ACTION_FAILED: something covers/,
+  );
+});
+
 Deno.test("act: a native toolkit's press that showed nothing is not pressed again", async () => {
   // Outside web content the accessible press runs the click's own handler: a second press
   // could do the action twice.

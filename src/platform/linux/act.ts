@@ -446,11 +446,22 @@ export class ElementActor {
   }
 
   /**
-   * A user's click: at the element's visible centre where a hit test there
-   * finds it, else at its centre scrolled into view.
+   * A user's click at the element's visible centre, scrolled into view
+   * first, only where a hit test there finds the element (nothing covers
+   * it): ACTION_FAILED otherwise, and nothing is clicked.
    */
   pointerClick(button: "left" | "right" | "middle", count: number): ActionResult {
-    const at = this.#clearCentre() ?? this.centre();
+    this.centre(); // scrolls it into view, or fails when it cannot be
+    const at = this.#clearCentre();
+    if (!at) {
+      throw new DesktopError(
+        "ACTION_FAILED",
+        "something covers the element's visible point, so a pointer click would land elsewhere",
+        {
+          suggestion: "Close what covers it (a popup, a dialog) or scroll it clear, then retry",
+        },
+      );
+    }
     clickAt(this.#n, at, button, count);
     return { via: "input", detail: `${button} x${count}` };
   }
