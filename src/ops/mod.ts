@@ -2,7 +2,7 @@
  * One table of operations: the CLI's commands (src/commands/_generate.ts),
  * the MCP server's tools (src/mcp/tools.ts) and the library's typed methods
  * (`connect()` → `desktop.ops`) are all generated from {@link OPS}, so a verb
- * or a parameter cannot exist on one face only (tests/unit/parity_test.ts
+ * or a parameter cannot exist on one face only (tests/integration/parity_test.ts
  * checks it).
  *
  * ## Adding a verb

