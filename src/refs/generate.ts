@@ -157,8 +157,14 @@ export const LANDMARK_ROLES: ReadonlySet<Role> = new Set<Role>([
 /** Rows whose key may come from their content. */
 const ROW_ROLES: ReadonlySet<Role> = new Set<Role>(["row", "treeitem", "listitem", "option"]);
 
-/** Descendant roles whose label can key a row. */
-const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>(["cell", "txt", "lnk", "heading"]);
+/** Descendant roles whose label can key a row (a header row is keyed by its first header). */
+const ROW_KEY_ROLES: ReadonlySet<Role> = new Set<Role>([
+  "cell",
+  "colheader",
+  "txt",
+  "lnk",
+  "heading",
+]);
 
 /** Roles that open an unlabeled popup menu or list named by themselves. */
 const POPUP_OWNERS: ReadonlySet<Role> = new Set<Role>(["menuitem", "btn", "combo"]);

@@ -714,3 +714,15 @@ Deno.test("refs: a dialog titled after the page it shows keeps its refs when ano
   const plain = refsOf(el("app", "A", [el("dialog", "Save - Report", [el("btn", "Save")])]));
   assert.ok([...plain.values()].includes("save-report/save"));
 });
+
+Deno.test("refs: a header row is keyed by its first header, whether the header holds a text (Chromium) or not (Firefox)", () => {
+  const withText = el("row", undefined, [
+    el("colheader", "Board", [el("txt", "Board")]),
+    el("colheader", "Price", [el("txt", "Price")]),
+  ]);
+  const bare = el("row", undefined, [el("colheader", "Board"), el("colheader", "Price")]);
+  const a = refsOf(el("table", "Boards", [withText]));
+  const b = refsOf(el("table", "Boards", [bare]));
+  assert.equal(a.get(withText), "boards/board");
+  assert.equal(b.get(bare), "boards/board");
+});
