@@ -5,15 +5,15 @@
  * and do to it) and the input delegate (the pointer and the keyboard of the
  * display server). The executor (`src/act/executor.ts`) owns the sequence:
  * checks, route choice, fallbacks and errors. A delegate only does what it
- * is told, or throws a {@link DesktopError} saying why it could not.
+ * is told, or throws a `DesktopError` saying why it could not.
  *
  * Pure types: no platform code, no permission.
  *
  * @module
  */
 
-import type { Bounds, Point, Role } from "../model/element.ts";
-import type { MouseButton, ScrollDirection } from "../platform/provider.ts";
+import type { Point, Role } from "../model/element.ts";
+import type { ActionResult, MouseButton, ScrollDirection } from "../platform/provider.ts";
 import type { KeyChord } from "./keys.ts";
 
 /**
@@ -42,6 +42,11 @@ import type { KeyChord } from "./keys.ts";
 export interface InputDelegate {
   /** What carries the input, for messages and the ok line: `x11`, `mutter`, `wlroots`, `macos`. */
   readonly name: string;
+  /**
+   * The modifier of select-all and move-to-end shortcuts: `ctrl` (the
+   * default) on Linux, `super` (Command) on macOS.
+   */
+  readonly primary?: "ctrl" | "super";
   /** Clicks `count` times (2 is a double click) with a button at a point. */
   click(p: Point, button: MouseButton, count: number): void;
   /** Moves the pointer to a point (hover; parking it where it changes nothing). */
@@ -50,10 +55,33 @@ export interface InputDelegate {
   wheel(p: Point, direction: ScrollDirection, steps: number): void;
   /** Presses at `from`, moves to `to`, releases. */
   drag(from: Point, to: Point): void;
-  /** Presses a chord `repeat` times, each exactly once, modifiers held around each press. */
+  /**
+   * Presses a chord `repeat` times, each exactly once, modifiers held around
+   * each press. Throws INVALID_ARGS before pressing anything when this
+   * keyboard has no such key; `repeat` 0 only checks that.
+   */
   key(chord: KeyChord, repeat: number): void;
   /** Types text as key presses into whatever has the keyboard focus. */
   type(text: string): void;
+  /**
+   * Optional: presses Shift alone once, for apps that miss the Shift of the
+   * first shifted key they get (Qt on X11).
+   */
+  primeShift?(): void;
+}
+
+/** Toolkit habits the executor's routes depend on (all false where unknown). */
+export interface ElementHabits {
+  /**
+   * The app runs an accessible action inside its handling of the request
+   * (AT-SPI with GTK 2 or 3, Qt): a handler that opens a modal dialog keeps
+   * the request on its stack, so presses that may open one go by the pointer.
+   */
+  actionBlocksOnModal?: boolean;
+  /** The element's accessible action is not a click (GTK's rows open, Qt's cells toggle). */
+  itemActionIsNotAClick?: boolean;
+  /** The app misses Shift on the first shifted key it gets (Qt on X11). */
+  missesFirstShift?: boolean;
 }
 
 /** What the accessibility API says of one element now (read afresh, never from the last read). */
@@ -66,14 +94,38 @@ export interface ElementFacts {
   enabled: boolean;
   /** Whether it holds the keyboard focus. */
   focused: boolean;
-  /** Its accessible action names, in the app's order. */
+  /** Its accessible action names as the API gives them, in the app's order. */
   actions: string[];
-  /** Whether its text can be edited through the accessibility API. */
+  /** The same actions as `read` shows them, where that differs (AX's `AXShowMenu` is `show-menu`). */
+  actionLabels?: string[];
+  /** An app or one of its top-level windows: never clicked to focus (its centre is something else). */
+  topLevel: boolean;
+  /** A menu item (its menus may have to be opened first). */
+  menuItem: boolean;
+  /** A button, toggle, check box, radio or link: a single click is what its press does. */
+  buttonLike: boolean;
+  /** A check box, switch, radio or toggle button. */
+  toggle: boolean;
+  /** Its checked or pressed state, for a toggle. */
+  checked: boolean;
+  /** A radio button. */
+  radio: boolean;
+  /** Its text can be set through the accessibility API (EditableText, a settable AXValue). */
   editableText: boolean;
-  /** Its numeric value and range, when it has one. */
-  value?: { now: number; min?: number; max?: number; text?: string };
-  /** Its box in global screen pixels, when the app gives one. */
-  box?: Bounds;
+  /** A text-entry role typed into with keys (a password field, an entry without EditableText). */
+  keyboardText: boolean;
+  /** Its numeric value can be set (Value, a numeric AXValue), with its range when reported. */
+  number?: { min?: number; max?: number };
+  /** A slider or spin button (moved by keys when its Value is ignored). */
+  ranged?: "slider" | "spin";
+  /** Its selected state can be set (a row, tab or cell: set-value true/false). */
+  selectable: boolean;
+  /** It may hold options to choose from (a combo box, a list). */
+  options: boolean;
+  /** A combo box. */
+  combo: boolean;
+  /** The toolkit's habits. */
+  habits: ElementHabits;
 }
 
 /**
@@ -86,13 +138,17 @@ export interface ElementDelegate {
   facts(): ElementFacts;
   /** Runs the accessible action at `index` of {@link ElementFacts.actions}. */
   doAction(index: number): void;
-  /** Replaces its text (EditableText). */
+  /** Replaces its text (ACTION_FAILED when the app refuses). */
   setText(text: string): void;
-  /** Sets its numeric value (Value). */
+  /** Sets its number (ACTION_FAILED when the app refuses). */
   setNumber(n: number): void;
-  /** Selects its child option named `name`; false when no child has that name. */
-  select(name: string): boolean;
-  /** Gives it the keyboard focus. */
+  /** Sets its selected state. */
+  setSelected(selected: boolean): void;
+  /** Its number and value text now (NaN when unreadable). */
+  valueNow(): { value: number; text?: string };
+  /** Its text's length, or -1 when it has no text. */
+  textLength(): number;
+  /** Asks the app to focus it: ACTION_NOT_SUPPORTED or ACTION_FAILED when it cannot. */
   grabFocus(): void;
   /** Asks the app to scroll it into view; false when the app cannot. */
   scrollIntoView(): boolean;
@@ -104,4 +160,34 @@ export interface ElementDelegate {
   visiblePoint(): Point | null;
   /** Whether the topmost element at `p` is this element or inside it (nothing covers it). */
   hitTest(p: Point): boolean;
+  /** Brings its app and window forward, so input reaches it and no other app. */
+  raise(): void;
+  /** Lets input sent so far reach the app and its events come in (a short pause). */
+  settle(): void;
+  /** Whether it is showing with a part of it on screen. */
+  showing(): boolean;
+  /** The title of a showing modal window of its app that does not hold it; null when none. */
+  blockingModal(): string | null;
+  /**
+   * The closed or open menus that hold it, outermost first (empty outside
+   * menus), each to be opened by a click when it shows, else by its action.
+   */
+  menusAbove(): ElementDelegate[];
+  /** For a menu: whether it shows its items. */
+  menuOpen(): boolean;
+  /**
+   * Chooses the option named `name` among the options it holds, by the
+   * toolkit's own way (a Selection, an option's action, a popup's item).
+   * Null when it holds no options; ELEMENT_NOT_FOUND naming the options when
+   * none has that name.
+   */
+  chooseOption(name: string): ActionResult | null;
+  /** The popup it controls (ARIA's aria-controls), or null. */
+  controlled(): ElementDelegate | null;
+  /** Its popup's options by name (for a controlled popup). */
+  optionNames(): string[];
+  /** Its option at `index` (for a controlled popup). */
+  option(index: number): ElementDelegate | null;
+  /** The editable field inside it (a combo box with an entry), or null. */
+  entry(): ElementDelegate | null;
 }

@@ -28,7 +28,7 @@ import type {
   WindowOp,
   WindowState,
 } from "../provider.ts";
-import { actAtPoint, ElementActor } from "./act.ts";
+import { actAtPoint, actOnAccessible } from "./act.ts";
 import {
   appInfo,
   type LiveApp,
@@ -416,7 +416,10 @@ export class LinuxProvider implements Provider {
         });
       }
       const acc = stack.use(lookupOrStale(this.#n, nid));
-      return new ElementActor(this.#n, acc.ptr, opts.focusedGuess ?? false, deadline).run(action);
+      return actOnAccessible(this.#n, acc.ptr, action, {
+        deadline,
+        ...(opts.focusedGuess ? { focusedGuess: true } : {}),
+      });
     }));
   }
 

@@ -1,30 +1,24 @@
 /**
- * Actions on an AX element or a screen point. The accessibility route comes
- * first (AXPress, AXValue, AXFocused...); synthesized input is the fallback,
- * and the result says which one was used.
+ * The macOS element delegate of the action executor (src/act/executor.ts):
+ * what AX says of one element and does to it (AXPress and the other
+ * actions, AXValue, AXSelected, AXFocused, AXScrollToVisible), and the
+ * input delegate over CGEvent. The executor owns every sequence, fallback
+ * and error, the same as on Linux.
  *
  * @module
  */
 
 import { DesktopError } from "../../errors.ts";
-import {
-  checkActionArgs,
-  clickRoutes,
-  noSettableValue,
-  parseNumber,
-  refuseDisabled,
-  requireToggle,
-  setValueRoute,
-} from "../../act/policy.ts";
-import { repeatSteps, typeInChunks } from "../../act/bounded.ts";
-import { holdInput } from "../input_lock.ts";
+import type { ElementDelegate, ElementFacts, InputDelegate } from "../../act/delegates.ts";
+import { executeAtPoint, executeOnElement } from "../../act/executor.ts";
 import type { Bounds, Point } from "../../model/element.ts";
-import { intersect } from "../geometry.ts";
+import { isSecureAx, roleFromAx } from "../../model/roles.ts";
+import { centreOf, intersect } from "../geometry.ts";
 import { AX_ERROR } from "../../ffi/macos/ax_error.ts";
 import type { CFRef } from "../../ffi/macos/cf.ts";
 import type { Action, ActionResult } from "../provider.ts";
-import { friendlyAction, matchAction } from "./action_names.ts";
-import { clickAt, dragBetween, pressKey, scrollAt, typeText } from "./input.ts";
+import { friendlyAction } from "./action_names.ts";
+import { clickAt, dragBetween, moveTo, pressKey, scrollAt, typeText } from "./input.ts";
 import { parseKeyCombo } from "./keys.ts";
 import type { AxSession } from "./session.ts";
 
@@ -43,6 +37,18 @@ export interface ElementTarget {
 /** Check-like roles: set-value presses them to reach the wanted state. */
 const CHECK_ROLES = new Set(["AXCheckBox", "AXRadioButton", "AXSwitch", "AXToggle"]);
 
+/** Roles a single click presses. */
+const BUTTON_LIKE_ROLES = new Set([
+  "AXButton",
+  "AXCheckBox",
+  "AXRadioButton",
+  "AXSwitch",
+  "AXToggle",
+  "AXLink",
+  "AXPopUpButton",
+  "AXMenuButton",
+]);
+
 /** Roles whose value is a number. */
 const NUMERIC_ROLES = new Set([
   "AXSlider",
@@ -54,221 +60,43 @@ const NUMERIC_ROLES = new Set([
   "AXValueIndicator",
 ]);
 
-function fail(t: ElementTarget, code: number, op: string): DesktopError {
-  if (code === AX_ERROR.InvalidUIElement) {
-    return new DesktopError("STALE_REF", `the element is gone from ${t.app} (${op})`, {
-      suggestion: "Read the app again and act on a fresh ref",
-      details: { axError: code },
-    });
-  }
-  if (code === AX_ERROR.CannotComplete) return t.s.appError(code, t.pid, { op, app: t.app });
-  return t.s.error(code, { op, acting: true, app: t.app });
-}
+/** Roles of text typed into. */
+const TEXT_ROLES = new Set(["AXTextField", "AXTextArea", "AXSecureTextField", "AXComboBox"]);
 
-/** Reads the role and enabled state, which also proves the element still exists. */
-function probe(t: ElementTarget): { role: string; enabled: boolean } {
-  const r = t.s.copyMany(t.ref, ["AXRole", "AXEnabled"], (slots) => {
-    const [role, enabled] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
-    return { role: typeof role === "string" ? role : "", enabled: enabled !== false };
-  });
-  if (r.err !== 0 || !r.result) throw fail(t, r.err, "look up the element");
-  return r.result;
+/** Blocks the thread (actions are synchronous native sequences). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
- * Types text in chunks within the deadline (src/act/bounded.ts): after each
- * chunk the element must still answer and, when it had the focus, keep it
- * (a Tab or newline typed may move it on purpose).
+ * CGEvent input as the executor's input delegate.
+ *
+ * @param s the session
+ * @returns the input delegate
  */
-function typeBounded(t: ElementTarget, text: string, deadline: number): void {
-  const focused = () => t.s.read(t.ref, "AXFocused").value === true;
-  const hadFocus = focused();
-  let movesFocus = false;
-  typeInChunks({
-    text,
-    deadline,
-    send: (chunk) => typeText(t.s, chunk),
-    check: (_typed, chunk, more) => {
-      probe(t);
-      movesFocus ||= /[\t\n\r]/.test(chunk);
-      if (more && hadFocus && !movesFocus && !focused()) {
-        throw new DesktopError(
-          "ACTION_FAILED",
-          "the element lost the keyboard focus while typing",
-          {
-            suggestion: "Something else took the focus (a dialog, another window): read the app, " +
-              "then type the rest into the field by ref",
-          },
-        );
-      }
+export function macosInput(s: AxSession): InputDelegate {
+  return {
+    name: "macos",
+    primary: "super",
+    click: (p, button, count) => clickAt(s, p, button, count),
+    move: (p) => moveTo(s, p),
+    wheel: (p, direction, steps) => scrollAt(s, p, direction, steps),
+    drag: (from, to) => dragBetween(s, from, to),
+    key: (chord, repeat) => {
+      // The shared grammar spelled back (`cmd++` is Command and plus): this keyboard's codes.
+      const combo = parseKeyCombo([...chord.mods, chord.key].join("+"));
+      for (let i = 0; i < repeat; i++) pressKey(s, combo.code, combo.flags);
     },
-  });
-}
-
-/** The range of a numeric element (AXMinValue, AXMaxValue), when it reports one. */
-function rangeOf(t: ElementTarget): { min: number; max: number } | undefined {
-  const min = t.s.read(t.ref, "AXMinValue").value;
-  const max = t.s.read(t.ref, "AXMaxValue").value;
-  return typeof min === "number" && typeof max === "number" ? { min, max } : undefined;
-}
-
-function actions(t: ElementTarget): string[] {
-  const { err, names } = t.s.actionNames(t.ref);
-  if (err !== 0 && err !== AX_ERROR.AttributeUnsupported) throw fail(t, err, "read actions");
-  return names;
-}
-
-/** An element's frame from fresh AXPosition/AXSize: `box` is null when it has none. */
-function frameOf(t: ElementTarget, ref: CFRef): { err: number; box: Bounds | null } {
-  const r = t.s.copyMany(ref, ["AXPosition", "AXSize"], (slots) => {
-    const [pos, size] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
-    if (!pos || typeof pos !== "object" || !("type" in pos) || pos.type !== "point") return;
-    if (!size || typeof size !== "object" || !("type" in size) || size.type !== "size") return;
-    return [pos.x, pos.y, size.w, size.h] as Bounds;
-  });
-  return { err: r.err, box: r.result ?? null };
-}
-
-/** The frame of the window that holds the element, or null when it has none (a menu). */
-function windowFrame(t: ElementTarget): Bounds | null {
-  const w = t.s.copy(t.ref, "AXWindow");
-  if (w.err !== 0 || w.value === null) return null;
-  using win = w.value;
-  return frameOf(t, win.ptr).box;
-}
-
-/**
- * Where synthesized input may hit the element: the centre of its part inside
- * its window. An element scrolled out of view is scrolled in (AXScrollToVisible)
- * first; one that stays outside fails, since input at its coordinates would
- * land on whatever is shown there.
- */
-function centre(t: ElementTarget, what: string): Point {
-  const visible = (): Bounds | null => {
-    const { err, box } = frameOf(t, t.ref);
-    if (err !== 0) throw fail(t, err, "read bounds");
-    if (!box) {
-      throw new DesktopError("ACTION_NOT_SUPPORTED", `cannot ${what}: the element has no bounds`, {
-        suggestion: "Use an accessibility action instead (desktop action), or a point (--x/--y)",
-      });
-    }
-    const win = windowFrame(t);
-    return win ? intersect(box, win) : box;
+    type: (text) => typeText(s, text),
   };
-  let shown = visible();
-  if (!shown && actions(t).includes("AXScrollToVisible")) {
-    if (t.s.perform(t.ref, "AXScrollToVisible") === 0) {
-      // Apps scroll on their next frame: give them a few before judging.
-      for (let tries = 0; tries < 8 && !shown; tries++) {
-        if (tries > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-        shown = visible();
-      }
-    }
-  }
-  if (!shown) {
-    throw new DesktopError("ACTION_FAILED", `cannot ${what}: the element is not on screen`, {
-      suggestion: "Scroll its container (scroll --ref ... --direction down) or raise its window, " +
-        "then read again and retry",
-    });
-  }
-  return { x: shown[0] + shown[2] / 2, y: shown[1] + shown[3] / 2 };
-}
-
-/** Activates the app, raises the element's window and makes it main. Best effort. */
-function raise(t: ElementTarget, role: string): void {
-  using app = t.s.appElement(t.pid);
-  t.s.set(app.ptr, "AXFrontmost", t.s.cf.boolean(true));
-  let window: CFRef = t.ref;
-  using stack = new DisposableStack();
-  if (role !== "AXWindow") {
-    const w = t.s.copy(t.ref, "AXWindow");
-    if (w.err !== 0 || w.value === null) return;
-    window = stack.use(w.value).ptr;
-  }
-  t.s.perform(window, "AXRaise");
-  t.s.set(window, "AXMain", t.s.cf.boolean(true));
-}
-
-/** Gives the element keyboard focus: AXFocused where settable, else a click at its centre. */
-function focus(t: ElementTarget, role: string): ActionResult {
-  raise(t, role);
-  if (role === "AXWindow") return { via: "accessible", detail: "AXRaise" };
-  const { err, settable } = t.s.settable(t.ref, "AXFocused");
-  if (err === 0 && settable) {
-    const e = t.s.set(t.ref, "AXFocused", t.s.cf.boolean(true));
-    if (e !== 0) throw fail(t, e, "set AXFocused");
-    return { via: "accessible", detail: "AXFocused" };
-  }
-  if (err !== 0 && err !== AX_ERROR.AttributeUnsupported) throw fail(t, err, "check AXFocused");
-  clickAt(t.s, centre(t, "focus"));
-  return { via: "input", detail: "click to focus" };
-}
-
-function setValue(t: ElementTarget, role: string, value: string): ActionResult {
-  const s = t.s;
-  const toggle = CHECK_ROLES.has(role);
-  const cur = toggle ? s.read(t.ref, "AXValue").value : null;
-  const valueSettable = toggle ? { err: 0, settable: false } : s.settable(t.ref, "AXValue");
-  if (valueSettable.err === AX_ERROR.InvalidUIElement) {
-    throw fail(t, valueSettable.err, "set value");
-  }
-  const selectable = !toggle && !valueSettable.settable &&
-    s.settable(t.ref, "AXSelected").settable;
-  if (
-    !toggle && !valueSettable.settable && !selectable && valueSettable.err !== 0 &&
-    valueSettable.err !== AX_ERROR.AttributeUnsupported
-  ) {
-    throw fail(t, valueSettable.err, "check AXValue");
-  }
-  const route = setValueRoute({
-    toggle,
-    checked: typeof cur === "number" ? cur === 1 : cur === true,
-    radio: role === "AXRadioButton",
-    number: valueSettable.settable && NUMERIC_ROLES.has(role),
-    text: valueSettable.settable && !NUMERIC_ROLES.has(role),
-    keyboardText: false,
-    selectable,
-    options: false,
-    ...(valueSettable.settable && NUMERIC_ROLES.has(role) ? { range: rangeOf(t) } : {}),
-  }, value);
-  let err: number;
-  switch (route) {
-    case "unchanged":
-      return { via: "accessible", detail: "already in that state" };
-    case "toggle":
-      err = s.perform(t.ref, "AXPress");
-      if (err !== 0) throw fail(t, err, "perform AXPress");
-      return { via: "accessible", detail: "AXPress" };
-    case "selected":
-      err = s.set(t.ref, "AXSelected", s.cf.boolean(requireToggle(value)));
-      if (err !== 0) throw fail(t, err, "set AXSelected");
-      return { via: "accessible", detail: "AXSelected" };
-    case "number": {
-      using num = s.cf.number(parseNumber(value));
-      err = s.set(t.ref, "AXValue", num.ptr);
-      break;
-    }
-    case "text": {
-      using str = s.cf.string(value);
-      err = s.set(t.ref, "AXValue", str.ptr);
-      break;
-    }
-    default:
-      // keys and select are not routes here (keyboardText and options are false).
-      throw noSettableValue();
-  }
-  if (err !== 0) throw fail(t, err, "set AXValue");
-  return { via: "accessible", detail: "AXValue" };
 }
 
 /**
- * Carries out an action on an element: its arguments checked and a disabled
- * element refused before anything is sent (src/act/policy.ts), then carried
- * out holding the display's input for the whole key and pointer sequence.
+ * Carries out an action on an element through the executor.
  *
  * @param t the element
  * @param action what to do
- * @param deadline the command's deadline (ms since the epoch): typing stops there
+ * @param deadline the command's deadline (ms since the epoch)
  * @returns how it was done
  */
 export function actOnElement(
@@ -276,135 +104,16 @@ export function actOnElement(
   action: Action,
   deadline: number = Date.now() + 10_000,
 ): ActionResult {
-  checkActionArgs(action);
-  const { role, enabled } = probe(t);
-  if (!enabled) {
-    const title = t.s.read(t.ref, "AXTitle").value;
-    refuseDisabled(action, true, {
-      r: role.replace(/^AX/, "").toLowerCase(),
-      ...(typeof title === "string" && title ? { t: title } : {}),
-    });
-  }
-  using _input = holdInput(action.kind, deadline);
-  switch (action.kind) {
-    case "click": {
-      const button = action.button ?? "left";
-      const count = action.count ?? 1;
-      const names = actions(t);
-      // The shared policy (src/act/policy.ts): the element's own action, else the pointer.
-      // Menu items keep AXPress here: the modal-loop detour is for AT-SPI bridges.
-      const routes = action.pointer
-        ? []
-        : clickRoutes({ button, count, menuItem: false, actionBlocksOnModal: false });
-      for (const route of routes) {
-        if (route.via !== "action") break;
-        for (const wanted of route.names) {
-          const name = names.find((n) => n.toLowerCase() === wanted);
-          if (name === undefined) continue;
-          const err = t.s.perform(t.ref, name);
-          if (err === 0) return { via: "accessible", detail: name };
-          if (err !== AX_ERROR.ActionUnsupported) throw fail(t, err, `perform ${name}`);
-        }
-      }
-      const p = centre(t, "click");
-      raise(t, role);
-      clickAt(t.s, p, button, count);
-      return { via: "input", detail: `${button} click at ${Math.round(p.x)},${Math.round(p.y)}` };
-    }
-    case "type": {
-      focus(t, role);
-      if (action.replace) {
-        // Clear the field as a user does: select all, delete.
-        for (const k of ["cmd+a", "backspace"]) {
-          const c = parseKeyCombo(k);
-          pressKey(t.s, c.code, c.flags);
-        }
-      }
-      typeBounded(t, action.text, deadline);
-      return { via: "input", detail: `typed ${[...action.text].length} characters` };
-    }
-    case "key": {
-      const combo = parseKeyCombo(action.combo);
-      focus(t, role);
-      const repeat = action.repeat ?? 1;
-      repeatSteps({
-        count: repeat,
-        deadline,
-        what: `presses of ${action.combo}`,
-        step: () => pressKey(t.s, combo.code, combo.flags),
-      });
-      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
-    }
-    case "action": {
-      const names = actions(t);
-      const ax = matchAction(action.name, names);
-      if (!ax) {
-        const available = names.map(friendlyAction);
-        throw new DesktopError(
-          "ACTION_NOT_SUPPORTED",
-          `this ${role} has no action "${action.name}"; it supports: ${
-            available.join(", ") || "none"
-          }`,
-          {
-            suggestion: available.length
-              ? `Use one of: ${available.join(", ")}`
-              : "Use click, type or set-value instead",
-            details: { available },
-          },
-        );
-      }
-      const err = t.s.perform(t.ref, ax);
-      if (err !== 0) throw fail(t, err, `perform ${ax}`);
-      return { via: "accessible", detail: ax };
-    }
-    case "set-value":
-      return setValue(t, role, action.value);
-    case "scroll": {
-      if (action.amount === undefined) {
-        const names = actions(t);
-        if (!names.includes("AXScrollToVisible")) {
-          throw new DesktopError(
-            "ACTION_NOT_SUPPORTED",
-            `this ${role} cannot be scrolled into view through accessibility`,
-            { suggestion: "Pass --direction and --amount to scroll the view under it instead" },
-          );
-        }
-        const err = t.s.perform(t.ref, "AXScrollToVisible");
-        if (err !== 0) throw fail(t, err, "perform AXScrollToVisible");
-        return { via: "accessible", detail: "AXScrollToVisible" };
-      }
-      const amount = action.amount;
-      const p = centre(t, "scroll");
-      scrollAt(t.s, p, action.direction ?? "down", amount);
-      return { via: "input", detail: `scroll ${action.direction ?? "down"} ${amount}` };
-    }
-    case "drag": {
-      checkPoint(action.to);
-      const from = centre(t, "drag");
-      raise(t, role);
-      dragBetween(t.s, from, action.to);
-      return { via: "input", detail: `drag to ${action.to.x},${action.to.y}` };
-    }
-    case "focus":
-      return focus(t, role);
-  }
-}
-
-function checkPoint(p: Point): void {
-  if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) {
-    throw new DesktopError("INVALID_ARGS", `not a screen point: ${p.x},${p.y}`, {
-      suggestion: "Pass numeric --x and --y in global screen pixels",
-    });
-  }
+  return executeOnElement(new AxElement(t), () => macosInput(t.s), action, { deadline });
 }
 
 /**
- * Carries out an action at a screen point (synthesized input only).
+ * Carries out an action at a screen point (input only).
  *
  * @param s the session
  * @param p the point
  * @param action what to do
- * @param deadline the command's deadline (ms since the epoch): typing stops there
+ * @param deadline the command's deadline (ms since the epoch)
  * @returns how it was done
  */
 export function actOnPoint(
@@ -413,44 +122,241 @@ export function actOnPoint(
   action: Action,
   deadline: number = Date.now() + 10_000,
 ): ActionResult {
-  checkPoint(p);
-  checkActionArgs(action);
-  using _input = holdInput(action.kind, deadline);
-  switch (action.kind) {
-    case "click":
-      clickAt(s, p, action.button ?? "left", action.count ?? 1);
-      return { via: "input", detail: `click at ${p.x},${p.y}` };
-    case "type":
-      clickAt(s, p);
-      typeInChunks({ text: action.text, deadline, send: (chunk) => typeText(s, chunk) });
-      return { via: "input", detail: `typed ${[...action.text].length} characters` };
-    case "key": {
-      const combo = parseKeyCombo(action.combo);
-      const repeat = action.repeat ?? 1;
-      repeatSteps({
-        count: repeat,
-        deadline,
-        what: `presses of ${action.combo}`,
-        step: () => pressKey(s, combo.code, combo.flags),
+  return executeAtPoint(macosInput(s), p, action, { deadline });
+}
+
+/** One AX element as the executor's element delegate. */
+export class AxElement implements ElementDelegate {
+  #t: ElementTarget;
+
+  /** @param t the element and its session */
+  constructor(t: ElementTarget) {
+    this.#t = t;
+  }
+
+  /** The error for an AX call that failed: STALE_REF for a destroyed element. */
+  #fail(code: number, op: string): DesktopError {
+    const t = this.#t;
+    if (code === AX_ERROR.InvalidUIElement) {
+      return new DesktopError("STALE_REF", `the element is gone from ${t.app} (${op})`, {
+        suggestion: "Read the app again and act on a fresh ref",
+        details: { axError: code },
       });
-      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
     }
-    case "scroll": {
-      if (action.amount === undefined) {
-        throw new DesktopError("INVALID_ARGS", "scrolling at a point needs an amount", {
-          suggestion: "Pass --amount (and --direction), or target an element to bring it into view",
-        });
-      }
-      scrollAt(s, p, action.direction ?? "down", action.amount);
-      return { via: "input", detail: `scroll ${action.direction ?? "down"} ${action.amount}` };
-    }
-    case "drag":
-      checkPoint(action.to);
-      dragBetween(s, p, action.to);
-      return { via: "input", detail: `drag to ${action.to.x},${action.to.y}` };
-    default:
-      throw new DesktopError("INVALID_ARGS", `${action.kind} needs an element, not a point`, {
-        suggestion: "Target the element with --ref, --id or --text",
+    if (code === AX_ERROR.CannotComplete) return t.s.appError(code, t.pid, { op, app: t.app });
+    return t.s.error(code, { op, acting: true, app: t.app });
+  }
+
+  /** The role and enabled state, which also proves the element still exists. */
+  #probe(): { role: string; enabled: boolean } {
+    const t = this.#t;
+    const r = t.s.copyMany(t.ref, ["AXRole", "AXEnabled"], (slots) => {
+      const [role, enabled] = slots.map((sl) => "ptr" in sl ? t.s.toJs(sl.ptr) : null);
+      return { role: typeof role === "string" ? role : "", enabled: enabled !== false };
+    });
+    if (r.err !== 0 || !r.result) throw this.#fail(r.err, "look up the element");
+    return r.result;
+  }
+
+  #actions(): string[] {
+    const { err, names } = this.#t.s.actionNames(this.#t.ref);
+    if (err !== 0 && err !== AX_ERROR.AttributeUnsupported) throw this.#fail(err, "read actions");
+    return names;
+  }
+
+  #settable(attr: string): boolean {
+    const r = this.#t.s.settable(this.#t.ref, attr);
+    if (r.err === AX_ERROR.InvalidUIElement) throw this.#fail(r.err, `check ${attr}`);
+    return r.err === 0 && r.settable;
+  }
+
+  facts(): ElementFacts {
+    const s = this.#t.s;
+    const { role, enabled } = this.#probe();
+    const title = s.read(this.#t.ref, "AXTitle").value;
+    const toggle = CHECK_ROLES.has(role);
+    const cur = toggle ? s.read(this.#t.ref, "AXValue").value : null;
+    const valueSettable = !toggle && this.#settable("AXValue");
+    const numeric = valueSettable && NUMERIC_ROLES.has(role);
+    const min = numeric ? s.read(this.#t.ref, "AXMinValue").value : undefined;
+    const max = numeric ? s.read(this.#t.ref, "AXMaxValue").value : undefined;
+    const actions = this.#actions();
+    return {
+      role: roleFromAx(role),
+      name: typeof title === "string" ? title : "",
+      enabled,
+      focused: s.read(this.#t.ref, "AXFocused").value === true,
+      actions,
+      actionLabels: actions.map(friendlyAction),
+      topLevel: role === "AXWindow" || role === "AXApplication",
+      menuItem: role === "AXMenuItem",
+      buttonLike: BUTTON_LIKE_ROLES.has(role),
+      toggle,
+      checked: typeof cur === "number" ? cur === 1 : cur === true,
+      radio: role === "AXRadioButton",
+      editableText: valueSettable && !NUMERIC_ROLES.has(role),
+      keyboardText: !valueSettable && TEXT_ROLES.has(role),
+      ...(numeric
+        ? {
+          number: typeof min === "number" && typeof max === "number" ? { min, max } : {},
+        }
+        : {}),
+      ...(role === "AXSlider" ? { ranged: "slider" as const } : {}),
+      ...(role === "AXIncrementor" || role === "AXStepper" ? { ranged: "spin" as const } : {}),
+      selectable: !toggle && !valueSettable && this.#settable("AXSelected"),
+      options: false,
+      combo: role === "AXComboBox" || role === "AXPopUpButton",
+      habits: {},
+    };
+  }
+
+  doAction(index: number): void {
+    const name = this.#actions()[index];
+    if (name === undefined) throw new DesktopError("ACTION_NOT_SUPPORTED", "no such action");
+    const err = this.#t.s.perform(this.#t.ref, name);
+    if (err !== 0) throw this.#fail(err, `perform ${name}`);
+  }
+
+  setText(text: string): void {
+    using str = this.#t.s.cf.string(text);
+    const err = this.#t.s.set(this.#t.ref, "AXValue", str.ptr);
+    if (err !== 0) throw this.#fail(err, "set AXValue");
+  }
+
+  setNumber(n: number): void {
+    using num = this.#t.s.cf.number(n);
+    const err = this.#t.s.set(this.#t.ref, "AXValue", num.ptr);
+    if (err !== 0) throw this.#fail(err, "set AXValue");
+  }
+
+  setSelected(selected: boolean): void {
+    const err = this.#t.s.set(this.#t.ref, "AXSelected", this.#t.s.cf.boolean(selected));
+    if (err !== 0) throw this.#fail(err, "set AXSelected");
+  }
+
+  valueNow(): { value: number; text?: string } {
+    const v = this.#t.s.read(this.#t.ref, "AXValue").value;
+    const text = this.#t.s.read(this.#t.ref, "AXValueDescription").value;
+    const value = typeof v === "number" ? v : NaN;
+    return typeof text === "string" && text ? { value, text } : { value };
+  }
+
+  /** AXNumberOfCharacters; AXValue's length only where the field is not secure (never read). */
+  textLength(): number {
+    const s = this.#t.s;
+    const count = s.read(this.#t.ref, "AXNumberOfCharacters").value;
+    if (typeof count === "number") return count;
+    const role = s.read(this.#t.ref, "AXRole").value;
+    const subrole = s.read(this.#t.ref, "AXSubrole").value;
+    if (isSecureAx(String(role), typeof subrole === "string" ? subrole : undefined)) return -1;
+    const v = s.read(this.#t.ref, "AXValue").value;
+    return typeof v === "string" ? [...v].length : -1;
+  }
+
+  grabFocus(): void {
+    if (!this.#settable("AXFocused")) {
+      throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot take focus", {
+        suggestion: "Click it instead",
       });
+    }
+    const err = this.#t.s.set(this.#t.ref, "AXFocused", this.#t.s.cf.boolean(true));
+    if (err !== 0) throw this.#fail(err, "set AXFocused");
+  }
+
+  scrollIntoView(): boolean {
+    if (!this.#actions().includes("AXScrollToVisible")) return false;
+    const err = this.#t.s.perform(this.#t.ref, "AXScrollToVisible");
+    if (err !== 0) throw this.#fail(err, "perform AXScrollToVisible");
+    return true;
+  }
+
+  /** A frame from fresh AXPosition/AXSize: null when the element has none. */
+  #frame(ref: CFRef): Bounds | null {
+    const s = this.#t.s;
+    const r = s.copyMany(ref, ["AXPosition", "AXSize"], (slots) => {
+      const [pos, size] = slots.map((sl) => "ptr" in sl ? s.toJs(sl.ptr) : null);
+      if (!pos || typeof pos !== "object" || !("type" in pos) || pos.type !== "point") return;
+      if (!size || typeof size !== "object" || !("type" in size) || size.type !== "size") return;
+      return [pos.x, pos.y, size.w, size.h] as Bounds;
+    });
+    if (r.err !== 0 && r.err !== AX_ERROR.AttributeUnsupported) {
+      throw this.#fail(r.err, "read bounds");
+    }
+    return r.result ?? null;
+  }
+
+  visiblePoint(): Point | null {
+    const box = this.#frame(this.#t.ref);
+    if (!box || box[2] <= 0 || box[3] <= 0) return null;
+    const w = this.#t.s.copy(this.#t.ref, "AXWindow");
+    if (w.err !== 0 || w.value === null) return centreOf(box);
+    using win = w.value;
+    const frame = this.#frame(win.ptr);
+    const part = frame ? intersect(box, frame) : box;
+    return part ? centreOf(part) : null;
+  }
+
+  /** AX's element-at-position is not used: nothing is taken to cover the element. */
+  hitTest(_p: Point): boolean {
+    return true;
+  }
+
+  /** Activates the app, raises the element's window and makes it main. Best effort. */
+  raise(): void {
+    const t = this.#t;
+    using app = t.s.appElement(t.pid);
+    t.s.set(app.ptr, "AXFrontmost", t.s.cf.boolean(true));
+    let window: CFRef = t.ref;
+    using stack = new DisposableStack();
+    const role = t.s.read(t.ref, "AXRole").value;
+    if (role !== "AXWindow") {
+      const w = t.s.copy(t.ref, "AXWindow");
+      if (w.err !== 0 || w.value === null) return;
+      window = stack.use(w.value).ptr;
+    }
+    t.s.perform(window, "AXRaise");
+    t.s.set(window, "AXMain", t.s.cf.boolean(true));
+  }
+
+  settle(): void {
+    sleepSync(30);
+  }
+
+  showing(): boolean {
+    return this.visiblePoint() !== null;
+  }
+
+  /** A sheet is part of its window in AX: no separate modal window blocks keys. */
+  blockingModal(): string | null {
+    return null;
+  }
+
+  /** AXPress works on a closed menu's items: no menus are opened first. */
+  menusAbove(): ElementDelegate[] {
+    return [];
+  }
+
+  menuOpen(): boolean {
+    return false;
+  }
+
+  chooseOption(_name: string): ActionResult | null {
+    return null;
+  }
+
+  controlled(): ElementDelegate | null {
+    return null;
+  }
+
+  optionNames(): string[] {
+    return [];
+  }
+
+  option(_index: number): ElementDelegate | null {
+    return null;
+  }
+
+  entry(): ElementDelegate | null {
+    return null;
   }
 }

@@ -1,0 +1,779 @@
+/**
+ * The action executor: one sequence per verb on every backend, above the
+ * backends' element and input delegates (src/act/delegates.ts). It owns the
+ * actionability checks (the arguments, a disabled element, on screen or
+ * scrolled into view, not covered), the route choice and its fallbacks
+ * (src/act/policy.ts decides the order), and every error. A backend gives
+ * only primitives: what the accessibility API says and does, and the
+ * pointer and keys of its display server.
+ *
+ * Synchronous: the delegates make blocking native calls, and the whole
+ * sequence runs holding the display's input (src/platform/input_lock.ts), so
+ * no other command's keys interleave with it.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../errors.ts";
+import type { Point } from "../model/element.ts";
+import { holdInput } from "../platform/input_lock.ts";
+import type { Action, ActionResult, MouseButton } from "../platform/provider.ts";
+import { repeatSteps, typeInChunks } from "./bounded.ts";
+import type { ElementDelegate, ElementFacts, InputDelegate } from "./delegates.ts";
+import { type KeyChord, parseKeyChord } from "./keys.ts";
+import {
+  blockedByModal,
+  checkActionArgs,
+  clickRoutes,
+  noSettableValue,
+  parseNumber,
+  pickAction,
+  PRESS_ACTIONS,
+  refuseDisabled,
+  requireToggle,
+  setValueRoute,
+} from "./policy.ts";
+import { stepToValue } from "./steps.ts";
+
+/** How long a field may take to show a typed chunk before the next one goes (ms). */
+const CHUNK_LAND_MS = 2000;
+
+/** A field whose length holds still this long has taken what it will take (ms). */
+const CHUNK_STALL_MS = 300;
+
+/** How long the keyboard focus may take to arrive (ms). */
+const FOCUS_WAIT_MS = 600;
+
+/** How long a menu or popup may take to open (ms). */
+const MENU_OPEN_WAIT_MS = 1500;
+
+/** Keys typed with Shift held, which some apps miss on their first key. */
+const NEEDS_SHIFT = /[A-Z~!@#$%^&*()_+{}|:"<>?]/;
+
+/** Options of one action. */
+export interface ExecuteOptions {
+  /** The command's deadline (ms since the epoch): typing, key repeats and waits stop there. */
+  deadline?: number;
+  /**
+   * The element was taken as the focused one (no target given): keys go
+   * where the keyboard focus is, and a modal dialog that has it takes them.
+   */
+  focusedGuess?: boolean;
+  /** Blocks the thread for `ms` (tests pass a clock that does not sleep). */
+  sleep?: (ms: number) => void;
+}
+
+/** Blocks the thread (actions are synchronous native sequences). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Carries out an action on an element: its arguments checked and a disabled
+ * element refused before anything is sent, then the verb's sequence, holding
+ * the display's input throughout.
+ *
+ * @param el the element delegate
+ * @param input the input delegate (asked for only when a route needs input)
+ * @param action what to do
+ * @param opts deadline and the focused-guess flag
+ * @returns which route carried it out
+ * @throws DesktopError INVALID_ARGS, ACTION_NOT_SUPPORTED (disabled, no such
+ *   action, nothing settable), ACTION_FAILED, ELEMENT_NOT_FOUND (no such
+ *   option), STALE_REF, APP_UNRESPONSIVE, TIMEOUT
+ * @example A check box checked through its press action
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { executeOnElement } from "./executor.ts";
+ * import { fakeElement, recordingInput } from "./testing.ts";
+ * const el = fakeElement({ role: "chk", actions: ["toggle"], toggle: true, buttonLike: true });
+ * const r = executeOnElement(el, () => recordingInput([]), { kind: "set-value", value: "true" });
+ * assert.deepEqual(r, { via: "accessible", detail: "toggle" });
+ * assert.deepEqual(el.calls, ["doAction 0"]);
+ * ```
+ */
+export function executeOnElement(
+  el: ElementDelegate,
+  input: () => InputDelegate,
+  action: Action,
+  opts: ExecuteOptions = {},
+): ActionResult {
+  checkActionArgs(action);
+  if (action.kind === "drag") checkPoint(action.to);
+  const facts = el.facts();
+  refuseDisabled(action, !facts.enabled, {
+    r: facts.role,
+    ...(facts.name ? { t: facts.name } : {}),
+  });
+  const deadline = opts.deadline ?? Infinity;
+  using _input = holdInput(action.kind, deadline);
+  return new Execution(el, input, deadline, opts).run(action, facts);
+}
+
+/**
+ * Carries out an action at a screen point, with input only.
+ *
+ * @param input the input delegate
+ * @param p the point
+ * @param action what to do
+ * @param opts the deadline
+ * @returns how it was done
+ * @throws DesktopError INVALID_ARGS for a bad point or arguments,
+ *   or for a verb that needs an element (focus, action, set-value)
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { executeAtPoint } from "./executor.ts";
+ * import { recordingInput } from "./testing.ts";
+ * const sent: string[] = [];
+ * executeAtPoint(recordingInput(sent), { x: 5, y: 6 }, { kind: "click" }, { sleep: () => {} });
+ * assert.deepEqual(sent, ["click 5,6 left x1"]);
+ * ```
+ */
+export function executeAtPoint(
+  input: InputDelegate,
+  p: Point,
+  action: Action,
+  opts: ExecuteOptions = {},
+): ActionResult {
+  checkPoint(p);
+  checkActionArgs(action);
+  const deadline = opts.deadline ?? Infinity;
+  const sleep = opts.sleep ?? sleepSync;
+  using _input = holdInput(action.kind, deadline);
+  switch (action.kind) {
+    case "click":
+      input.click(p, action.button ?? "left", action.count ?? 1);
+      return { via: "input", detail: "click" };
+    case "type":
+      input.click(p, "left", 1);
+      typeInChunks({
+        text: action.text,
+        deadline,
+        send: (chunk) => input.type(chunk),
+        check: () => sleep(60),
+      });
+      return { via: "input", detail: "keyboard" };
+    case "key": {
+      const chord = parseKeyChord(action.combo);
+      input.key(chord, 0);
+      const repeat = action.repeat ?? 1;
+      repeatSteps({
+        count: repeat,
+        deadline,
+        what: `presses of ${action.combo}`,
+        step: () => (input.key(chord, 1), repeat > 1 && sleep(60)),
+      });
+      return { via: "input", detail: repeat > 1 ? `${action.combo} x${repeat}` : action.combo };
+    }
+    case "scroll":
+      input.wheel(p, action.direction ?? "down", action.amount ?? 3);
+      return { via: "input", detail: "wheel" };
+    case "drag":
+      input.drag(p, action.to);
+      return { via: "input", detail: "drag" };
+    default:
+      throw new DesktopError("INVALID_ARGS", `${action.kind} needs an element, not a point`, {
+        suggestion: "Target the element with --ref, --id or --text",
+      });
+  }
+}
+
+/** A screen point must be two finite numbers. */
+function checkPoint(p: Point): void {
+  if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) {
+    throw new DesktopError("INVALID_ARGS", `not a screen point: ${p.x},${p.y}`, {
+      suggestion: "Pass numeric --x and --y in global screen pixels",
+    });
+  }
+}
+
+/** One action's run: the element, its input, the deadline. */
+class Execution {
+  #input: InputDelegate | undefined;
+
+  constructor(
+    readonly el: ElementDelegate,
+    readonly inputOf: () => InputDelegate,
+    readonly deadline: number,
+    readonly opts: ExecuteOptions,
+  ) {}
+
+  /** The display's input, opened on first use: routes through the accessibility API need none. */
+  get input(): InputDelegate {
+    return this.#input ??= this.inputOf();
+  }
+
+  sleep(ms: number): void {
+    (this.opts.sleep ?? sleepSync)(ms);
+  }
+
+  /** Waits until `done` holds, letting events in, within `ms` and the deadline. */
+  waitFor(done: () => boolean, ms: number): boolean {
+    const until = Math.min(this.deadline, Date.now() + ms);
+    for (;;) {
+      if (done()) return true;
+      if (Date.now() >= until) return false;
+      this.el.settle();
+      this.sleep(15);
+    }
+  }
+
+  run(action: Action, facts: ElementFacts): ActionResult {
+    switch (action.kind) {
+      case "click": {
+        const button = action.button ?? "left";
+        const count = action.count ?? 1;
+        return action.pointer
+          ? this.pointerClick(this.el, button, count)
+          : this.click(this.el, facts, button, count);
+      }
+      case "type":
+        return this.type(facts, action.text, action.replace ?? false);
+      case "key":
+        return this.key(action.combo, action.repeat ?? 1);
+      case "action":
+        return this.named(facts, action.name);
+      case "set-value":
+        return this.setValue(this.el, facts, action.value);
+      case "scroll":
+        return this.scroll(action.direction ?? "down", action.amount);
+      case "drag":
+        this.input.drag(this.visiblePoint(this.el), action.to);
+        return { via: "input", detail: "drag" };
+      case "focus":
+        return this.focus(facts);
+    }
+  }
+
+  /**
+   * Clicks as the policy orders the routes: the element's own action, the
+   * pointer where nothing covers it, menu items with their menus opened
+   * first; the last resort is the pointer at its visible point.
+   */
+  click(el: ElementDelegate, f: ElementFacts, button: MouseButton, count: number): ActionResult {
+    const routes = clickRoutes({
+      button,
+      count,
+      menuItem: f.menuItem,
+      buttonLike: f.buttonLike,
+      itemActionIsNotAClick: f.habits.itemActionIsNotAClick ?? false,
+      actionBlocksOnModal: f.habits.actionBlocksOnModal ?? false,
+    });
+    for (const route of routes) {
+      if (route.via === "menu-pointer") {
+        const done = this.clickMenuItem(el);
+        if (done) return done;
+      } else if (route.via === "clear-pointer") {
+        const at = this.clearPoint(el);
+        if (at) {
+          this.input.click(at, button, count);
+          return { via: "input", detail: `${button} x${count}` };
+        }
+      } else if (route.via === "action") {
+        const i = pickAction(f.actions, route.names);
+        if (i >= 0) {
+          el.doAction(i);
+          return { via: "accessible", detail: f.actions[i] };
+        }
+      } else break;
+    }
+    this.input.click(this.visiblePoint(el), button, count);
+    return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /**
+   * A user's click at the element's visible point, scrolled into view first,
+   * only where a hit test there finds the element: ACTION_FAILED otherwise,
+   * and nothing is clicked.
+   */
+  pointerClick(el: ElementDelegate, button: MouseButton, count: number): ActionResult {
+    this.visiblePoint(el); // scrolls it into view, or fails when it cannot be
+    const at = this.clearPoint(el);
+    if (!at) {
+      throw new DesktopError(
+        "ACTION_FAILED",
+        "something covers the element's visible point, so a pointer click would land elsewhere",
+        { suggestion: "Close what covers it (a popup, a dialog) or scroll it clear, then retry" },
+      );
+    }
+    this.input.click(at, button, count);
+    return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /** The element's visible point where nothing covers it, its app brought forward; else null. */
+  clearPoint(el: ElementDelegate): Point | null {
+    el.raise();
+    const at = el.visiblePoint();
+    return at && el.hitTest(at) ? at : null;
+  }
+
+  /**
+   * Where input may hit the element: its visible point, after scrolling it
+   * into view when none of it shows (a cell the app cannot scroll to is
+   * focused instead, which scrolls its row in). ACTION_FAILED when it stays
+   * off screen: input at its coordinates would land on something else.
+   */
+  visiblePoint(el: ElementDelegate): Point {
+    el.raise();
+    const now = el.visiblePoint();
+    if (now) return now;
+    const shown = () => {
+      // The app scrolls on its next frame: give it a few before judging.
+      for (let tries = 0; tries < 8; tries++) {
+        el.settle();
+        const p = el.visiblePoint();
+        if (p) return p;
+      }
+      return null;
+    };
+    const scrolled = quietly(() => el.scrollIntoView()) ? shown() : null;
+    if (scrolled) return scrolled;
+    if (el.facts().role === "cell" && quietly(() => (el.grabFocus(), true))) {
+      const focused = shown();
+      if (focused) return focused;
+    }
+    throw new DesktopError(
+      "ACTION_FAILED",
+      "the element is not on screen, so input cannot reach it",
+      {
+        suggestion: "Scroll its container (scroll --ref ... --direction down) or make its window " +
+          "visible, then read again and retry",
+      },
+    );
+  }
+
+  /**
+   * Clicks a menu item with the pointer, opening the menus that hold it
+   * first: a toolkit that runs an item's action inside the accessibility
+   * request keeps a modal dialog it opens on that request's stack, and the
+   * app deadlocks on the next key. Null when the item cannot be shown.
+   */
+  clickMenuItem(el: ElementDelegate): ActionResult | null {
+    el.raise();
+    let opened = false;
+    if (!el.showing()) {
+      opened = this.openMenusAbove(el);
+      if (!opened || !this.waitFor(() => el.showing(), MENU_OPEN_WAIT_MS)) return null;
+    }
+    const at = el.visiblePoint();
+    if (!at) return null;
+    this.input.click(at, "left", 1);
+    return { via: "input", detail: opened ? "menu opened, item clicked" : "menu item clicked" };
+  }
+
+  /** Opens the closed menus above the element, outermost first; false when one would not open. */
+  openMenusAbove(el: ElementDelegate): boolean {
+    const menus = el.menusAbove();
+    if (menus.length === 0) return false;
+    for (const menu of menus) {
+      if (menu.menuOpen()) continue;
+      const at = menu.showing() ? menu.visiblePoint() : null;
+      if (at) this.input.click(at, "left", 1);
+      else {
+        const f = menu.facts();
+        const i = pickAction(f.actions, PRESS_ACTIONS);
+        if (i < 0) return false;
+        menu.doAction(i);
+      }
+      if (!this.waitFor(() => menu.menuOpen(), MENU_OPEN_WAIT_MS)) return false;
+    }
+    return true;
+  }
+
+  /** Runs the action called `name`; ACTION_NOT_SUPPORTED lists the ones there are. */
+  named(f: ElementFacts, name: string): ActionResult {
+    const want = name.trim().toLowerCase();
+    const labels = f.actionLabels ?? f.actions;
+    let i = f.actions.findIndex((a) => a.trim().toLowerCase() === want);
+    if (i < 0) i = labels.findIndex((a) => a.trim().toLowerCase() === want);
+    if (i < 0) {
+      const list = labels.filter((a) => a.trim() !== "");
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        `the element has no action "${name}"; available: ${list.join(", ") || "none"}`,
+        {
+          suggestion: list.length
+            ? `Use one of: ${list.join(", ")}`
+            : "Use click, type or set-value instead",
+          details: { available: list },
+        },
+      );
+    }
+    // A menu item's press opens what a click opens: the pointer, where the action would block.
+    if (
+      pickAction([f.actions[i]], PRESS_ACTIONS) === 0 && f.menuItem &&
+      f.habits.actionBlocksOnModal
+    ) {
+      const done = this.clickMenuItem(this.el);
+      if (done) return done;
+    }
+    this.el.doAction(i);
+    return { via: "accessible", detail: f.actions[i] };
+  }
+
+  /**
+   * Gives the keyboard focus: a window is raised; an element is asked to
+   * take the focus, and one that refuses is clicked, as a user would.
+   */
+  focus(f: ElementFacts): ActionResult {
+    this.el.raise();
+    if (f.topLevel) return { via: "accessible", detail: "raise" };
+    try {
+      this.el.grabFocus();
+      return { via: "accessible", detail: "focus" };
+    } catch (e) {
+      const refused = e instanceof DesktopError &&
+        (e.code === "ACTION_FAILED" || e.code === "ACTION_NOT_SUPPORTED");
+      if (!refused) throw e;
+      this.input.click(this.visiblePoint(this.el), "left", 1);
+      return { via: "input", detail: "click to focus" };
+    }
+  }
+
+  /**
+   * Makes sure keys will reach the element: no modal dialog of its app in
+   * the way, its app forward, then the focus asked for and waited for, else
+   * a click and a wait. Returns whether the focus had to be moved.
+   *
+   * @param keysOnly keys (not text): where the focus was only guessed, a
+   *   modal dialog that has it takes them
+   */
+  focusForKeys(f: ElementFacts, keysOnly: boolean): boolean {
+    const modal = this.el.blockingModal();
+    if (modal !== null) {
+      if (this.opts.focusedGuess && keysOnly) {
+        this.el.raise();
+        return false;
+      }
+      throw blockedByModal(modal);
+    }
+    this.el.raise();
+    if (this.el.facts().focused) return false;
+    if (f.topLevel) return false;
+    try {
+      this.el.grabFocus();
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
+    }
+    const focused = () => this.el.facts().focused;
+    if (this.waitFor(focused, FOCUS_WAIT_MS)) return true;
+    this.input.click(this.visiblePoint(this.el), "left", 1);
+    if (this.waitFor(focused, FOCUS_WAIT_MS)) return true;
+    throw new DesktopError("ACTION_FAILED", "could not give the element keyboard focus", {
+      suggestion: "The element may be disabled or covered; read again to check its state",
+    });
+  }
+
+  /** A chord with the platform's primary modifier (`ctrl`, or Command on macOS). */
+  primary(key: string): KeyChord {
+    return { mods: [this.input.primary ?? "ctrl"], key };
+  }
+
+  /**
+   * Focuses the element, then types at the end of its text with key events;
+   * with `replace`, its text is cleared first (through the accessibility API
+   * where the app takes it, else select-all and delete, as a user would).
+   */
+  type(f: ElementFacts, text: string, replace: boolean): ActionResult {
+    const moved = this.focusForKeys(f, false);
+    if (replace) {
+      const cleared = this.clearText(f);
+      this.typeKeys(f, text);
+      this.el.settle();
+      return { via: "input", detail: `keyboard, cleared first (${cleared})` };
+    }
+    // Focusing a field may select its text or put the caret anywhere: typing appends.
+    if (moved && (f.editableText || f.keyboardText)) {
+      this.input.key(this.primary(this.input.primary === "super" ? "down" : "end"), 1);
+    }
+    this.typeKeys(f, text);
+    this.el.settle();
+    return { via: "input", detail: "keyboard" };
+  }
+
+  /** Empties the focused field; says how. */
+  clearText(f: ElementFacts): string {
+    if (
+      f.editableText && quietly(() => (this.el.setText(""), true)) && this.el.textLength() === 0
+    ) {
+      return "EditableText";
+    }
+    this.input.key(this.primary("a"), 1);
+    this.input.key({ mods: [], key: "backspace" }, 1);
+    this.el.settle();
+    return "select all, delete";
+  }
+
+  /**
+   * Types text as key events in chunks within the deadline: after each chunk
+   * the field is read until it has taken the chunk, and the element must
+   * still have the focus if it had it (keys that would go elsewhere are not
+   * sent). A Tab or newline may move the focus on purpose.
+   */
+  typeKeys(f: ElementFacts, text: string): void {
+    if (NEEDS_SHIFT.test(text) && f.habits.missesFirstShift) this.input.primeShift?.();
+    const hasText = this.el.textLength() >= 0;
+    const hadFocus = this.el.facts().focused;
+    let length = hasText ? this.el.textLength() : 0;
+    let movesFocus = false;
+    typeInChunks({
+      text,
+      deadline: this.deadline,
+      send: (chunk) => this.input.type(chunk),
+      check: (_typed, chunk, more) => {
+        try {
+          if (hasText) length = this.waitTaken(length, chunk);
+          else this.el.settle();
+        } catch (e) {
+          // All is sent: a field that went with its last key is for the effect check to judge.
+          if (more) throw e;
+          return;
+        }
+        movesFocus ||= /[\t\n\r]/.test(chunk);
+        if (more && hadFocus && !movesFocus && !this.el.facts().focused) {
+          throw new DesktopError(
+            "ACTION_FAILED",
+            "the element lost the keyboard focus while typing",
+            {
+              suggestion:
+                "Something else took the focus (a dialog, another window): read the app, " +
+                "then type the rest into the field by ref",
+            },
+          );
+        }
+      },
+    });
+  }
+
+  /** Waits until the field's text has grown by a chunk (or holds still); its length now. */
+  waitTaken(before: number, chunk: string): number {
+    const want = before + [...chunk.replace(/[\p{Cc}]/gu, "")].length;
+    const until = Math.min(this.deadline, Date.now() + CHUNK_LAND_MS);
+    let now = this.el.textLength();
+    let still = Date.now();
+    while (now < want && Date.now() < until && Date.now() - still < CHUNK_STALL_MS) {
+      this.el.settle();
+      this.sleep(5);
+      const c = this.el.textLength();
+      if (c !== now) {
+        now = c;
+        still = Date.now();
+      }
+    }
+    return now;
+  }
+
+  /** Focuses the element, then presses a combo `repeat` times, each press once. */
+  key(combo: string, repeat: number): ActionResult {
+    const chord = parseKeyChord(combo);
+    this.input.key(chord, 0); // a key this keyboard lacks fails before the focus moves
+    this.focusForKeys(this.el.facts(), true);
+    repeatSteps({
+      count: repeat,
+      deadline: this.deadline,
+      what: `presses of ${combo}`,
+      step: () => {
+        this.input.key(chord, 1);
+        // Each press lands before the next: a page handles keys one event-loop turn at a time.
+        if (repeat > 1) this.el.settle();
+      },
+    });
+    this.el.settle();
+    return { via: "input", detail: repeat > 1 ? `${combo} x${repeat}` : combo };
+  }
+
+  /** Sets text, a number, a toggle state, a selected state or an option, by what the element is. */
+  setValue(el: ElementDelegate, f: ElementFacts, value: string): ActionResult {
+    const words = value.trim();
+    // A value in words ("March") on a slider or spin button that shows one: found with its keys.
+    if (
+      f.number && f.ranged && words !== "" && !Number.isFinite(Number(words)) &&
+      el.valueNow().text !== undefined
+    ) {
+      return this.stepTo(el, f, words);
+    }
+    const range = f.number?.min !== undefined && f.number?.max !== undefined
+      ? { min: f.number.min, max: f.number.max }
+      : undefined;
+    const route = setValueRoute({
+      toggle: f.toggle,
+      checked: f.checked,
+      radio: f.radio,
+      number: f.number !== undefined,
+      text: f.editableText,
+      keyboardText: f.keyboardText,
+      selectable: f.selectable,
+      options: f.options,
+      ...(range ? { range } : {}),
+    }, value);
+    switch (route) {
+      case "unchanged":
+        return { via: "accessible", detail: "unchanged" };
+      case "toggle":
+        return this.click(el, f, "left", 1);
+      case "selected":
+        el.setSelected(requireToggle(value));
+        return { via: "accessible", detail: "selected" };
+      case "number":
+        return this.setNumber(el, f, value);
+      case "text":
+        el.setText(value);
+        return { via: "accessible", detail: "EditableText" };
+      case "keys":
+        // Text fields whose text cannot be set: select all, then type over it.
+        this.focusForKeys(f, false);
+        this.input.key(this.primary("a"), 1);
+        if (value === "") this.input.key({ mods: [], key: "backspace" }, 1);
+        else this.typeKeys(f, value);
+        el.settle();
+        return { via: "input", detail: "keyboard" };
+      case "select":
+        return this.choose(el, f, value);
+    }
+  }
+
+  /**
+   * Sets a number through the accessibility API; a slider or spin button that
+   * ignores it (a custom ARIA widget) takes it typed (a spin button) or by its
+   * keys, as a user moves it.
+   */
+  setNumber(el: ElementDelegate, f: ElementFacts, value: string): ActionResult {
+    const num = parseNumber(value);
+    el.setNumber(num);
+    if (!f.ranged) return { via: "accessible", detail: "Value" };
+    el.settle();
+    if (el.valueNow().value === num) return { via: "accessible", detail: "Value" };
+    if (f.ranged === "spin") {
+      this.focusForKeys(f, false);
+      this.input.key(this.primary("a"), 1);
+      this.typeKeys(f, value);
+      el.settle();
+      if (el.valueNow().value === num) {
+        return { via: "input", detail: "keyboard: the app ignored the Value" };
+      }
+    }
+    return this.stepTo(el, f, num);
+  }
+
+  /** Brings a slider or spin button to a number or value text with its keys (src/act/steps.ts). */
+  stepTo(el: ElementDelegate, f: ElementFacts, want: number | string): ActionResult {
+    this.focusForKeys(f, true);
+    const range = f.number?.min !== undefined && f.number?.max !== undefined
+      ? { min: f.number.min, max: f.number.max }
+      : undefined;
+    const presses = stepToValue({
+      want,
+      slider: f.ranged === "slider",
+      deadline: this.deadline,
+      ...(range ? { range } : {}),
+      read: () => {
+        const now = el.valueNow();
+        return now.text === undefined ? { value: now.value } : { value: now.value, text: now.text };
+      },
+      press: (key) => {
+        this.input.key(parseKeyChord(key), 1);
+        el.settle();
+      },
+    });
+    return { via: "input", detail: `keys: ${presses} presses, the app ignored the Value` };
+  }
+
+  /**
+   * Chooses an option: the toolkit's own way first; a select-only combo box
+   * whose options live in a popup it controls, by opening it and clicking
+   * the option; a combo box with an entry takes any text.
+   */
+  choose(el: ElementDelegate, f: ElementFacts, value: string): ActionResult {
+    let chosen: ActionResult | null;
+    try {
+      chosen = el.chooseOption(value);
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code !== "ELEMENT_NOT_FOUND") throw e;
+      if (f.combo) {
+        const picked = this.chooseFromPopup(el, value);
+        if (picked) return picked;
+      }
+      const typed = this.setEntry(el, value);
+      if (!typed) throw e;
+      return typed;
+    }
+    if (chosen) return chosen;
+    const typed = this.setEntry(el, value);
+    if (typed) return typed;
+    throw noSettableValue();
+  }
+
+  /** Sets the text of the field inside a combo box; null when it has none. */
+  setEntry(el: ElementDelegate, value: string): ActionResult | null {
+    const entry = el.entry();
+    return entry ? this.setValue(entry, entry.facts(), value) : null;
+  }
+
+  /**
+   * Opens the popup a combo box controls (ARIA: aria-controls) with a
+   * pointer click and clicks the option; ELEMENT_NOT_FOUND naming the
+   * options when none has that name (the popup closed again). Null when it
+   * controls no popup.
+   */
+  chooseFromPopup(el: ElementDelegate, value: string): ActionResult | null {
+    let popup = el.controlled();
+    if (!popup || !popup.showing()) {
+      this.pointerClick(el, "left", 1);
+      this.waitFor(() => {
+        popup = el.controlled();
+        return popup !== null && popup.showing();
+      }, MENU_OPEN_WAIT_MS);
+      if (!popup) return null;
+    }
+    const shown: ElementDelegate = popup;
+    const names = shown.optionNames();
+    const want = value.trim().toLowerCase();
+    const index = names.findIndex((x) => x.trim().toLowerCase() === want);
+    if (index < 0) {
+      this.input.key({ mods: [], key: "escape" }, 1); // leave it as it was: closed
+      el.settle();
+      const offered = names.filter((x) => x.trim() !== "");
+      throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
+        suggestion: offered.length
+          ? `Pass one of: ${offered.slice(0, 20).join(", ")}`
+          : "The popup shows no options; read the app after opening it",
+        details: { options: offered.slice(0, 50) },
+      });
+    }
+    const option = shown.option(index);
+    if (!option) return null;
+    this.pointerClick(option, "left", 1);
+    return { via: "input", detail: "popup opened, option clicked" };
+  }
+
+  /** Brings the element into view (no amount), or turns the wheel `amount` notches over it. */
+  scroll(direction: "up" | "down" | "left" | "right", amount: number | undefined): ActionResult {
+    if (amount === undefined) {
+      if (!this.el.scrollIntoView()) {
+        throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot be scrolled into view", {
+          suggestion: "Pass --direction and --amount to scroll the view under it instead",
+        });
+      }
+      return { via: "accessible", detail: "scroll into view" };
+    }
+    const at = this.visiblePoint(this.el);
+    repeatSteps({
+      count: amount,
+      deadline: this.deadline,
+      what: "wheel steps",
+      step: () => this.input.wheel(at, direction, 1),
+    });
+    return { via: "input", detail: `wheel ${direction} x${amount}` };
+  }
+}
+
+/** Runs `f`; false (or null) when it throws a DesktopError other than APP_UNRESPONSIVE. */
+function quietly<T>(f: () => T): T | false {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
+    return false;
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * The action executor's sequence for each verb, run against a scripted
+ * element delegate and a recording input delegate: the same sequence every
+ * backend runs (Linux and macOS give only these primitives). Each test names
+ * the verb and what it must do, and asserts the primitives called and the
+ * input sent, in order.
+ */
+
+import assert from "node:assert/strict";
+import { DesktopError } from "../../src/errors.ts";
+import { executeAtPoint, executeOnElement } from "../../src/act/executor.ts";
+import { fakeElement, type FakeElementSpec, recordingInput } from "../../src/act/testing.ts";
+import type { Action, ActionResult } from "../../src/platform/provider.ts";
+
+/** Runs one action on a fake element; returns the result, the element's calls and the input. */
+function run(
+  spec: FakeElementSpec,
+  action: Action,
+  opts: { focusedGuess?: boolean; primary?: "ctrl" | "super" } = {},
+) {
+  const el = fakeElement(spec);
+  const sent: string[] = [];
+  let inputOpened = false;
+  const result = executeOnElement(
+    el,
+    () => {
+      inputOpened = true;
+      return recordingInput(sent, opts.primary);
+    },
+    action,
+    {
+      sleep: () => {},
+      ...(opts.focusedGuess ? { focusedGuess: true } : {}),
+    },
+  );
+  return { result, calls: el.calls, sent, inputOpened, state: el.state };
+}
+
+/** The error an action throws. */
+function fails(spec: FakeElementSpec, action: Action): DesktopError {
+  const el = fakeElement(spec);
+  const sent: string[] = [];
+  try {
+    executeOnElement(el, () => recordingInput(sent), action, { sleep: () => {} });
+  } catch (e) {
+    assert.ok(e instanceof DesktopError, String(e));
+    (e as DesktopError & { sent?: string[] }).sent = sent;
+    return e;
+  }
+  assert.fail(`expected ${action.kind} to fail`);
+}
+
+const ok = (via: ActionResult["via"], detail: string): ActionResult => ({ via, detail });
+
+Deno.test("executor click: the element's press action, no input opened", () => {
+  const r = run({ role: "btn", actions: ["click"], buttonLike: true }, { kind: "click" });
+  assert.deepEqual(r.result, ok("accessible", "click"));
+  assert.deepEqual(r.calls, ["doAction 0"]);
+  assert.equal(r.inputOpened, false, "an accessible route needs no display server");
+});
+
+Deno.test("executor click: no press action falls back to the pointer at the visible point", () => {
+  const r = run({ role: "cell", actions: [], at: { x: 40, y: 50 } }, { kind: "click" });
+  assert.deepEqual(r.result, ok("input", "left x1"));
+  assert.deepEqual(r.sent, ["click 40,50 left x1"]);
+});
+
+Deno.test("executor click: an off-screen element is scrolled into view before the pointer", () => {
+  const r = run({ actions: [], at: null, scrolledTo: { x: 7, y: 8 } }, { kind: "click" });
+  assert.deepEqual(r.calls, ["scrollIntoView"]);
+  assert.deepEqual(r.sent, ["click 7,8 left x1"]);
+});
+
+Deno.test("executor click: an element that stays off screen fails, nothing clicked", () => {
+  const e = fails({ actions: [], at: null }, { kind: "click" });
+  assert.equal(e.code, "ACTION_FAILED");
+  assert.match(e.message, /not on screen/);
+  assert.deepEqual((e as DesktopError & { sent: string[] }).sent, []);
+});
+
+Deno.test("executor click: where actions block on modals, a clear button gets the pointer", () => {
+  const r = run(
+    { role: "btn", actions: ["click"], buttonLike: true, habits: { actionBlocksOnModal: true } },
+    { kind: "click" },
+  );
+  assert.deepEqual(r.sent, ["click 10,10 left x1"]);
+  assert.deepEqual(r.calls, []);
+  // Covered: the pointer would land elsewhere, so its own action runs.
+  const covered = run(
+    {
+      role: "btn",
+      actions: ["click"],
+      buttonLike: true,
+      clear: false,
+      habits: { actionBlocksOnModal: true },
+    },
+    { kind: "click" },
+  );
+  assert.deepEqual(covered.calls, ["doAction 0"]);
+  assert.deepEqual(covered.sent, []);
+});
+
+Deno.test("executor click --pointer: covered is ACTION_FAILED and nothing is clicked", () => {
+  const e = fails({ actions: ["click"], clear: false }, { kind: "click", pointer: true });
+  assert.equal(e.code, "ACTION_FAILED");
+  assert.match(e.message, /covers/);
+  assert.deepEqual((e as DesktopError & { sent: string[] }).sent, []);
+});
+
+Deno.test("executor: a disabled element is refused before anything is sent, on every verb", () => {
+  for (
+    const action of [
+      { kind: "click" },
+      { kind: "type", text: "x" },
+      { kind: "key", combo: "Return" },
+      { kind: "set-value", value: "1" },
+      { kind: "focus" },
+      { kind: "drag", to: { x: 1, y: 1 } },
+    ] as Action[]
+  ) {
+    const e = fails({ role: "btn", name: "OK", enabled: false, actions: ["click"] }, action);
+    assert.equal(e.code, "ACTION_NOT_SUPPORTED", action.kind);
+    assert.match(e.message, /disabled btn "OK"/);
+  }
+  // Bringing it into view changes nothing of it.
+  const r = run({ enabled: false, scrolledTo: { x: 1, y: 1 } }, { kind: "scroll" });
+  assert.deepEqual(r.result, ok("accessible", "scroll into view"));
+});
+
+Deno.test("executor click: a right click prefers the context-menu action", () => {
+  const r = run({ actions: ["press", "showmenu"] }, { kind: "click", button: "right" });
+  assert.deepEqual(r.result, ok("accessible", "showmenu"));
+  const double = run({ actions: ["press"] }, { kind: "click", count: 2 });
+  assert.deepEqual(double.sent, ["click 10,10 left x2"]);
+});
+
+Deno.test("executor type: focuses, moves to the end, types; replace clears first", () => {
+  const r = run({ role: "input", editableText: true, text: "ab" }, { kind: "type", text: "cd" });
+  assert.deepEqual(r.calls, ["grabFocus"]);
+  assert.deepEqual(r.sent, ["key ctrl+end x1", "type cd"]);
+  const mac = run({ role: "input", editableText: true }, { kind: "type", text: "x" }, {
+    primary: "super",
+  });
+  assert.deepEqual(mac.sent, ["key super+down x1", "type x"]);
+  const replace = run({ role: "input", editableText: true, text: "old", focused: true }, {
+    kind: "type",
+    text: "new",
+    replace: true,
+  });
+  assert.deepEqual(replace.calls, ['setText ""']);
+  assert.deepEqual(replace.sent, ["type new"]);
+  assert.deepEqual(replace.result, ok("input", "keyboard, cleared first (EditableText)"));
+  // A field without EditableText is cleared as a user clears it.
+  const keys = run({ role: "input", keyboardText: true, focused: true }, {
+    kind: "type",
+    text: "n",
+    replace: true,
+  });
+  assert.deepEqual(keys.sent, ["key ctrl+a x1", "key backspace x1", "type n"]);
+});
+
+Deno.test("executor type: a modal dialog in the way is ACTION_FAILED naming it", () => {
+  const e = fails({ role: "input", editableText: true, modal: "Save As" }, {
+    kind: "type",
+    text: "x",
+  });
+  assert.equal(e.code, "ACTION_FAILED");
+  assert.match(e.message, /"Save As"/);
+  assert.deepEqual((e as DesktopError & { sent: string[] }).sent, []);
+});
+
+Deno.test("executor type: an element that refuses focus is clicked, then typed into", () => {
+  let focused = false;
+  const el = fakeElement({ role: "input", editableText: true, takesFocus: false });
+  const facts = el.facts;
+  el.facts = () => ({ ...facts(), focused });
+  const sent: string[] = [];
+  const input = recordingInput(sent);
+  const click = input.click;
+  input.click = (p, b, c) => {
+    click(p, b, c);
+    focused = true;
+  };
+  executeOnElement(el, () => input, { kind: "type", text: "hi" }, { sleep: () => {} });
+  assert.deepEqual(sent, ["click 10,10 left x1", "key ctrl+end x1", "type hi"]);
+});
+
+Deno.test("executor key: each press once, --repeat N; an unknown key fails before focus", () => {
+  const r = run({ role: "slider", focused: true }, { kind: "key", combo: "Right", repeat: 3 });
+  assert.deepEqual(r.sent, ["key right x1", "key right x1", "key right x1"]);
+  assert.deepEqual(r.result, ok("input", "Right x3"));
+  const e = fails({ role: "input" }, { kind: "key", combo: "ctrl+nosuchkey" });
+  assert.equal(e.code, "INVALID_ARGS");
+  const over = fails({ role: "input" }, { kind: "key", combo: "a", repeat: 101 });
+  assert.equal(over.code, "INVALID_ARGS");
+});
+
+Deno.test("executor key: with no target, a modal dialog that has the focus takes the keys", () => {
+  const r = run({ role: "btn", modal: "Confirm" }, { kind: "key", combo: "Escape" }, {
+    focusedGuess: true,
+  });
+  assert.deepEqual(r.sent, ["key escape x1"]);
+  // Aimed at an element behind the dialog, the keys are refused.
+  const e = fails({ role: "input", modal: "Confirm" }, { kind: "key", combo: "a" });
+  assert.equal(e.code, "ACTION_FAILED");
+});
+
+Deno.test("executor action: by name, case-insensitive; unknown lists the ones there are", () => {
+  const r = run({ actions: ["AXPress", "AXShowMenu"], actionLabels: ["press", "show-menu"] }, {
+    kind: "action",
+    name: "Show-Menu",
+  });
+  assert.deepEqual(r.calls, ["doAction 1"]);
+  assert.deepEqual(r.result, ok("accessible", "AXShowMenu"));
+  const e = fails({ actions: ["expand", "collapse"] }, { kind: "action", name: "open" });
+  assert.equal(e.code, "ACTION_NOT_SUPPORTED");
+  assert.deepEqual(e.details?.available, ["expand", "collapse"]);
+});
+
+Deno.test("executor set-value: toggles press to the asked state, or change nothing", () => {
+  const on = run({ role: "chk", toggle: true, actions: ["toggle"], buttonLike: true }, {
+    kind: "set-value",
+    value: "on",
+  });
+  assert.deepEqual(on.calls, ["doAction 0"]);
+  assert.equal(on.state.checked, true);
+  const same = run({ role: "chk", toggle: true, checked: true, actions: ["toggle"] }, {
+    kind: "set-value",
+    value: "true",
+  });
+  assert.deepEqual(same.result, ok("accessible", "unchanged"));
+  assert.deepEqual(same.calls, []);
+  const radio = fails({ role: "radio", toggle: true, radio: true, checked: true }, {
+    kind: "set-value",
+    value: "false",
+  });
+  assert.equal(radio.code, "ACTION_NOT_SUPPORTED");
+});
+
+Deno.test("executor set-value: a number through Value; out of range names the range", () => {
+  const r = run({ role: "slider", number: { min: 0, max: 10 }, ranged: "slider" }, {
+    kind: "set-value",
+    value: "4",
+  });
+  assert.deepEqual(r.calls, ["setNumber 4"]);
+  assert.deepEqual(r.result, ok("accessible", "Value"));
+  const e = fails({ role: "slider", number: { min: 0, max: 10 } }, {
+    kind: "set-value",
+    value: "11",
+  });
+  assert.equal(e.code, "INVALID_ARGS");
+  assert.match(e.suggestion ?? "", /from 0 to 10/);
+});
+
+Deno.test("executor set-value: a custom slider that ignores Value is moved by its keys", () => {
+  // The fake moves by one per arrow key (as an ARIA slider's handler does).
+  const el = fakeElement({
+    role: "slider",
+    number: { min: 0, max: 10 },
+    ranged: "slider",
+    ignoresNumber: true,
+    value: 2,
+  });
+  const sent: string[] = [];
+  const input = recordingInput(sent);
+  const key = input.key;
+  input.key = (chord, repeat) => {
+    key(chord, repeat);
+    if (repeat > 0 && chord.key === "right") el.state.value++;
+    if (repeat > 0 && chord.key === "left") el.state.value--;
+    if (repeat > 0 && chord.key === "home") el.state.value = 0;
+    if (repeat > 0 && chord.key === "end") el.state.value = 10;
+  };
+  const r = executeOnElement(el, () => input, { kind: "set-value", value: "5" }, {
+    sleep: () => {},
+  });
+  assert.equal(el.state.value, 5);
+  assert.equal(r.via, "input");
+  assert.match(r.detail ?? "", /^keys: \d+ presses/);
+});
+
+Deno.test("executor set-value: a spin button that ignores Value takes the number typed", () => {
+  const el = fakeElement({ role: "spin", number: {}, ranged: "spin", ignoresNumber: true });
+  const sent: string[] = [];
+  const input = recordingInput(sent);
+  const type = input.type;
+  input.type = (t) => {
+    type(t);
+    el.state.value = Number(t);
+  };
+  const r = executeOnElement(el, () => input, { kind: "set-value", value: "42" }, {
+    sleep: () => {},
+  });
+  assert.deepEqual(r, ok("input", "keyboard: the app ignored the Value"));
+  assert.deepEqual(sent, ["key ctrl+a x1", "type 42"]);
+});
+
+Deno.test("executor set-value: text, typed-over text, options and what cannot be set", () => {
+  const text = run({ role: "input", editableText: true }, { kind: "set-value", value: "Ada" });
+  assert.deepEqual(text.calls, ['setText "Ada"']);
+  const keys = run({ role: "input", keyboardText: true, focused: true }, {
+    kind: "set-value",
+    value: "Ada",
+  });
+  assert.deepEqual(keys.sent, ["key ctrl+a x1", "type Ada"]);
+  const option = run({ role: "combo", optionNames: ["Red", "Green"] }, {
+    kind: "set-value",
+    value: "green",
+  });
+  assert.deepEqual(option.result, ok("accessible", "Selection"));
+  const missing = fails({ role: "combo", optionNames: ["Red", "Green"] }, {
+    kind: "set-value",
+    value: "Blue",
+  });
+  assert.equal(missing.code, "ELEMENT_NOT_FOUND");
+  assert.match(missing.suggestion ?? "", /Red, Green/);
+  const selected = run({ role: "row", selectable: true }, { kind: "set-value", value: "true" });
+  assert.deepEqual(selected.calls, ["setSelected true"]);
+  const nothing = fails({ role: "btn" }, { kind: "set-value", value: "x" });
+  assert.equal(nothing.code, "ACTION_NOT_SUPPORTED");
+});
+
+Deno.test("executor scroll: into view, or the wheel N notches over the element", () => {
+  const into = run({ scrolledTo: { x: 1, y: 2 } }, { kind: "scroll" });
+  assert.deepEqual(into.result, ok("accessible", "scroll into view"));
+  const cannot = fails({}, { kind: "scroll" });
+  assert.equal(cannot.code, "ACTION_NOT_SUPPORTED");
+  const wheel = run({ at: { x: 3, y: 4 } }, { kind: "scroll", direction: "up", amount: 2 });
+  assert.deepEqual(wheel.sent, ["wheel 3,4 up x1", "wheel 3,4 up x1"]);
+});
+
+Deno.test("executor drag and focus", () => {
+  const drag = run({ at: { x: 1, y: 1 } }, { kind: "drag", to: { x: 9, y: 9 } });
+  assert.deepEqual(drag.sent, ["drag 1,1 -> 9,9"]);
+  assert.equal(fails({}, { kind: "drag", to: { x: NaN, y: 1 } }).code, "INVALID_ARGS");
+  const focus = run({ role: "input" }, { kind: "focus" });
+  assert.deepEqual(focus.result, ok("accessible", "focus"));
+  const refused = run({ role: "cell", takesFocus: false }, { kind: "focus" });
+  assert.deepEqual(refused.result, ok("input", "click to focus"));
+  const win = run({ role: "window", topLevel: true }, { kind: "focus" });
+  assert.deepEqual(win.result, ok("accessible", "raise"));
+});
+
+Deno.test("executor at a point: input only; element verbs are INVALID_ARGS", () => {
+  const sent: string[] = [];
+  const input = recordingInput(sent);
+  executeAtPoint(input, { x: 1, y: 2 }, { kind: "click" }, { sleep: () => {} });
+  executeAtPoint(input, { x: 1, y: 2 }, { kind: "scroll" }, { sleep: () => {} });
+  executeAtPoint(input, { x: 1, y: 2 }, { kind: "key", combo: "a", repeat: 2 }, {
+    sleep: () => {},
+  });
+  assert.deepEqual(sent, ["click 1,2 left x1", "wheel 1,2 down x3", "key a x1", "key a x1"]);
+  for (const action of [{ kind: "focus" }, { kind: "action", name: "press" }] as Action[]) {
+    assert.throws(
+      () => executeAtPoint(input, { x: 1, y: 2 }, action),
+      (e: unknown) => e instanceof DesktopError && e.code === "INVALID_ARGS",
+    );
+  }
+});
