@@ -48,6 +48,7 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
+import { windowHolding } from "./act/focus_window.ts";
 import {
   checkActionArgs,
   checkTypeTarget,
@@ -224,9 +225,11 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
       const was = renamedSince(element);
       const renamed = was === undefined ? {} : { renamed: { was, now: element.t ?? "" } };
+      const holder = focusedGuess ? windowHolding(snapshot.root, element) : undefined;
       let result = {
         ...await provider.act(scope, { element }, action, { deadline, focusedGuess }),
         ...renamed,
+        ...(holder ? { focusIn: holder } : {}),
       };
       if (!verify) return { ...result, element };
       const judge = () =>

@@ -61,6 +61,12 @@ export interface ActResult extends ActionResult {
    * `now` the one it had when the action was done.
    */
   renamed?: { was: string; now: string };
+  /**
+   * For keys or text sent with no target: the window that held the keyboard
+   * focus, so the agent sees where they went (a dialog that opened by itself
+   * takes them).
+   */
+  focusIn?: { r: "window" | "dialog"; t: string };
 }
 
 /** Options of {@link Desktop.act}. */

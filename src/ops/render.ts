@@ -96,6 +96,8 @@ export interface ActReport {
   unverified?: string;
   /** The labels the last read showed and the action met, when they differ (a flipped toggle). */
   renamed?: { was: string; now: string };
+  /** With no target: the window that held the focus, where the keys went. */
+  focusIn?: { r: string; t: string };
   /** What the action changed (the library's `changes`, keyed by ref). */
   changes?: unknown[];
   /** Other fields the library's result carries (the changes the action caused). */
@@ -142,7 +144,10 @@ export function actLine(r: ActReport): string {
       JSON.stringify(r.renamed.was)
     })`
     : "";
-  return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${gone}${unverified}`;
+  const focusIn = r.focusIn
+    ? ` (the focus was in ${r.focusIn.r} ${JSON.stringify(r.focusIn.t)})`
+    : "";
+  return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${focusIn}${gone}${unverified}`;
 }
 
 /**

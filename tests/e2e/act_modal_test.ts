@@ -66,3 +66,35 @@ Deno.test({
     }, 10_000);
   },
 });
+
+Deno.test({
+  name: "act: a key with no target names the dialog that held the focus and took it",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using d = await startDesktop({
+      app: "gtk3-script",
+      url: `${REPO_ROOT}tests/fixtures/gtk3/rename_dialog.py`,
+    });
+    const run = async (args: string[]) => {
+      const res = await runCli(d, [...args, "--pid", String(d.pid), "--timeout", "15000"]);
+      assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}\n${d.appLog()}`);
+      return res.stdout;
+    };
+    await run(["read"]);
+    await run(["click", "--ref", "rename"]);
+    await eventually("the Rename dialog", async () => {
+      const out = await run(["read"]);
+      return out.includes('dialog "Rename"') ? true : undefined;
+    }, 10_000);
+    await run(["focus", "--ref", "new-name"]);
+    const line = await run(["key", "Escape"]);
+    assert.match(line, /\(the focus was in dialog "Rename"\)/);
+    await eventually("the dialog is gone (pyatspi)", async () => {
+      const names = await pyatspiNames(d);
+      assert.ok(names !== null, "the app still answers pyatspi");
+      return !names.includes("New name") && names.includes("Not renamed") ? true : undefined;
+    }, 10_000);
+  },
+});
