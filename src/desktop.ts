@@ -50,6 +50,13 @@ import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
 import { windowHolding } from "./act/focus_window.ts";
 import {
+  FIRST_PAGE_NOTCHES,
+  holdersFor,
+  moreRowsHint,
+  pageNotches,
+  rowHolders,
+} from "./act/rows_out_of_view.ts";
+import {
   checkActionArgs,
   checkTypeTarget,
   clickAgainWithPointer,
@@ -134,6 +141,80 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     return resolveTarget(snapshot, target, await lastRead(snapshot.app));
   }
 
+  /**
+   * Reads after a scroll once the container's rows hold still: a smooth
+   * scroll goes on for a few frames, and a virtual list makes its rows anew
+   * on each, so a row found mid-scroll would be gone when acted on.
+   */
+  async function readScrolled(scope: Scope, holder: Element, deadline: number): Promise<Snapshot> {
+    const rowsOf = (s: Snapshot) => {
+      const found = locateAll(s.root).find(({ el }) =>
+        holder.nid !== undefined ? el.nid === holder.nid : el.ref === holder.ref
+      )?.el;
+      return JSON.stringify((found?.c ?? []).map((c) => [c.t, c.b?.[1]]));
+    };
+    let last = await readFull(scope, deadline);
+    const until = Math.min(deadline, Date.now() + ROWS_STILL_MS);
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await readFull(scope, deadline);
+      if (rowsOf(next) === rowsOf(last)) return next;
+      last = next;
+    }
+    return last;
+  }
+
+  /**
+   * Resolves a target; one that is not found while a list, tree or table
+   * holds more rows than it shows (src/act/rows_out_of_view.ts) is looked
+   * for by scrolling that container down, a page at a time, reading again
+   * after each, until the target is found or the container's end. The error
+   * otherwise names the containers and how to scroll them.
+   */
+  async function resolveReaching(
+    scope: Scope,
+    snapshot: Snapshot,
+    target: Target,
+    deadline: number,
+  ): Promise<{ snapshot: Snapshot; element: Element; reached?: string }> {
+    try {
+      return { snapshot, element: await resolveIn(snapshot, target) };
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code !== "ELEMENT_NOT_FOUND") throw e;
+      const holders = rowHolders(snapshot.root);
+      if (holders.length === 0) throw e;
+      let holder = target.id === undefined ? holdersFor(holders, target)[0]?.el : undefined;
+      let notches = FIRST_PAGE_NOTCHES;
+      for (let page = 0; holder && page < MAX_ROW_PAGES && Date.now() < deadline; page++) {
+        const step: Action = { kind: "scroll", direction: "down", amount: notches };
+        await provider.act(scope, { element: holder }, step, { deadline });
+        const next = await readScrolled(scope, holder, deadline);
+        try {
+          const element = await resolveIn(next, target);
+          const what = `${holder.r}${holder.t ? ` ${JSON.stringify(holder.t)}` : ""}`;
+          return {
+            snapshot: next,
+            element,
+            reached: `scrolled ${what} down ${page + 1}x to reach it`,
+          };
+        } catch (again) {
+          if (!(again instanceof DesktopError) || again.code !== "ELEMENT_NOT_FOUND") throw again;
+        }
+        const was: Element = holder;
+        holder = rowHolders(next.root).find((h) =>
+          was.nid !== undefined ? h.el.nid === was.nid : h.el.ref === was.ref
+        )?.el;
+        if (holder) notches = pageNotches(was, holder, notches);
+      }
+      const hint = moreRowsHint(holders);
+      throw new DesktopError(e.code, e.message, {
+        suggestion: e.suggestion ? `${hint}. ${e.suggestion}` : hint,
+        ...(e.candidates ? { candidates: e.candidates } : {}),
+        details: { ...e.details, moreRows: holders.map((h) => h.el.ref ?? h.el.r) },
+      });
+    }
+  }
+
   const desktop: Desktop = {
     provider,
     listApps: () => provider.listApps(),
@@ -215,19 +296,27 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         const changes = changesAsLastRead(effect.changes, before.root, run);
         return { ...result, changes, ...unverifiedOf(effect) };
       }
-      const snapshot = await readFull(scope, deadline);
-      const element = hasAnyTarget(target) ? await resolveIn(snapshot, target) : numberedAsLastRead(
-        focusedOrRoot(snapshot.root, action),
-        await lastReadOfRun(snapshot.app),
-      );
+      let snapshot = await readFull(scope, deadline);
+      let element: Element;
+      let reached: string | undefined;
+      if (hasAnyTarget(target)) {
+        ({ snapshot, element, reached } = await resolveReaching(scope, snapshot, target, deadline));
+      } else {
+        element = numberedAsLastRead(
+          focusedOrRoot(snapshot.root, action),
+          await lastReadOfRun(snapshot.app),
+        );
+      }
       if (action.kind === "drag") checkPointInScope(snapshot, action.to);
       const focusedGuess = !hasAnyTarget(target);
       if (action.kind === "type") checkTypeTarget(element, focusedGuess);
       const was = renamedSince(element);
       const renamed = was === undefined ? {} : { renamed: { was, now: element.t ?? "" } };
       const holder = focusedGuess ? windowHolding(snapshot.root, element) : undefined;
+      const done = await provider.act(scope, { element }, action, { deadline, focusedGuess });
       let result = {
-        ...await provider.act(scope, { element }, action, { deadline, focusedGuess }),
+        ...done,
+        ...(reached ? { detail: done.detail ? `${done.detail}; ${reached}` : reached } : {}),
         ...renamed,
         ...(holder ? { focusIn: holder } : {}),
       };
@@ -364,6 +453,12 @@ function refOrUndefined(root: Element, ref: string): Element | undefined {
 }
 
 /** The element keys go to when no target is given: the focused one (type needs one). */
+/** The most pages a target not found is looked for in a container that holds more rows. */
+const MAX_ROW_PAGES = 40;
+
+/** The longest wait for a scrolled container's rows to hold still (ms). */
+const ROWS_STILL_MS = 2000;
+
 function focusedOrRoot(root: Element, action: Action): Element {
   const focused = locateAll(root).filter((x) => x.el.f).pop()?.el;
   if (focused) return focused;
