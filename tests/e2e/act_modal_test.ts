@@ -36,35 +36,48 @@ print(json.dumps(out))
   return res.code === 0 ? JSON.parse(new TextDecoder().decode(res.stdout)) : null;
 }
 
+/** The CLI against the test app; a failing command fails the test with the app's log. */
+function cliOf(d: TestDesktop): (args: string[]) => Promise<string> {
+  return async (args) => {
+    const res = await runCli(d, [...args, "--pid", String(d.pid), "--timeout", "15000"]);
+    assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}\n${d.appLog()}`);
+    return res.stdout;
+  };
+}
+
+/** Starts the rename app and opens its modal Rename dialog by ref. */
+async function withRenameDialog(
+  fn: (d: TestDesktop, run: (args: string[]) => Promise<string>) => Promise<void>,
+) {
+  await using d = await startDesktop({
+    app: "gtk3-script",
+    url: `${REPO_ROOT}tests/fixtures/gtk3/rename_dialog.py`,
+  });
+  const run = cliOf(d);
+  await run(["read"]);
+  await run(["click", "--ref", "rename"]);
+  await eventually("the Rename dialog", async () => {
+    const out = await run(["read"]);
+    return out.includes('dialog "Rename"') ? true : undefined;
+  }, 10_000);
+  await fn(d, run);
+}
+
 Deno.test({
   name: "act: a GTK 3 button that runs a modal dialog is clicked, typed into and closed by ref",
   ignore: !hasDesktopTools(),
   sanitizeOps: false,
   sanitizeResources: false,
-  async fn() {
-    await using d = await startDesktop({
-      app: "gtk3-script",
-      url: `${REPO_ROOT}tests/fixtures/gtk3/rename_dialog.py`,
-    });
-    const run = async (args: string[]) => {
-      const res = await runCli(d, [...args, "--pid", String(d.pid), "--timeout", "15000"]);
-      assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}\n${d.appLog()}`);
-      return res.stdout;
-    };
-    await run(["read"]);
-    await run(["click", "--ref", "rename"]);
-    await eventually("the Rename dialog", async () => {
-      const out = await run(["read"]);
-      return out.includes('dialog "Rename"') ? true : undefined;
-    }, 10_000);
-    await run(["type", "--ref", "new-name", "Ada"]);
-    await run(["click", "--ref", "ok"]);
-    await eventually("the window says it was renamed (pyatspi)", async () => {
-      const names = await pyatspiNames(d);
-      assert.ok(names !== null, "the app still answers pyatspi");
-      return names.includes("Renamed to Ada") ? true : undefined;
-    }, 10_000);
-  },
+  fn: () =>
+    withRenameDialog(async (d, run) => {
+      await run(["type", "--ref", "new-name", "Ada"]);
+      await run(["click", "--ref", "ok"]);
+      await eventually("the window says it was renamed (pyatspi)", async () => {
+        const names = await pyatspiNames(d);
+        assert.ok(names !== null, "the app still answers pyatspi");
+        return names.includes("Renamed to Ada") ? true : undefined;
+      }, 10_000);
+    }),
 });
 
 Deno.test({
@@ -72,29 +85,15 @@ Deno.test({
   ignore: !hasDesktopTools(),
   sanitizeOps: false,
   sanitizeResources: false,
-  async fn() {
-    await using d = await startDesktop({
-      app: "gtk3-script",
-      url: `${REPO_ROOT}tests/fixtures/gtk3/rename_dialog.py`,
-    });
-    const run = async (args: string[]) => {
-      const res = await runCli(d, [...args, "--pid", String(d.pid), "--timeout", "15000"]);
-      assert.equal(res.code, 0, `desktop ${args.join(" ")}: ${res.stderr}\n${d.appLog()}`);
-      return res.stdout;
-    };
-    await run(["read"]);
-    await run(["click", "--ref", "rename"]);
-    await eventually("the Rename dialog", async () => {
-      const out = await run(["read"]);
-      return out.includes('dialog "Rename"') ? true : undefined;
-    }, 10_000);
-    await run(["focus", "--ref", "new-name"]);
-    const line = await run(["key", "Escape"]);
-    assert.match(line, /\(the focus was in dialog "Rename"\)/);
-    await eventually("the dialog is gone (pyatspi)", async () => {
-      const names = await pyatspiNames(d);
-      assert.ok(names !== null, "the app still answers pyatspi");
-      return !names.includes("New name") && names.includes("Not renamed") ? true : undefined;
-    }, 10_000);
-  },
+  fn: () =>
+    withRenameDialog(async (d, run) => {
+      await run(["focus", "--ref", "new-name"]);
+      const line = await run(["key", "Escape"]);
+      assert.match(line, /\(the focus was in dialog "Rename"\)/);
+      await eventually("the dialog is gone (pyatspi)", async () => {
+        const names = await pyatspiNames(d);
+        assert.ok(names !== null, "the app still answers pyatspi");
+        return !names.includes("New name") && names.includes("Not renamed") ? true : undefined;
+      }, 10_000);
+    }),
 });
