@@ -10,6 +10,15 @@
 import { DesktopError } from "../../errors.ts";
 import type { StartedApp } from "../provider.ts";
 import { type DesktopEntry, execArgv, parseDesktopEntry, splitCommand } from "./desktop_entry.ts";
+import { readInputSync } from "../../io/bounded_read.ts";
+
+/** A desktop entry is a small text file: at most 256 KB, a regular file. */
+const DESKTOP_ENTRY = {
+  what: "desktop entry",
+  code: "APP_NOT_FOUND",
+  suggestion: "Start the app by its command instead",
+  maxBytes: 256 * 1024,
+} as const;
 
 function env(name: string): string | undefined {
   try {
@@ -72,7 +81,9 @@ function desktopEntries(): DesktopEntry[] {
     for (const name of names) {
       if (seen.has(name)) continue;
       try {
-        const entry = parseDesktopEntry(name, Deno.readTextFileSync(`${dir}/${name}`));
+        // A regular file of bounded size only: a FIFO named *.desktop would block the read.
+        const bytes = readInputSync(`${dir}/${name}`, DESKTOP_ENTRY);
+        const entry = parseDesktopEntry(name, new TextDecoder().decode(bytes));
         if (entry) seen.set(name, entry);
       } catch {
         // unreadable: skip
