@@ -40,7 +40,11 @@ export interface OpenProviderOptions {
 export async function openProvider(opts: OpenProviderOptions): Promise<Provider> {
   if (opts.from !== undefined) {
     const { openReplayProvider } = await import("./replay/mod.ts");
-    return await openReplayProvider(opts.from, { timeoutMs: opts.timeoutMs });
+    // The command's own deadline bounds reading the file, as it bounds opening a live backend.
+    return await openReplayProvider(opts.from, {
+      timeoutMs: opts.timeoutMs,
+      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    });
   }
   const os = opts.os ?? Deno.build.os;
   switch (os) {
