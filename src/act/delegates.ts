@@ -68,6 +68,13 @@ export interface InputDelegate {
    * first shifted key they get (Qt on X11).
    */
   primeShift?(): void;
+  /**
+   * Optional: moves the pointer where hovering changes nothing of the app
+   * (the screen's far corner), after a click: a pointer left on the spot
+   * would hover whatever opens there next (a menu's item that takes the
+   * focus from the keys).
+   */
+  park?(): void;
 }
 
 /** Toolkit habits the executor's routes depend on (all false where unknown). */

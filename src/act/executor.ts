@@ -107,7 +107,20 @@ export function executeOnElement(
   });
   const deadline = opts.deadline ?? Infinity;
   using _input = holdInput(action.kind, deadline);
-  return new Execution(el, input, deadline, opts).run(action, facts);
+  const run = new Execution(el, input, deadline, opts);
+  const result = run.run(action, facts);
+  if (run.pointerUsed) run.input.park?.();
+  return result;
+}
+
+/** The input delegate, calling `used` whenever a pointer button is pressed. */
+function noticingPointer(input: InputDelegate, used: () => void): InputDelegate {
+  return {
+    ...input,
+    name: input.name,
+    click: (p, button, count) => (used(), input.click(p, button, count)),
+    drag: (from, to) => (used(), input.drag(from, to)),
+  };
 }
 
 /**
@@ -144,6 +157,7 @@ export function executeAtPoint(
   switch (action.kind) {
     case "click":
       input.click(p, action.button ?? "left", action.count ?? 1);
+      input.park?.();
       return { via: "input", detail: "click" };
     case "type":
       input.click(p, "left", 1);
@@ -171,6 +185,7 @@ export function executeAtPoint(
       return { via: "input", detail: "wheel" };
     case "drag":
       input.drag(p, action.to);
+      input.park?.();
       return { via: "input", detail: "drag" };
     default:
       throw new DesktopError("INVALID_ARGS", `${action.kind} needs an element, not a point`, {
@@ -199,9 +214,12 @@ class Execution {
     readonly opts: ExecuteOptions,
   ) {}
 
+  /** Whether a pointer button was pressed: the pointer is parked once the action is done. */
+  pointerUsed = false;
+
   /** The display's input, opened on first use: routes through the accessibility API need none. */
   get input(): InputDelegate {
-    return this.#input ??= this.inputOf();
+    return this.#input ??= noticingPointer(this.inputOf(), () => (this.pointerUsed = true));
   }
 
   sleep(ms: number): void {

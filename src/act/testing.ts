@@ -180,5 +180,6 @@ export function recordingInput(
       if (repeat > 0) sent.push(`key ${[...chord.mods, chord.key].join("+")} x${repeat}`);
     },
     type: (text) => void sent.push(`type ${text}`),
+    park: () => void sent.push("park"),
   };
 }

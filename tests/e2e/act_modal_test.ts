@@ -36,6 +36,25 @@ print(json.dumps(out))
   return res.code === 0 ? JSON.parse(new TextDecoder().decode(res.stdout)) : null;
 }
 
+/** Where the X pointer is and the screen's size, by xdotool (an independent witness). */
+async function pointerAndScreen(
+  d: TestDesktop,
+): Promise<{ x: number; y: number; w: number; h: number }> {
+  const xdotool = async (args: string[]) => {
+    const out = await new Deno.Command("xdotool", {
+      args,
+      env: d.env,
+      stdout: "piped",
+      stderr: "null",
+    })
+      .output();
+    return new TextDecoder().decode(out.stdout);
+  };
+  const at = await xdotool(["getmouselocation", "--shell"]);
+  const [w, h] = (await xdotool(["getdisplaygeometry"])).trim().split(/\s+/).map(Number);
+  return { x: Number(/X=(\d+)/.exec(at)?.[1]), y: Number(/Y=(\d+)/.exec(at)?.[1]), w, h };
+}
+
 /** The CLI against the test app; a failing command fails the test with the app's log. */
 function cliOf(d: TestDesktop): (args: string[]) => Promise<string> {
   return async (args) => {
@@ -55,7 +74,11 @@ async function withRenameDialog(
   });
   const run = cliOf(d);
   await run(["read"]);
-  await run(["click", "--ref", "rename"]);
+  // A GTK 3 button that may open a modal dialog is clicked with the pointer (the safe way in)...
+  assert.match(await run(["click", "--ref", "rename"]), /via input/);
+  // ...and the pointer is then parked in the screen's corner, hovering nothing of the app.
+  const p = await pointerAndScreen(d);
+  assert.deepEqual([p.x, p.y], [p.w - 1, p.h - 1], "the pointer is parked after the click");
   await eventually("the Rename dialog", async () => {
     const out = await run(["read"]);
     return out.includes('dialog "Rename"') ? true : undefined;

@@ -62,13 +62,13 @@ Deno.test("executor click: the element's press action, no input opened", () => {
 Deno.test("executor click: no press action falls back to the pointer at the visible point", () => {
   const r = run({ role: "cell", actions: [], at: { x: 40, y: 50 } }, { kind: "click" });
   assert.deepEqual(r.result, ok("input", "left x1"));
-  assert.deepEqual(r.sent, ["click 40,50 left x1"]);
+  assert.deepEqual(r.sent, ["click 40,50 left x1", "park"]);
 });
 
 Deno.test("executor click: an off-screen element is scrolled into view before the pointer", () => {
   const r = run({ actions: [], at: null, scrolledTo: { x: 7, y: 8 } }, { kind: "click" });
   assert.deepEqual(r.calls, ["scrollIntoView"]);
-  assert.deepEqual(r.sent, ["click 7,8 left x1"]);
+  assert.deepEqual(r.sent, ["click 7,8 left x1", "park"]);
 });
 
 Deno.test("executor click: an element that stays off screen fails, nothing clicked", () => {
@@ -83,7 +83,7 @@ Deno.test("executor click: where actions block on modals, a clear button gets th
     { role: "btn", actions: ["click"], buttonLike: true, habits: { actionBlocksOnModal: true } },
     { kind: "click" },
   );
-  assert.deepEqual(r.sent, ["click 10,10 left x1"]);
+  assert.deepEqual(r.sent, ["click 10,10 left x1", "park"]);
   assert.deepEqual(r.calls, []);
   // Covered: the pointer would land elsewhere, so its own action runs.
   const covered = run(
@@ -131,7 +131,7 @@ Deno.test("executor click: a right click prefers the context-menu action", () =>
   const r = run({ actions: ["press", "showmenu"] }, { kind: "click", button: "right" });
   assert.deepEqual(r.result, ok("accessible", "showmenu"));
   const double = run({ actions: ["press"] }, { kind: "click", count: 2 });
-  assert.deepEqual(double.sent, ["click 10,10 left x2"]);
+  assert.deepEqual(double.sent, ["click 10,10 left x2", "park"]);
 });
 
 Deno.test("executor type: focuses, moves to the end, types; replace clears first", () => {
@@ -182,7 +182,7 @@ Deno.test("executor type: an element that refuses focus is clicked, then typed i
     focused = true;
   };
   executeOnElement(el, () => input, { kind: "type", text: "hi" }, { sleep: () => {} });
-  assert.deepEqual(sent, ["click 10,10 left x1", "key ctrl+end x1", "type hi"]);
+  assert.deepEqual(sent, ["click 10,10 left x1", "key ctrl+end x1", "type hi", "park"]);
 });
 
 Deno.test("executor key: each press once, --repeat N; an unknown key fails before focus", () => {
@@ -331,7 +331,7 @@ Deno.test("executor scroll: into view, or the wheel N notches over the element",
 
 Deno.test("executor drag and focus", () => {
   const drag = run({ at: { x: 1, y: 1 } }, { kind: "drag", to: { x: 9, y: 9 } });
-  assert.deepEqual(drag.sent, ["drag 1,1 -> 9,9"]);
+  assert.deepEqual(drag.sent, ["drag 1,1 -> 9,9", "park"]);
   assert.equal(fails({}, { kind: "drag", to: { x: NaN, y: 1 } }).code, "INVALID_ARGS");
   const focus = run({ role: "input" }, { kind: "focus" });
   assert.deepEqual(focus.result, ok("accessible", "focus"));
@@ -349,11 +349,26 @@ Deno.test("executor at a point: input only; element verbs are INVALID_ARGS", () 
   executeAtPoint(input, { x: 1, y: 2 }, { kind: "key", combo: "a", repeat: 2 }, {
     sleep: () => {},
   });
-  assert.deepEqual(sent, ["click 1,2 left x1", "wheel 1,2 down x3", "key a x1", "key a x1"]);
+  assert.deepEqual(sent, [
+    "click 1,2 left x1",
+    "park",
+    "wheel 1,2 down x3",
+    "key a x1",
+    "key a x1",
+  ]);
   for (const action of [{ kind: "focus" }, { kind: "action", name: "press" }] as Action[]) {
     assert.throws(
       () => executeAtPoint(input, { x: 1, y: 2 }, action),
       (e: unknown) => e instanceof DesktopError && e.code === "INVALID_ARGS",
     );
   }
+});
+
+Deno.test("executor: the pointer is parked after a click, never after accessible routes or keys", () => {
+  const pointer = run({ actions: [] }, { kind: "click" });
+  assert.equal(pointer.sent.at(-1), "park", "a pointer click leaves the pointer parked");
+  const accessible = run({ actions: ["press"] }, { kind: "click" });
+  assert.deepEqual(accessible.sent, []);
+  const keys = run({ role: "input", focused: true }, { kind: "key", combo: "Down" });
+  assert.deepEqual(keys.sent, ["key down x1"]);
 });

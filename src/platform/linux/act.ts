@@ -41,6 +41,7 @@ import { keysymFor, MODIFIER_MASKS } from "./keys.ts";
 import { type Native, objectId, type Owned, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
+import { X11 } from "./x11.ts";
 import {
   actionsRunInDispatch,
   boxesRelativeToWindow,
@@ -145,7 +146,22 @@ export function linuxInput(n: Native, deadline = Infinity): InputDelegate {
     },
     type: (text) => typeString(n, text),
     primeShift: () => pressShiftAlone(n),
+    park: () => {
+      const corner = screenCorner();
+      if (corner) mouseEvent(n, corner, "abs");
+    },
   };
+}
+
+/** The bottom-right pixel of the X screen, or null without an X display. */
+function screenCorner(): Point | null {
+  try {
+    using x = X11.open();
+    const { width, height } = x.size;
+    return { x: width - 1, y: height - 1 };
+  } catch {
+    return null;
+  }
 }
 
 /**
