@@ -309,7 +309,7 @@ export function refind(fresh: Located[], was: StoredElement, what: string): Elem
     const byNid = fresh.find((x) => x.el.nid === was.nid);
     if (byNid) {
       // The node the agent saw: it is the element, or (reused elsewhere) no element at all.
-      const change = compareSeen(was, byNid);
+      const change = compareSeen(was, byNid, { sameNode: true });
       if (!change) return byNid.el;
       // A toggle that flipped its label (Pause -> Start) on the very node the agent saw.
       if (change.stateFlip) return markRenamed({ ...byNid.el }, was.t ?? "");

@@ -391,6 +391,8 @@ function renamed(was: StoredElement, el: Element): boolean {
  *
  * @param was what the last read printed
  * @param now the candidate, located in the fresh read
+ * @param opts `sameNode`: the candidate is the native node the agent saw (its landmark
+ *   path may then have changed around it)
  * @returns undefined when it is the same element, else what changed
  * @example
  * ```ts
@@ -404,7 +406,11 @@ function renamed(was: StoredElement, el: Element): boolean {
  * assert.equal(compareSeen(cell, refunded), undefined);
  * ```
  */
-export function compareSeen(was: StoredElement, now: Located): Change | undefined {
+export function compareSeen(
+  was: StoredElement,
+  now: Located,
+  opts: { sameNode?: boolean } = {},
+): Change | undefined {
   const el = now.el;
   if (el.r !== was.r) {
     return { change: "role changed", says: `it is now a ${el.r}, was a ${was.r}` };
@@ -419,7 +425,13 @@ export function compareSeen(was: StoredElement, now: Located): Change | undefine
           (was.row !== undefined ? ` (was in row "${was.row}")` : ""),
     };
   }
-  if (was.ref !== undefined && el.ref !== undefined && refParent(was.ref) !== refParent(el.ref)) {
+  // The very node the agent saw, with its role, row and label, is that element wherever its
+  // landmark path went: a section around it took a name (GTK 4 names a stack's page late), or
+  // the node itself moved (a card dragged to another column).
+  if (
+    !opts.sameNode && was.ref !== undefined && el.ref !== undefined &&
+    refParent(was.ref) !== refParent(el.ref)
+  ) {
     return {
       change: "moved to another landmark",
       says: `it now sits in ${refParent(el.ref) || "the top level"}, was in ${

@@ -409,3 +409,26 @@ Deno.test("an action's changes never show one last-read id twice (a newcomer too
   );
   assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [0, 47]);
 });
+
+Deno.test("identity: the node the agent saw keeps answering when a section around it takes a name", async () => {
+  // GTK 4 names a stack's page a moment after the window shows: the controls' refs gain the
+  // page's name (`checkbutton` -> `page-1/checkbutton`) on the very same nodes.
+  const page = (named: boolean) =>
+    el("group", named ? "Page 1" : undefined, {
+      c: [el("chk", "checkbutton", { nid: "c1" }), el("btn", "Apply", { nid: "b1" })],
+    });
+  const { desktop, p } = session(app([page(false)]));
+  await desktop.read({});
+  p.snapshot = app([page(true)]);
+  const r = await desktop.act({}, { ref: "checkbutton" }, { kind: "click" });
+  assert.equal(r.element?.nid, "c1");
+  assert.deepEqual(clickedNids(p), ["c1"]);
+  // Another node with that label in another section is still refused (defect 2 above).
+  p.snapshot = app([
+    page(true),
+    el("dialog", "Other", { c: [el("chk", "checkbutton", { nid: "c9" })] }),
+  ]);
+  p.snapshot.root.c![0].c![0].c = [el("btn", "Apply", { nid: "b1" })];
+  await rejectsWith(desktop.act({}, { ref: "checkbutton" }, { kind: "click" }), "STALE_REF");
+  assert.deepEqual(clickedNids(p), ["c1"]);
+});
