@@ -61,6 +61,9 @@ Deno.test("convert: state bits map to the compact flags", () => {
     { bits: [...LIVE, 32], role: 7, want: { chk: "mixed" } },
     { bits: [...LIVE, 41], role: 43, want: { chk: false } },
     { bits: [...LIVE, 20], role: 62, want: { chk: true } },
+    // GTK 4's toggle button: a push button that says PRESSED while held, nothing when released.
+    { bits: [...LIVE, 20], role: 43, want: { r: "btn", chk: true } },
+    { bits: [...LIVE], role: 43, want: { r: "btn", chk: undefined } },
     // Qt 5: a checked menu item (35) says CHECKED without CHECKABLE.
     { bits: [...LIVE, 4], role: 35, want: { chk: true } },
     { bits: [...LIVE], role: 35, want: { chk: undefined } },

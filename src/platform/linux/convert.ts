@@ -439,7 +439,9 @@ export function rawToElement(raw: AtspiRawNode): Element {
   // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
   else if (CHECK_ROLES.has(node.role) || has(S.CHECKABLE) || has(S.CHECKED)) {
     el.chk = has(S.CHECKED) || (node.role === R.TOGGLE_BUTTON && has(S.PRESSED));
-  }
+  } // A push button held pressed (GTK 4's toggle buttons say only that, and nothing while
+  // released): shown as on, so pressing it shows a change.
+  else if (node.role === R.PUSH_BUTTON && has(S.PRESSED)) el.chk = true;
   if (has(S.EXPANDABLE) || has(S.EXPANDED)) el.exp = has(S.EXPANDED);
   if (has(S.REQUIRED)) el.req = true;
   // Read-only says something only of what could change (Qt marks every label and image so).
