@@ -48,7 +48,7 @@ import {
 } from "./identity/mod.ts";
 import { checkCondition, waitUntil } from "./session/wait.ts";
 import { DEFAULT_SETTLE_MS, effectOf } from "./act/effect.ts";
-import { windowHolding } from "./act/focus_window.ts";
+import { menuHoldingKeys, windowHolding } from "./act/focus_window.ts";
 import {
   FIRST_PAGE_NOTCHES,
   holdersFor,
@@ -313,10 +313,31 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const was = renamedSince(element);
       const renamed = was === undefined ? {} : { renamed: { was, now: element.t ?? "" } };
       const holder = focusedGuess ? windowHolding(snapshot.root, element) : undefined;
+      // Keys for an element outside an open menu would go to the menu: close it first, as a
+      // user's click into the field would.
+      let closedMenus = 0;
+      if (!focusedGuess && KEYBOARD_ACTIONS.has(action.kind)) {
+        for (let menu; closedMenus < 3 && (menu = menuHoldingKeys(snapshot.root, element));) {
+          // An open menu holds the keyboard: Escape goes to it wherever the focus says it is.
+          const b = menu.b ?? element.b ?? [0, 0, 0, 0];
+          const at = { x: Math.round(b[0] + b[2] / 2), y: Math.round(b[1] + b[3] / 2) };
+          await provider.act(scope, { point: at }, ESCAPE, { deadline });
+          closedMenus++;
+          snapshot = await readFull(scope, deadline);
+        }
+      }
       const done = await provider.act(scope, { element }, action, { deadline, focusedGuess });
       let result = {
         ...done,
-        ...(reached ? { detail: done.detail ? `${done.detail}; ${reached}` : reached } : {}),
+        ...(reached || closedMenus
+          ? {
+            detail: [
+              done.detail,
+              reached,
+              closedMenus ? `closed the open menu first (Escape x${closedMenus})` : undefined,
+            ].filter(Boolean).join("; "),
+          }
+          : {}),
         ...renamed,
         ...(holder ? { focusIn: holder } : {}),
       };
@@ -453,6 +474,12 @@ function refOrUndefined(root: Element, ref: string): Element | undefined {
 }
 
 /** The element keys go to when no target is given: the focused one (type needs one). */
+/** Actions whose keys go where the keyboard focus is. */
+const KEYBOARD_ACTIONS: ReadonlySet<Action["kind"]> = new Set(["type", "key", "set-value"]);
+
+/** The key that closes an open menu, one level at a time. */
+const ESCAPE: Action = { kind: "key", combo: "Escape" };
+
 /** The most pages a target not found is looked for in a container that holds more rows. */
 const MAX_ROW_PAGES = 40;
 

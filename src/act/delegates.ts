@@ -155,6 +155,11 @@ export interface ElementDelegate {
   valueNow(): { value: number; text?: string };
   /** Its text's length, or -1 when it has no text. */
   textLength(): number;
+  /**
+   * Its whole text, to put back when a replace did not take (null for a
+   * secure field, whose text is never read, and for one without text).
+   */
+  textNow(): string | null;
   /** Asks the app to focus it: ACTION_NOT_SUPPORTED or ACTION_FAILED when it cannot. */
   grabFocus(): void;
   /** Asks the app to scroll it into view; false when the app cannot. */

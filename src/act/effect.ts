@@ -293,8 +293,9 @@ export function judgeEffect(
  */
 function holdsTyped(el: Element, text: string): boolean {
   if (el.sec || el.v === undefined) return true;
+  // Line breaks and tabs are keys (Return, Tab): compare the rest on both sides.
   const typed = text.replace(/[\p{Cc}]/gu, "");
-  const v = String(el.v);
+  const v = String(el.v).replace(/[\p{Cc}]/gu, "");
   // A long value is read cut, ending in "…" (2000 characters on Linux): what was typed may lie
   // past the cut.
   if (v.length > 1000 && v.endsWith("…")) return true;

@@ -140,7 +140,7 @@ function noticingPointer(input: InputDelegate, used: () => void): InputDelegate 
  * import { recordingInput } from "./testing.ts";
  * const sent: string[] = [];
  * executeAtPoint(recordingInput(sent), { x: 5, y: 6 }, { kind: "click" }, { sleep: () => {} });
- * assert.deepEqual(sent, ["click 5,6 left x1"]);
+ * assert.deepEqual(sent, ["click 5,6 left x1", "park"]);
  * ```
  */
 export function executeAtPoint(
@@ -164,7 +164,7 @@ export function executeAtPoint(
       typeInChunks({
         text: action.text,
         deadline,
-        send: (chunk) => input.type(chunk),
+        send: (chunk) => typeWithKeys(input, chunk),
         check: () => sleep(60),
       });
       return { via: "input", detail: "keyboard" };
@@ -191,6 +191,23 @@ export function executeAtPoint(
       throw new DesktopError("INVALID_ARGS", `${action.kind} needs an element, not a point`, {
         suggestion: "Target the element with --ref, --id or --text",
       });
+  }
+}
+
+/**
+ * Types text, its line breaks and tabs as the Return and Tab keys: typed as
+ * characters, a newline reaches a Qt editor as nothing at all (FeatherPad
+ * joined two lines), and a tab as a literal character where the key moves on.
+ *
+ * @param input the input delegate
+ * @param text the text (`\r\n` is one line break)
+ */
+export function typeWithKeys(input: InputDelegate, text: string): void {
+  for (const part of text.split(/(\r\n|[\r\n\t])/)) {
+    if (part === "") continue;
+    if (part === "\t") input.key({ mods: [], key: "tab" }, 1);
+    else if (/^(\r\n|\r|\n)$/.test(part)) input.key({ mods: [], key: "return" }, 1);
+    else input.type(part);
   }
 }
 
@@ -495,19 +512,45 @@ class Execution {
    */
   type(f: ElementFacts, text: string, replace: boolean): ActionResult {
     const moved = this.focusForKeys(f, false);
-    if (replace) {
-      const cleared = this.clearText(f);
-      this.typeKeys(f, text);
-      this.el.settle();
-      return { via: "input", detail: `keyboard, cleared first (${cleared})` };
-    }
+    let detail = "keyboard";
+    // What a replace clears is put back if the keys then go elsewhere: nothing is lost.
+    const kept = replace ? this.el.textNow() : null;
+    if (replace) detail = `keyboard, cleared first (${this.clearText(f)})`;
     // Focusing a field may select its text or put the caret anywhere: typing appends.
-    if (moved && (f.editableText || f.keyboardText)) {
+    else if (moved && (f.editableText || f.keyboardText)) {
       this.input.key(this.primary(this.input.primary === "super" ? "down" : "end"), 1);
     }
+    const before = this.el.textLength();
     this.typeKeys(f, text);
     this.el.settle();
-    return { via: "input", detail: "keyboard" };
+    try {
+      this.checkTaken(before, text);
+    } catch (e) {
+      if (kept && f.editableText && quietly(() => (this.el.setText(kept), true))) {
+        const err = e as DesktopError;
+        throw new DesktopError(err.code, `${err.message}; its text was put back`, {
+          ...(err.suggestion ? { suggestion: err.suggestion } : {}),
+          details: { ...err.details, restored: true },
+        });
+      }
+      throw e;
+    }
+    return { via: "input", detail };
+  }
+
+  /**
+   * Fails when a field with text took none of the keys typed into it: they
+   * went to something else that holds the keyboard (an open menu or popup,
+   * another window), and an ok would say text is there that is not.
+   */
+  checkTaken(before: number, text: string): void {
+    if (before < 0 || text.replace(/[\p{Cc}]/gu, "") === "") return;
+    if (this.el.textLength() !== before) return;
+    throw new DesktopError("ACTION_FAILED", "the field took none of the keys typed into it", {
+      suggestion: "Something else holds the keyboard (an open menu or popup, another window): " +
+        "read the app, close it (key Escape), then type again",
+      details: { typed: [...text].length },
+    });
   }
 
   /** Empties the focused field; says how. */
@@ -538,7 +581,7 @@ class Execution {
     typeInChunks({
       text,
       deadline: this.deadline,
-      send: (chunk) => this.input.type(chunk),
+      send: (chunk) => typeWithKeys(this.input, chunk),
       check: (_typed, chunk, more) => {
         try {
           if (hasText) length = this.waitTaken(length, chunk);

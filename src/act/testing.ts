@@ -113,6 +113,7 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
         text: spec.valueText,
       },
     textLength: () => spec.editableText || spec.keyboardText ? [...state.text].length : -1,
+    textNow: () => spec.editableText || spec.keyboardText ? state.text : null,
     grabFocus() {
       calls.push("grabFocus");
       if (spec.takesFocus ?? at !== null) state.focused = true;

@@ -138,3 +138,31 @@ Deno.test({
     assert.ok(names.includes("High"));
   },
 });
+
+Deno.test({
+  name:
+    "qt5 (featherpad): lines typed by ref while a menu is open reach the editor, line breaks kept",
+  ignore: !hasDesktopTools(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // An open menu holds the keyboard: the keys went to it and the tool said ok. The menu is
+    // closed first (as a user's click into the editor closes it), and a newline typed as a
+    // character reached the Qt editor as nothing: it is typed as Return.
+    await using d = await startDesktop({ app: "featherpad" });
+    await cli(d, ["read", "--app", d.appName]);
+    await cli(d, ["click", "--app", d.appName, "--ref", "menubar/edit"]);
+    await eventually("the Edit menu to open", async () => {
+      const out = await cli(d, ["read", "--app", d.appName]);
+      return /\] menu(\s|$)/m.test(out) ? true : undefined;
+    }, 10000);
+    const out = await cli(d, ["type", "--app", d.appName, "--ref", "input", "one\ntwo\tthree"]);
+    assert.match(out, /^ok type .*closed the open menu first \(Escape x1\)/);
+    assert.doesNotMatch(out, /unverified/);
+    const texts = await eventually("pyatspi to read the lines", async () => {
+      const all = await editableTexts(d);
+      return all.includes("one\ntwo\tthree") ? all : undefined;
+    }, 10000);
+    assert.ok(texts.includes("one\ntwo\tthree"));
+  },
+});

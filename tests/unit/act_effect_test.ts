@@ -275,6 +275,13 @@ Deno.test("act: typed keys that arrive as other characters are unverified, not o
   const ok = await createDesktop(q, { store: createMemoryRefStore() })
     .act({}, { ref: "email" }, { kind: "type", text: "ada\n" }, fast);
   assert.equal(ok.unverified, undefined);
+  // An editor takes the line break and the tab: its value holds them between the words.
+  const editor = new ReactingProvider(app(), (s, a) => {
+    if (a.kind === "type") win(s).c![0].v += a.text;
+  });
+  const lines = await createDesktop(editor, { store: createMemoryRefStore() })
+    .act({}, { ref: "email" }, { kind: "type", text: "one\ntwo\tthree" }, fast);
+  assert.equal(lines.unverified, undefined);
 });
 
 Deno.test("act: an app that quits after the action (a quit dialog's Save) reports the element gone", async () => {

@@ -9,7 +9,13 @@
 import assert from "node:assert/strict";
 import { DesktopError } from "../../src/errors.ts";
 import { executeAtPoint, executeOnElement } from "../../src/act/executor.ts";
-import { fakeElement, type FakeElementSpec, recordingInput } from "../../src/act/testing.ts";
+import {
+  type FakeElement,
+  fakeElement,
+  type FakeElementSpec,
+  recordingInput,
+} from "../../src/act/testing.ts";
+import type { InputDelegate } from "../../src/act/delegates.ts";
 import type { Action, ActionResult } from "../../src/platform/provider.ts";
 
 /** Runs one action on a fake element; returns the result, the element's calls and the input. */
@@ -25,7 +31,7 @@ function run(
     el,
     () => {
       inputOpened = true;
-      return recordingInput(sent, opts.primary);
+      return typingInto(el, recordingInput(sent, opts.primary));
     },
     action,
     {
@@ -34,6 +40,16 @@ function run(
     },
   );
   return { result, calls: el.calls, sent, inputOpened, state: el.state };
+}
+
+/** The input, with what it types landing in the fake field (as an app's field takes keys). */
+function typingInto(el: FakeElement, input: InputDelegate): InputDelegate {
+  const type = input.type;
+  input.type = (text) => {
+    type(text);
+    el.state.text += text;
+  };
+  return input;
 }
 
 /** The error an action throws. */
@@ -175,7 +191,7 @@ Deno.test("executor type: an element that refuses focus is clicked, then typed i
   const facts = el.facts;
   el.facts = () => ({ ...facts(), focused });
   const sent: string[] = [];
-  const input = recordingInput(sent);
+  const input = typingInto(el, recordingInput(sent));
   const click = input.click;
   input.click = (p, b, c) => {
     click(p, b, c);
@@ -371,4 +387,53 @@ Deno.test("executor: the pointer is parked after a click, never after accessible
   assert.deepEqual(accessible.sent, []);
   const keys = run({ role: "input", focused: true }, { kind: "key", combo: "Down" });
   assert.deepEqual(keys.sent, ["key down x1"]);
+});
+
+Deno.test("executor type: line breaks and tabs are typed as the Return and Tab keys", () => {
+  const r = run({ role: "input", editableText: true, focused: true }, {
+    kind: "type",
+    text: "alpha\nbeta\r\ngamma\tdelta",
+  });
+  assert.deepEqual(r.sent, [
+    "type alpha",
+    "key return x1",
+    "type beta",
+    "key return x1",
+    "type gamma",
+    "key tab x1",
+    "type delta",
+  ]);
+});
+
+Deno.test("executor type: keys a field does not take are ACTION_FAILED, not ok", () => {
+  // An open menu holds the keyboard: the field's text stays as it was.
+  const el = fakeElement({ role: "input", editableText: true, text: "kept", focused: true });
+  const sent: string[] = [];
+  assert.throws(
+    () =>
+      executeOnElement(el, () => recordingInput(sent), { kind: "type", text: "lost" }, {
+        sleep: () => {},
+      }),
+    (e: unknown) =>
+      e instanceof DesktopError && e.code === "ACTION_FAILED" &&
+      /took none of the keys/.test(e.message),
+  );
+  assert.deepEqual(sent, ["type lost"]);
+});
+
+Deno.test("executor type --replace: keys that go elsewhere put the cleared text back", () => {
+  const el = fakeElement({ role: "input", editableText: true, text: "my draft", focused: true });
+  const sent: string[] = [];
+  assert.throws(
+    () =>
+      executeOnElement(el, () => recordingInput(sent), {
+        kind: "type",
+        text: "new",
+        replace: true,
+      }, { sleep: () => {} }),
+    (e: unknown) =>
+      e instanceof DesktopError && e.code === "ACTION_FAILED" && /put back/.test(e.message),
+  );
+  assert.equal(el.state.text, "my draft", "nothing is lost");
+  assert.deepEqual(el.calls, ['setText ""', 'setText "my draft"']);
 });

@@ -82,6 +82,9 @@ const MENU_BAR_ROLE = 34;
 /** Text roles whose value can be replaced by typing when EditableText is missing. */
 const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
 
+/** The longest text kept to put back into a field when a replace did not take. */
+const MAX_KEPT_TEXT = 1_000_000;
+
 /** AtspiRole of a radio button. */
 const RADIO_BUTTON_ROLE = 44;
 
@@ -323,6 +326,17 @@ export class LinuxElement implements ElementDelegate {
     const c = n.sym.atspi_text_get_character_count(field.ptr, n.err.buf);
     n.check("read the element's text", "ACTION_FAILED");
     return c;
+  }
+
+  textNow(): string | null {
+    const n = this.#n;
+    if (this.#role() === ATSPI_ROLE.PASSWORD_TEXT) return null;
+    using field = n.own(n.sym.atspi_accessible_get_text_iface(this.#acc));
+    if (!field) return null;
+    const count = n.sym.atspi_text_get_character_count(field.ptr, n.err.buf);
+    n.check("read the element's text", "ACTION_FAILED");
+    if (count > MAX_KEPT_TEXT) return null;
+    return n.str(n.sym.atspi_text_get_text(field.ptr, 0, count, n.err.buf), "read text");
   }
 
   grabFocus(): void {

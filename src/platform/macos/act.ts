@@ -253,6 +253,15 @@ export class AxElement implements ElementDelegate {
     return typeof v === "string" ? [...v].length : -1;
   }
 
+  textNow(): string | null {
+    const s = this.#t.s;
+    const role = s.read(this.#t.ref, "AXRole").value;
+    const subrole = s.read(this.#t.ref, "AXSubrole").value;
+    if (isSecureAx(String(role), typeof subrole === "string" ? subrole : undefined)) return null;
+    const v = s.read(this.#t.ref, "AXValue").value;
+    return typeof v === "string" ? v : null;
+  }
+
   grabFocus(): void {
     if (!this.#settable("AXFocused")) {
       throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot take focus", {
