@@ -332,7 +332,10 @@ const CHOICE_ROLES: ReadonlySet<Role> = new Set<Role>([
 /** How deep below a combo box its choices are looked for (combo > menu/list > item). */
 const CHOICE_DEPTH = 3;
 
-/** Whether a combo box's name is its value or one of its choices' labels. */
+/**
+ * Whether a combo box's name is its value, one of its choices' labels, or the
+ * text of its own field (Qt names an editable combo box by what is typed in it).
+ */
 function namedByChoice(combo: Element, name: string): boolean {
   const n = fold(withoutObjectChars(name));
   if (n === "") return false;
@@ -341,6 +344,7 @@ function namedByChoice(combo: Element, name: string): boolean {
   while (stack.length) {
     const [el, depth] = stack.pop()!;
     if (CHOICE_ROLES.has(el.r) && fold(withoutObjectChars(el.t ?? "")) === n) return true;
+    if (depth === 1 && el.r === "input" && el.v !== undefined && fold(el.v) === n) return true;
     if (depth < CHOICE_DEPTH) { for (const k of el.c ?? []) stack.push([k, depth + 1]); }
   }
   return false;

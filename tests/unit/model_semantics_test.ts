@@ -293,6 +293,18 @@ Deno.test("semantics: a GTK 4 drop-down's button shows its choice: the combo's v
   assert.ok(!button.ref!.includes("unix"), button.ref);
 });
 
+Deno.test("semantics: an editable combo named by what is typed in it keeps the text as its value", () => {
+  // FeatherPad's search box (Qt): the combo box's name follows its field's text ("gamma").
+  const field = el("input", undefined, undefined, { d: "Search...", v: "gamma" });
+  const combo = el("combo", "gamma", [field]);
+  const root = el("window", "Untitled", [combo]);
+  refs(root);
+  assert.equal(combo.t, undefined);
+  assert.equal(combo.v, "gamma");
+  assert.equal(combo.ref, "combo");
+  assert.ok(!field.ref!.includes("gamma"), field.ref);
+});
+
 Deno.test("semantics: a tab list named after its current tab has no label of its own", () => {
   // qterminal: window "Shell No. 1" holds a tab list "Shell No. 1" (the current tab's title).
   const tabs = el("tablist", "Shell No. 1", [el("tab", "Shell No. 1", undefined, { s: true })]);
