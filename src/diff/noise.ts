@@ -7,6 +7,7 @@
  * @module
  */
 
+import { informativeActions } from "../output/agent_line.ts";
 import type { Change } from "./diff.ts";
 
 /** Fields whose values are text a reader sees. */
@@ -71,4 +72,74 @@ export function isSilentField(key: string, before: unknown, after: unknown): boo
 export function isSilentChange(ch: Change): boolean {
   if (ch.type !== "changed") return false;
   return Object.entries(ch.changes).every(([k, [a, b]]) => isSilentField(k, a, b));
+}
+
+/** What {@link trimChanges} keeps. */
+export interface TrimOptions {
+  /** Keep moves and resizes (`b`), in changes and in added elements (default: left out). */
+  bounds?: boolean;
+}
+
+/** A ref without its twin index (`.N`). */
+function twinBase(ref: string): string {
+  return ref.replace(/\.\d+$/, "");
+}
+
+/** Whether a ref change only renumbered a twin (`remove.2` -> `remove.1`). */
+function isTwinShift(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" && a !== b && twinBase(a) === twinBase(b);
+}
+
+/** The actions of a list that say something (as a read prints them). */
+function actionsSaid(v: unknown): string {
+  return Array.isArray(v) ? informativeActions({ a: v as string[] }).join() : "";
+}
+
+/**
+ * An action's changes as a reader sees them, the one list its text and its
+ * data both come from: no field change that shows nothing new (a silent text,
+ * see {@link isSilentField}; a twin's renumbered `.N` index; actions that say
+ * nothing), no box unless asked for, and no change left with no field.
+ * Transient parts are already out of any diff (see ./transient.ts). A
+ * trimmed list trims to itself.
+ *
+ * @param changes the changes of one diff
+ * @param opts whether boxes stay
+ * @returns the changes a reader is told of, in the same order
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trimChanges } from "./noise.ts";
+ * const out = trimChanges([
+ *   { type: "changed", ref: "txt.1", i: 3, changes: { t: ["", ""] } },
+ *   { type: "changed", ref: "list/a", i: 4, changes: { b: [[0, 0, 9, 9], [0, 9, 9, 9]] } },
+ *   { type: "changed", ref: "form/email", i: 5, changes: { v: ["a", "b"] } },
+ * ]);
+ * assert.deepEqual(out.map((c) => c.ref), ["form/email"]);
+ * ```
+ */
+export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}): Change[] {
+  const out: Change[] = [];
+  for (const ch of changes) {
+    if (ch.type === "added") {
+      if (!opts.bounds && ch.el && "b" in ch.el) {
+        const { b: _b, ...el } = ch.el;
+        out.push({ ...ch, el });
+      } else out.push(ch);
+      continue;
+    }
+    if (ch.type !== "changed") {
+      out.push(ch);
+      continue;
+    }
+    const kept = Object.entries(ch.changes).filter(([k, [a, b]]) => {
+      if (k === "b") return opts.bounds === true;
+      if (k === "ref") return !isTwinShift(a, b);
+      if (k === "a") return actionsSaid(a) !== actionsSaid(b);
+      return !isSilentField(k, a, b);
+    });
+    if (kept.length === Object.keys(ch.changes).length) out.push(ch);
+    else if (kept.length) out.push({ ...ch, changes: Object.fromEntries(kept) });
+  }
+  return out;
 }

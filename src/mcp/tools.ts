@@ -9,6 +9,8 @@
  */
 
 import { DEFAULT_TIMEOUT_MS } from "../desktop.ts";
+import type { Change } from "../diff/diff.ts";
+import { trimChanges } from "../diff/noise.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import {
   allOps,
@@ -203,6 +205,10 @@ export async function callTool(
       } finally {
         await plan.finish(result);
       }
+      // The text and the data of an action come from one trimmed list of changes.
+      // (`diff` compares two files and keeps boxes unless told to ignore them.)
+      const bounds = op.name === "diff" ? args.ignore_bounds !== true : args.bounds === true;
+      result = trimmedResult(result, bounds);
       const images = op.images ? op.images(result) : [];
       const failed = op.failure?.(result);
       return {
@@ -219,4 +225,36 @@ export async function callTool(
   } catch (err) {
     return fail(err);
   }
+}
+
+/**
+ * A result whose `changes` (an action's, or a diff's) are trimmed as its text
+ * is: no box unless asked for, no change that shows nothing new (see
+ * {@link trimChanges}). Any other result is returned as it is.
+ *
+ * @param result an operation's result
+ * @param bounds keep moves and resizes
+ * @returns the result with its changes trimmed
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trimmedResult } from "./tools.ts";
+ * const r = trimmedResult({
+ *   ok: true,
+ *   changes: [
+ *     { type: "changed", ref: "list/row.2", i: 7, changes: { ref: ["list/row.3", "list/row.2"] } },
+ *     { type: "changed", ref: "list/row.4", i: 9, changes: { b: [[0, 0, 5, 5], [0, 5, 5, 5]] } },
+ *   ],
+ * }, false) as { changes: unknown[] };
+ * assert.deepEqual(r.changes, []);
+ * ```
+ */
+export function trimmedResult(result: unknown, bounds: boolean): unknown {
+  if (typeof result !== "object" || result === null) return result;
+  const changes = (result as { changes?: unknown }).changes;
+  if (!Array.isArray(changes)) return result;
+  return {
+    ...result,
+    changes: trimChanges(changes as Change[], { bounds }),
+  };
 }

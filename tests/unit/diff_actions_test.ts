@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { getEncoding } from "js-tiktoken";
 import { type Change, diffTrees } from "../../src/diff/diff.ts";
-import { isSilentChange, visibleText } from "../../src/diff/noise.ts";
+import { isSilentChange, trimChanges, visibleText } from "../../src/diff/noise.ts";
+import { trimmedResult } from "../../src/mcp/tools.ts";
 import { isTransient } from "../../src/diff/transient.ts";
 import { judgeEffect, settleChanges } from "../../src/act/effect.ts";
 import { renderChanges } from "../../src/output/render.ts";
@@ -282,4 +283,62 @@ Deno.test("ops: actions and observe take bounds, on every face", () => {
     ) => p.name === "bounds");
     assert.ok(p && p.type === "boolean" && p.face === undefined, `${name} takes bounds`);
   }
+});
+
+Deno.test("trim: an action's data lists exactly the changes its text prints", () => {
+  const rows = (names: string[], glyph: string, qty: string) =>
+    tree(el("window", "Cart", [
+      el("lnk", `${glyph} Reports`),
+      el(
+        "toolbar",
+        "Items",
+        names.flatMap((n) => [
+          el("txt", n, undefined, { nid: `txt-${n}` }),
+          el("btn", "Remove", undefined, { nid: `rm-${n}` }),
+        ]),
+      ),
+      el("input", "Qty", undefined, { v: qty }),
+      el("txt", ""),
+    ]));
+  const before = rows(["Tea", "Milk", "Bread"], "\uE0C8", "1");
+  const after = rows(["Milk", "Bread"], "\uE0C9", "2");
+  const raw = diffTrees(before, after);
+  const trimmed = trimChanges(raw);
+  // The text is the same from either list: nothing the text leaves out is in the data.
+  assert.equal(text(trimmed), text(raw));
+  const printed = text(trimmed).trim().split("\n").map((l) => l.split("|")[1]?.split("]")[0]);
+  for (const ch of trimmed) {
+    const at = ch.type === "changed" ? ch.ref : ch.up ?? ch.ref;
+    assert.ok(printed.includes(at), `${ch.ref} is data but no line: ${text(trimmed)}`);
+  }
+  // No glyph-only label change, no twin renumbering; the value change stays.
+  assert.ok(
+    !trimmed.some((c) => c.type === "changed" && "t" in c.changes),
+    JSON.stringify(trimmed),
+  );
+  assert.ok(!trimmed.some((c) => c.type === "changed" && "ref" in c.changes));
+  assert.ok(trimmed.some((c) => c.type === "changed" && c.changes.v?.[1] === "2"));
+  assert.ok(raw.some((c) => c.type === "changed" && "ref" in c.changes), "a twin was renumbered");
+  assert.ok(raw.length > trimmed.length, "the raw diff had changes to trim");
+  // Trimmed twice is trimmed once.
+  assert.deepEqual(trimChanges(trimmed), trimmed);
+});
+
+Deno.test("trim: boxes leave changes and added elements unless asked for", () => {
+  const box = (y: number): Bounds => [0, y, 100, 20];
+  const before = tree(el("window", "W", [el("btn", "A", undefined, { b: box(0) })]));
+  const after = tree(el("window", "W", [
+    el("btn", "A", undefined, { b: box(40) }),
+    el("btn", "B", undefined, { b: box(0) }),
+  ]));
+  const raw = diffTrees(before, after);
+  const trimmed = trimChanges(raw);
+  assert.deepEqual(trimmed.map((c) => c.type), ["added"]);
+  assert.ok(!("b" in (trimmed[0] as Extract<Change, { type: "added" }>).el));
+  const kept = trimChanges(raw, { bounds: true });
+  assert.deepEqual(kept.map((c) => c.type).sort(), ["added", "changed"]);
+  assert.deepEqual(trimmedResult({ ok: true, changes: raw }, false), {
+    ok: true,
+    changes: trimmed,
+  });
 });
