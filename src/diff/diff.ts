@@ -25,7 +25,7 @@
  * @module
  */
 
-import type { Element, FlatElement } from "../model/element.ts";
+import { type Element, type FlatElement, shownValue, shownValueText } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
 
@@ -126,9 +126,10 @@ function same(a: unknown, b: unknown): boolean {
 
 /** A flat element safe to report: no children, no native id, no secure value. */
 function reportable(el: Element): FlatElement {
-  const { c: _c, nid: _nid, ...rest } = el;
-  if (rest.sec) delete rest.v;
-  return rest;
+  const { c: _c, nid: _nid, v: _v, vt: _vt, ...rest } = el;
+  const v = shownValue(el);
+  const vt = shownValueText(el);
+  return { ...rest, ...(v !== undefined ? { v } : {}), ...(vt !== undefined ? { vt } : {}) };
 }
 
 /** Every element of a tree in document order (iterative), noting each one's parent. */

@@ -181,6 +181,44 @@ export const PRINTED_KEYS: readonly string[] = [
   "a",
 ];
 
+/**
+ * The value an element may show: its `v`, or nothing for a secure
+ * (password) field, whatever a backend or a file set. Every output, diff,
+ * search and check reads a value through this, so a secure value is never
+ * printed, compared, matched or saved.
+ *
+ * @param el the element
+ * @returns the value to show, or undefined
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownValue } from "./element.ts";
+ * assert.equal(shownValue({ v: "me@x.org" }), "me@x.org");
+ * assert.equal(shownValue({ v: "hunter2", sec: true }), undefined);
+ * ```
+ */
+export function shownValue(el: Pick<Element, "v" | "sec">): string | undefined {
+  return el.sec ? undefined : el.v;
+}
+
+/**
+ * The value text an element may show (`vt`), or nothing for a secure field:
+ * the companion of {@link shownValue}.
+ *
+ * @param el the element
+ * @returns the value text to show, or undefined
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownValueText } from "./element.ts";
+ * assert.equal(shownValueText({ vt: "March" }), "March");
+ * assert.equal(shownValueText({ vt: "x", sec: true }), undefined);
+ * ```
+ */
+export function shownValueText(el: Pick<Element, "vt" | "sec">): string | undefined {
+  return el.sec ? undefined : el.vt;
+}
+
 /** An element in a flat list: no children, plus its landmark path. */
 export interface FlatElement extends Omit<Element, "c"> {
   /** Landmark path of the element's ancestors, e.g. `window > form`. */

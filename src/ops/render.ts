@@ -8,7 +8,7 @@
 import type { ActResult } from "../desktop.ts";
 import type { Change } from "../diff/diff.ts";
 import { renderChanges } from "../output/render.ts";
-import type { AppInfo, Element, WindowInfo } from "../model/element.ts";
+import { type AppInfo, type Element, shownValue, type WindowInfo } from "../model/element.ts";
 import { withoutChildren } from "../model/tree.ts";
 import { elementLine as agentLine } from "../output/agent.ts";
 import { stateWords } from "../act/state.ts";
@@ -51,7 +51,7 @@ export function summary(el: Element): ElementSummary {
     ...(el.ref !== undefined ? { ref: el.ref } : {}),
     r: el.r,
     ...(el.t !== undefined ? { t: el.t } : {}),
-    ...(el.v !== undefined && !el.sec ? { v: String(el.v) } : {}),
+    ...(shownValue(el) !== undefined ? { v: String(shownValue(el)) } : {}),
     ...(el.sec ? { sec: true } : {}),
     ...(el.b !== undefined ? { b: el.b } : {}),
   };

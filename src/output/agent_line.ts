@@ -7,7 +7,13 @@
  * @module
  */
 
-import type { Bounds, Element, FlatElement } from "../model/element.ts";
+import {
+  type Bounds,
+  type Element,
+  type FlatElement,
+  shownValue,
+  shownValueText,
+} from "../model/element.ts";
 import type { RefShortener } from "./short_refs.ts";
 
 /** Options of the agent format. */
@@ -234,7 +240,8 @@ export function fold(s: string | undefined): string {
 export function labelOf(el: Element | FlatElement): string {
   const t = el.t?.trim();
   if (t) return t;
-  if (el.r === "txt" && el.v && !el.sec) return el.v.trim();
+  const v = shownValue(el);
+  if (el.r === "txt" && v) return v.trim();
   return "";
 }
 
@@ -448,12 +455,14 @@ export function elementTail(
 ): string[] {
   const max = textCap(opts);
   const parts: string[] = [];
+  const v = shownValue(el);
   if (el.v && !isValueNoise(el)) {
     if (el.sec) parts.push("val=***");
-    else if (fold(el.v) !== fold(label)) parts.push(`val=${quote(shownValue(el.v), max)}`);
+    else if (v && fold(v) !== fold(label)) parts.push(`val=${quote(valueAsShown(v), max)}`);
   }
   // The value in words (a slider's "March" at 3), beside the number it stands for.
-  if (el.vt && !el.sec && fold(el.vt) !== fold(label)) parts.push(`valtext=${quote(el.vt, max)}`);
+  const vt = shownValueText(el);
+  if (vt && fold(vt) !== fold(label)) parts.push(`valtext=${quote(vt, max)}`);
   if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
   parts.push(...flags(el, max, isValueNoise(el)));
   return parts;
@@ -470,12 +479,12 @@ const TRAILING_BLANK_LINES = /\n[ \t\r\n]*$/;
  * @returns the value to quote
  * @example
  * ```ts
- * import { shownValue } from "./agent_line.ts";
- * console.log(JSON.stringify(shownValue("$ ls\nREADME.md\n$ \n\n\n\n"))); // "$ ls\nREADME.md\n$ \n"
- * console.log(JSON.stringify(shownValue("abc "))); // "abc "
+ * import { valueAsShown } from "./agent_line.ts";
+ * console.log(JSON.stringify(valueAsShown("$ ls\nREADME.md\n$ \n\n\n\n"))); // "$ ls\nREADME.md\n$ \n"
+ * console.log(JSON.stringify(valueAsShown("abc "))); // "abc "
  * ```
  */
-export function shownValue(value: string): string {
+export function valueAsShown(value: string): string {
   return value.replace(TRAILING_BLANK_LINES, "\n");
 }
 

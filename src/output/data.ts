@@ -6,7 +6,13 @@
  * @module
  */
 
-import { type Element, type FlatElement, PRINTED_KEYS } from "../model/element.ts";
+import {
+  type Element,
+  type FlatElement,
+  PRINTED_KEYS,
+  shownValue,
+  shownValueText,
+} from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 
 /** Element keys in the order they are written: the one field table, {@link PRINTED_KEYS}. */
@@ -26,8 +32,7 @@ export function elementData(el: Element | FlatElement): ElementData {
   const out: ElementData = {};
   const src = el as unknown as Record<string, unknown>;
   for (const k of ELEMENT_KEYS) {
-    if ((k === "v" || k === "vt") && el.sec) continue;
-    const v = src[k];
+    const v = k === "v" ? shownValue(el) : k === "vt" ? shownValueText(el) : src[k];
     if (v !== undefined) out[k] = v;
   }
   return out;

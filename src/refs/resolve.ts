@@ -14,7 +14,7 @@
  */
 
 import { type Candidate, DesktopError } from "../errors.ts";
-import type { Element, Role } from "../model/element.ts";
+import { type Element, type Role, shownValue } from "../model/element.ts";
 import { bestLabel } from "./generate.ts";
 import { fold, stripIndex, suffixMatch, validateRef } from "../identity/syntax.ts";
 
@@ -198,7 +198,8 @@ export interface TextQuery {
 function searchableTexts(el: Element): string[] {
   const out: string[] = [];
   for (const s of [el.t, el.d, el.ph]) if (s) out.push(s);
-  if (el.v && !el.sec) out.push(el.v);
+  const v = shownValue(el);
+  if (v) out.push(v);
   return out;
 }
 
