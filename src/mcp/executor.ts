@@ -218,6 +218,8 @@ class WorkerProcess {
   exited = false;
   /** Ends the process when it stays idle (set while it is idle). */
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** The apps it read lately (their trees are warm in it), most recent last. */
+  readonly apps: string[] = [];
 
   constructor(command: string[], env: Record<string, string>) {
     this.child = new Deno.Command(command[0], {
@@ -296,6 +298,34 @@ interface Lease {
   abandoned: boolean;
   /** Wakes the call when a worker is granted (or fails it). */
   wake?: (err?: DesktopError) => void;
+  /** The app the call names, if any: a worker that read it lately is preferred. */
+  app?: string;
+}
+
+/** Apps a worker remembers having served, for routing. */
+const WORKER_APPS = 8;
+
+/**
+ * The app a call names (`app` or `pid`), as a routing key: calls on one app
+ * go to the worker that holds its tree where one is free.
+ *
+ * @param args the call's arguments
+ * @returns the key, or undefined when the call names no app
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { appKeyOf } from "./executor.ts";
+ * assert.equal(appKeyOf({ app: "Chromium" }), "app:chromium");
+ * assert.equal(appKeyOf({ pid: 42 }), "pid:42");
+ * assert.equal(appKeyOf({}), undefined);
+ * ```
+ */
+export function appKeyOf(args: Args): string | undefined {
+  if (typeof args.pid === "number") return `pid:${args.pid}`;
+  if (typeof args.app === "string" && args.app.trim()) {
+    return `app:${args.app.trim().toLowerCase()}`;
+  }
+  return undefined;
 }
 
 /**
@@ -368,10 +398,19 @@ export function processExecutor(
   /** Hands ready workers to waiting calls, oldest first, and starts workers for the rest. */
   const serveWaiting = () => {
     while (!closed && waiting.length && idle.length) {
-      const w = idle.pop()!;
+      const lease = waiting.shift()!;
+      // The worker that read this app lately holds its tree: it answers warm.
+      let at = lease.app === undefined ? -1 : idle.findIndex((w) => w.apps.includes(lease.app!));
+      if (at === -1) at = idle.length - 1;
+      const w = idle.splice(at, 1)[0];
       clearTimeout(w.idleTimer);
       busy.add(w);
-      const lease = waiting.shift()!;
+      if (lease.app !== undefined) {
+        const had = w.apps.indexOf(lease.app);
+        if (had !== -1) w.apps.splice(had, 1);
+        w.apps.push(lease.app);
+        if (w.apps.length > WORKER_APPS) w.apps.shift();
+      }
       lease.worker = w;
       lease.wake?.();
     }
@@ -395,7 +434,7 @@ export function processExecutor(
   return {
     capacity: max,
     run(op, args, callOpts) {
-      const lease: Lease = { sent: false, abandoned: false };
+      const lease: Lease = { sent: false, abandoned: false, app: appKeyOf(args) };
       const granted = new Promise<void>((resolve, reject) => {
         lease.wake = (err) => err ? reject(err) : resolve();
       });

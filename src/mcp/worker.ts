@@ -1,7 +1,8 @@
 /**
  * A worker process of the MCP server's pool (see executor.ts), run as
  * `desktop mcp --worker`: reads one call per line on stdin, runs it on
- * sessions it opens on first use (one per timeout), and writes events, the
+ * sessions it opens on first use (one per timeout), keeping each app's tree
+ * between calls (warm reads, see live_tree.ts), and writes events, the
  * result or the error as JSON lines on stdout. It says `ready` once it has
  * tried to open the session of the default timeout and loaded the token
  * counter, so the pool gives calls to workers that can answer them at once.
@@ -14,6 +15,7 @@ import { toDesktopError } from "../errors.ts";
 import { type AnyOp, invoke, OPS } from "../ops/mod.ts";
 import { o200kCounter } from "../output/budget.ts";
 import type { FromWorker, ToWorker } from "./executor.ts";
+import { setLiveTrees } from "../platform/linux/live_tree.ts";
 
 /**
  * Serves calls from `input` until it ends.
@@ -28,6 +30,9 @@ export async function serveWorker(
   write: (line: string) => Promise<void>,
   opts: { session?: string } = {},
 ): Promise<void> {
+  // A worker lives between calls: it keeps each app's tree and reads again only after the app
+  // signals a change (src/platform/linux/live_tree.ts).
+  setLiveTrees(true);
   const sessions = new Map<number, Promise<Desktop>>();
   const running = new Map<number, AbortController>();
   const sessionName = opts.session;

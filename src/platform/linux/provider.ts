@@ -52,7 +52,8 @@ import { quietLibatspiLog } from "./glib_log.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
-import { optional, readNode, walkTree } from "./walk.ts";
+import { optional, readExtents, readNode, walkTree } from "./walk.ts";
+import { LiveTrees, liveTreesEnabled } from "./live_tree.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
@@ -116,6 +117,8 @@ export class LinuxProvider implements Provider {
   readonly #toolkits = new Map<string, Toolkit>();
   #stops = new Set<() => void>();
   #closed = false;
+  /** The trees kept between reads, once warm reads are on (see live_tree.ts). */
+  #live: LiveTrees | null = null;
 
   private constructor(opts: ProviderOptions, dir: AppDirectory) {
     this.#timeoutMs = opts.timeoutMs;
@@ -191,7 +194,10 @@ export class LinuxProvider implements Provider {
    */
   async #apps(deadline: number, pid?: number): Promise<LiveApp[]> {
     try {
-      return liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs), pid));
+      const apps = liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs), pid));
+      // An app that quit takes its kept trees with it.
+      if (pid === undefined) this.#live?.retain(new Set(apps.map((a) => a.bus)));
+      return apps;
     } catch (e) {
       throw toDesktopError(e);
     }
@@ -203,6 +209,20 @@ export class LinuxProvider implements Provider {
     const own = await this.#apps(deadline, scope.pid);
     // None: the error lists the running apps as candidates.
     return own.length ? own : await this.#apps(deadline);
+  }
+
+  /** The kept trees, when warm reads are on in this process. */
+  #liveTrees(): LiveTrees | null {
+    if (!liveTreesEnabled()) return null;
+    return this.#live ??= new LiveTrees({
+      watch: (bus, onEvent) => startWatch(this.#n, bus, () => onEvent()),
+      extents: (bus, path) =>
+        this.#op((stack) => {
+          const acc = stack.use(lookupOrStale(this.#n, `${bus}${path}`));
+          return readExtents(this.#n, acc.ptr);
+        }),
+      pump: () => this.#n.pump(),
+    });
   }
 
   /** The app a scope names; APP_UNRESPONSIVE when it does not answer. */
@@ -361,8 +381,28 @@ export class LinuxProvider implements Provider {
     return toolkit;
   }
 
-  /** Reads with the bulk reader when it works, else with the libatspi walk. */
+  /** Reads from the kept tree when it is still true (see live_tree.ts), else cold. */
   async #readRaw(
+    bus: string,
+    path: string,
+    depth: number | undefined,
+    bounds: boolean,
+    deadline: number,
+    expectChildren: boolean,
+  ): Promise<AtspiRawNode> {
+    const live = this.#liveTrees();
+    if (!live) return await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
+    const key = { bus, path, depth, bounds };
+    const kept = live.get(key);
+    if (kept) return kept;
+    const seq = live.begin(bus);
+    const tree = await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
+    live.put(key, tree, seq);
+    return tree;
+  }
+
+  /** Reads with the bulk reader when it works, else with the libatspi walk. */
+  async #readRawCold(
     bus: string,
     path: string,
     depth: number | undefined,
@@ -500,6 +540,7 @@ export class LinuxProvider implements Provider {
     if (this.#closed) return;
     this.#closed = true;
     for (const stop of [...this.#stops]) stop();
+    this.#live?.close();
     this.#dir.close();
     this.#bulk?.then((b) => b?.close()).catch(() => {});
   }

@@ -1,0 +1,123 @@
+/**
+ * Warm equals cold: an MCP server's worker keeps each app's tree between
+ * reads (src/platform/linux/live_tree.ts) and must print exactly what a cold
+ * read prints. A Chromium page applies seeded random mutations on command
+ * (rows added and removed, cells and labels rewritten, boxes checked, fields
+ * filled, sections shown and hidden); after each, the page's own step counter
+ * (its title) witnesses that the mutation landed, and the MCP read (warm) is
+ * compared with a one-shot CLI read (cold, nothing kept), as agent text and
+ * as JSON.
+ */
+
+import assert from "node:assert/strict";
+import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
+import { runCli } from "../harness/cli.ts";
+import { mcpClient } from "./mutation_scenarios.ts";
+
+/** The page: `#seed` picks the mutations; the Mutate button applies the next one. */
+const PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>step 0</title></head>
+<body>
+<main>
+<h1>Warm reads</h1>
+<button id="mutate" onclick="mutate()">Mutate</button>
+<label><input type="checkbox" id="c0"> Alpha</label>
+<label><input type="checkbox" id="c1"> Beta</label>
+<label>Note <input id="note" value=""></label>
+<section id="more" aria-label="More" hidden><p>Hidden until shown</p><button>Inside</button></section>
+<table aria-label="Rows"><thead><tr><th>Name</th><th>Status</th><th>Act</th></tr></thead>
+<tbody id="rows"></tbody></table>
+</main>
+<script>
+let seed = Number(location.hash.slice(1)) || 1;
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = (n) => Math.floor(rnd() * n);
+const rows = document.getElementById("rows");
+let made = 0, step = 0;
+function addRow(at) {
+  const tr = document.createElement("tr");
+  const id = "Item " + (++made);
+  tr.innerHTML = "<td>" + id + "</td><td>new</td><td><button>Open " + id + "</button></td>";
+  rows.insertBefore(tr, rows.children[at] || null);
+}
+for (let i = 0; i < 40; i++) addRow(i);
+const kinds = [
+  () => addRow(pick(rows.children.length + 1)),
+  () => rows.children.length > 5 && rows.children[pick(rows.children.length)].remove(),
+  () => { const r = rows.children[pick(rows.children.length)]; r.children[1].textContent = ["done", "late", "open", "held"][pick(4)] + " " + pick(100); },
+  () => { const r = rows.children[pick(rows.children.length)]; r.querySelector("button").textContent = "Edit " + pick(1000); },
+  () => { const c = document.getElementById("c" + pick(2)); c.checked = !c.checked; },
+  () => { document.getElementById("note").value = "note " + pick(1000); },
+  () => { const m = document.getElementById("more"); m.hidden = !m.hidden; },
+  () => { document.querySelector("h1").textContent = "Warm reads " + pick(100); },
+];
+function mutate() {
+  const n = 1 + pick(3);
+  for (let i = 0; i < n; i++) kinds[pick(kinds.length)]();
+  document.title = "step " + (++step);
+}
+</script>
+</body></html>
+`;
+
+const SEED = 20;
+const STEPS = 10;
+
+Deno.test({
+  name:
+    "warm reads: after each seeded random mutation of a page, the warm read prints what a cold read prints",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const file = await Deno.makeTempFile({ suffix: ".html" });
+    await Deno.writeTextFile(file, PAGE);
+    await using d = await startDesktop({ app: "chromium", url: `file://${file}#${SEED}` });
+    const { client, call } = await mcpClient(d);
+    try {
+      const cold = async (format: string) => {
+        const res = await runCli(d, ["read", "--app", d.appName, "--format", format]);
+        assert.equal(res.code, 0, res.stderr);
+        return res.stdout.trim();
+      };
+      const warm = async (format: string) => {
+        const res = await call("read", { app: d.appName, format });
+        assert.ok(!res.isError, res.text);
+        return res.text.trim();
+      };
+      /** Cold reads until the page's title shows `step`, and holds still twice in a row. */
+      const settled = async (step: number) => {
+        let last = "";
+        for (let i = 0; i < 20; i++) {
+          const now = await cold("agent");
+          if (now.includes(`step ${step}`) && now === last) return now;
+          last = now;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`the page never settled at step ${step}:\n${last}`);
+      };
+      await settled(0);
+      assert.equal(await warm("agent"), await cold("agent"));
+      // The same page again: answered from the kept tree, still the same.
+      assert.equal(await warm("agent"), await cold("agent"));
+      for (let step = 1; step <= STEPS; step++) {
+        const clicked = await call("click", { app: d.appName, text: "Mutate" });
+        assert.ok(!clicked.isError, clicked.text);
+        const before = await settled(step);
+        const w = await warm("agent");
+        const c = await cold("agent");
+        assert.equal(c, before, "the page held still");
+        assert.equal(w, c, `step ${step}: warm and cold reads differ`);
+        const noTime = (s: string) => s.replace(/"readAt": ?"[^"]*"/g, "");
+        assert.equal(
+          noTime(await warm("json")),
+          noTime(await cold("json")),
+          `step ${step}: JSON differs`,
+        );
+      }
+    } finally {
+      await client.close();
+      await Deno.remove(file).catch(() => {});
+    }
+  },
+});
