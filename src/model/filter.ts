@@ -6,7 +6,8 @@
  * `focused` select matches (all given must hold), and the output keeps every
  * match plus the ancestors that lead to it (a row, list item, option or tree
  * item kept for its role keeps what it holds too: its cells are what tell it
- * apart); `prune` lifts the children of
+ * apart; a match that is one of several twins keeps the first text of its row,
+ * the name that tells it from the others); `prune` lifts the children of
  * anonymous containers into their parent; `maxElements` keeps the first N
  * elements in document order (a prefix in pre-order always includes the
  * ancestors of what it keeps).
@@ -18,6 +19,7 @@ import { DesktopError } from "../errors.ts";
 import { isAnonymous } from "../output/agent_line.ts";
 import { resolveRef } from "../refs/resolve.ts";
 import type { Element, Role } from "./element.ts";
+import { INTERACTIVE_ROLES } from "./roles.ts";
 
 /** Filters of `read`, `find` and `observe`. */
 export interface FilterOptions {
@@ -167,13 +169,14 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
       stack.push({ el: kids[k], parent: at, depth: next, whole });
     }
   }
+  const context = selective ? twinContext(order, (el) => matches(el)) : new Set<number>();
   // Kept children of each position, collected in reverse document order.
   const keptKids: Element[][] = order.map(() => []);
   let out: Element | null = null;
   for (let k = order.length - 1; k >= 0; k--) {
     const { el, parent, whole } = order[k];
     const kids = keptKids[k].reverse();
-    const keep = !selective || whole || matches(el) || kids.length > 0;
+    const keep = !selective || whole || matches(el) || kids.length > 0 || context.has(k);
     if (!keep) continue;
     const lift = opts.prune && parent >= 0 && isPrunable(el);
     if (lift) {
@@ -196,6 +199,64 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     kept = opts.maxElements;
   }
   return { root: out, total, kept, truncated };
+}
+
+/** A twin's index at the end of its ref: `.2` of `watchlist/remove.2`. */
+const TWIN_INDEX = /\.\d+$/;
+
+/**
+ * What tells kept twins apart when their rows are left out: for each match
+ * whose ref is one of several twins (`remove.1`, `remove.2`...), the first
+ * text of the largest container that holds it and no other of its twins
+ * (its row: the name beside a Remove button), outside the twin itself. A
+ * row whose role the filter keeps brings its cells anyway; this is for rows
+ * that are plain groups.
+ *
+ * @param order the elements in pre-order, each with its parent's position
+ * @param matches whether an element is a match of the filter
+ * @returns the positions of the texts to keep
+ */
+function twinContext(
+  order: ReadonlyArray<{ el: Element; parent: number }>,
+  matches: (el: Element) => boolean,
+): Set<number> {
+  const out = new Set<number>();
+  const twins = new Map<string, number[]>();
+  order.forEach(({ el }, k) => {
+    if (el.ref === undefined || !TWIN_INDEX.test(el.ref) || !matches(el)) return;
+    const base = el.ref.replace(TWIN_INDEX, "");
+    const list = twins.get(base);
+    if (list) list.push(k);
+    else twins.set(base, [k]);
+  });
+  if (![...twins.values()].some((l) => l.length > 1)) return out;
+  // Subtree sizes: in pre-order, an element's subtree is [k, k + size[k]).
+  const size = order.map(() => 1);
+  for (let k = order.length - 1; k > 0; k--) size[order[k].parent] += size[k];
+  const holds = (a: number, k: number) => k >= a && k < a + size[a];
+  for (const group of twins.values()) {
+    if (group.length < 2) continue;
+    for (const t of group) {
+      let row = -1;
+      for (let p = order[t].parent; p >= 0; p = order[p].parent) {
+        if (group.some((o) => o !== t && holds(p, o))) break;
+        row = p;
+      }
+      if (row < 0) continue;
+      for (let k = row + 1; k < row + size[row]; k++) {
+        if (holds(t, k)) {
+          k = t + size[t] - 1;
+          continue;
+        }
+        const el = order[k].el;
+        if (!INTERACTIVE_ROLES.has(el.r) && el.t?.trim()) {
+          out.add(k);
+          break;
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Keeps the first `max` elements of a tree (our own copy) in pre-order. */

@@ -221,3 +221,44 @@ Deno.test("filter: menuitem keeps a menu bar's labeled menus (GTK 3's File, Edit
   const kept = (out.root?.c ?? []).map((e) => e.t ?? "(popup)");
   assert.deepEqual(kept, ["File", "Tabs"]);
 });
+
+Deno.test("filter: --interactive keeps the text that tells twins apart when their rows are groups", () => {
+  const watch = (name: string, price: string) =>
+    el("group", undefined, [el("txt", name), el("txt", price), el("btn", "Remove")]);
+  const root = el("app", "Shop", [
+    el("window", "Shop", [
+      el("region", "Watchlist", [
+        watch("Ada", "$101"),
+        watch("Alan", "$112"),
+        watch("Grace", "$123"),
+      ]),
+      el("txt", "Prices every 5 s"),
+      el("btn", "Refresh"),
+    ]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const out = filterTree(root, { roles: parseRoles("interactive") }).root!;
+  const lines = flatten(out).filter((e) => e.r !== "group").map((e) => `${e.r} ${e.t}`);
+  // Each Remove comes after its own row's name, and only that: not the prices, not the
+  // text beside the unique Refresh button.
+  assert.deepEqual(lines.slice(3), [
+    "txt Ada",
+    "btn Remove",
+    "txt Alan",
+    "btn Remove",
+    "txt Grace",
+    "btn Remove",
+    "btn Refresh",
+  ]);
+  const twins = flatten(out).filter((e) => e.r === "btn" && e.t === "Remove").map((e) => e.ref);
+  assert.equal(new Set(twins).size, 3);
+  // Twins that are siblings have no row of their own: nothing is added for them.
+  const flat = el("app", "A", [
+    el("toolbar", "T", [el("txt", "Tools"), el("btn", "Go"), el("btn", "Go")]),
+  ]);
+  assignIds(flat);
+  assignRefs(flat);
+  const kept = flatten(filterTree(flat, { roles: parseRoles("interactive") }).root!);
+  assert.deepEqual(kept.map((e) => e.r), ["app", "toolbar", "btn", "btn"]);
+});
