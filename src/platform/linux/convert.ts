@@ -9,7 +9,14 @@
 import type { Bounds, Element, Role } from "../../model/element.ts";
 import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
 import { walk } from "../../model/tree.ts";
-import { type AtspiRawNode, TEXT_VALUE_ROLES } from "./raw.ts";
+import type { AtspiRawNode } from "./raw.ts";
+import {
+  ATSPI_ROLE,
+  DOCUMENT_ROLES,
+  EDIT_ROLES,
+  MENU_ROLES,
+  TEXT_VALUE_ROLES,
+} from "./atspi_roles.ts";
 
 /** AtspiStateType bit numbers used by the conversion. */
 const S = {
@@ -30,30 +37,8 @@ const S = {
   READ_ONLY: 43,
 } as const;
 
-/** AtspiRole values the conversion treats specially. */
-const R = {
-  CHECK_BOX: 7,
-  CHECK_MENU_ITEM: 8,
-  RADIO_BUTTON: 44,
-  RADIO_MENU_ITEM: 45,
-  TOGGLE_BUTTON: 62,
-  SWITCH: 130,
-  COMBO_BOX: 11,
-  PASSWORD_TEXT: 40,
-  SPIN_BUTTON: 52,
-  TEXT: 61,
-  ENTRY: 79,
-  HEADING: 83,
-  SCROLL_PANE: 49,
-  PUSH_BUTTON: 43,
-  FILE_CHOOSER: 19,
-  APPLICATION: 75,
-  TABLE_CELL: 56,
-  SPLIT_PANE: 53,
-  FRAME: 23,
-  LIST_ITEM: 32,
-  LIST_BOX: 98,
-} as const;
+/** AtspiRole values the conversion names. */
+const R = ATSPI_ROLE;
 
 /** Roles that always carry a checked state, even when CHECKABLE is not set (GTK3). */
 const CHECK_ROLES: ReadonlySet<number> = new Set([
@@ -79,8 +64,6 @@ const CHANGEABLE_ROLES: ReadonlySet<Role> = new Set<Role>([
   "option",
   "menuitem",
 ]);
-/** Editable roles: missing EDITABLE on one of them means read-only. */
-const EDIT_ROLES: ReadonlySet<number> = new Set([R.TEXT, R.ENTRY, R.PASSWORD_TEXT, R.SPIN_BUTTON]);
 
 /**
  * GTK 4 publishes its objects under `<app path>/a11y/<uuid>` (dashes as
@@ -142,7 +125,11 @@ export function isIconThemeName(role: Role, name: string): boolean {
 }
 
 /** Roles of an app's own windows that are dialogs: a file chooser, a filler, a panel. */
-const TOP_LEVEL_DIALOG_ROLES: ReadonlySet<number> = new Set([19, 20, 39]);
+const TOP_LEVEL_DIALOG_ROLES: ReadonlySet<number> = new Set([
+  R.FILE_CHOOSER,
+  R.FILLER,
+  R.PANEL,
+]);
 
 /**
  * Gives an app's own window the role it has as a window: a file chooser or a
@@ -191,9 +178,6 @@ export function hasState(states: readonly [number, number], state: number): bool
   return ((word >>> (state % 32)) & 1) === 1;
 }
 
-/** Document roles: frame, web, text, spreadsheet, presentation, email. */
-const DOCUMENT_ROLES: ReadonlySet<number> = new Set([82, 95, 94, 92, 93, 96]);
-
 /**
  * Whether a node is hidden and so not part of what the user sees: it lacks
  * VISIBLE, it is the content of a tab that is not selected (a page tab's
@@ -210,7 +194,7 @@ export function isHidden(
   node: Pick<AtspiRawNode, "states" | "role">,
   parentRole?: number,
 ): boolean {
-  if (node.role === 23 /* frame */ || node.role === 75 /* application */) return false;
+  if (node.role === R.FRAME || node.role === R.APPLICATION) return false;
   if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
   if (!hasState(node.states, 30 /* VISIBLE */)) return true;
   if (parentRole === 37 /* page tab */ && !hasState(node.states, 25 /* SHOWING */)) return true;
@@ -254,7 +238,7 @@ export function framesAwaitingDocument(root: AtspiRawNode): AtspiRawNode[] {
 }
 
 /** AT-SPI's internal frame: what holds a browser tab's or an iframe's document. */
-export const INTERNAL_FRAME = 28;
+export const INTERNAL_FRAME: number = ATSPI_ROLE.INTERNAL_FRAME;
 
 /**
  * Whether a subtree shows nothing on screen: it has extents of zero area (or
@@ -280,24 +264,21 @@ export function isOffscreenSubtree(node: AtspiRawNode): boolean {
  * hidden widget).
  */
 const KEPT_UNDRAWN_ROLES: ReadonlySet<number> = new Set([
-  33, // menu
-  35, // menu item
-  8, // check menu item
-  45, // radio menu item
-  59, // tearoff menu item
-  41, // popup menu
-  56, // table cell
-  57, // table column header
-  58, // table row header
-  10, // column header
-  47, // row header
-  90, // table row
-  91, // tree item
-  32, // list item
+  R.MENU,
+  R.MENU_ITEM,
+  R.CHECK_MENU_ITEM,
+  R.RADIO_MENU_ITEM,
+  R.TEAROFF_MENU_ITEM,
+  R.POPUP_MENU,
+  R.TABLE_CELL,
+  R.TABLE_COLUMN_HEADER,
+  R.TABLE_ROW_HEADER,
+  R.COLUMN_HEADER,
+  R.ROW_HEADER,
+  R.TABLE_ROW,
+  R.TREE_ITEM,
+  R.LIST_ITEM,
 ]);
-
-/** Menus: what they hold is kept when closed. */
-const MENU_ROLES: ReadonlySet<number> = new Set([33, 41]);
 
 /**
  * Whether a node is not drawn at all: it is not SHOWING and its extents sit at
@@ -607,7 +588,7 @@ function asTextDisplay(el: Element): void {
 }
 
 /** AT-SPI's static role: Firefox's `<em>`, `<code>`, `<strong>` inside a paragraph. */
-const STATIC_ROLE = 116;
+const STATIC_ROLE: number = R.STATIC;
 
 /**
  * The whole text of a container whose text holds one U+FFFC per child when
@@ -702,9 +683,8 @@ function closedChoice(choices: string[] | undefined, label: string): string | un
 
 /** Roles of a combo box's popup: with no item shown (Firefox's closed `<select>`), it says nothing. */
 const EMPTY_POPUP_ROLES: ReadonlySet<number> = new Set([
-  31, /* list */
-  33, /* menu */
-  41, /* popup menu */
+  R.LIST,
+  ...MENU_ROLES,
 ]);
 
 /** Whether a combo box's child is its closed popup: a list or menu with extents of no area. */

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { ATSPI_ROLE, TEXT_VALUE_ROLES } from "./atspi_roles.ts";
+
 /** Longest text kept from a Text object, in characters. */
 export const TEXT_CAP = 2000;
 /** Marks a text cut at {@link TEXT_CAP} characters. */
@@ -15,7 +17,7 @@ export const TRUNCATION_MARK = "…";
  * text, entry, spin button, combo box, and terminal (Konsole's holds its
  * hidden search bar).
  */
-export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11, 60]);
+export { TEXT_VALUE_ROLES };
 /**
  * Roles whose action names are not read: containers, text and windows, where
  * toolkits list clipboard or "click the ancestor" actions (GTK4: eight per
@@ -23,20 +25,24 @@ export const TEXT_VALUE_ROLES: ReadonlySet<number> = new Set([61, 79, 52, 11, 60
  * that cost a round trip each and are not what an agent presses.
  */
 export const PASSIVE_ROLES: ReadonlySet<number> = new Set([
-  20, /* filler */
-  23, /* frame */
-  29, /* label */
-  39, /* panel */
-  50, /* separator */
-  73, /* paragraph */
-  75, /* application */
-  85, /* section */
-  110, /* landmark */
-  116, /* static */
+  ATSPI_ROLE.FILLER,
+  ATSPI_ROLE.FRAME,
+  ATSPI_ROLE.LABEL,
+  ATSPI_ROLE.PANEL,
+  ATSPI_ROLE.SEPARATOR,
+  ATSPI_ROLE.PARAGRAPH,
+  ATSPI_ROLE.APPLICATION,
+  ATSPI_ROLE.SECTION,
+  ATSPI_ROLE.LANDMARK,
+  ATSPI_ROLE.STATIC,
 ]);
 /** Roles whose text is their name when they have one (label, static, heading). */
-const NAMED_TEXT_ROLES: ReadonlySet<number> = new Set([29, 116, 83]);
-const ROLE_PASSWORD_TEXT = 40;
+const NAMED_TEXT_ROLES: ReadonlySet<number> = new Set([
+  ATSPI_ROLE.LABEL,
+  ATSPI_ROLE.STATIC,
+  ATSPI_ROLE.HEADING,
+]);
+const ROLE_PASSWORD_TEXT: number = ATSPI_ROLE.PASSWORD_TEXT;
 
 /**
  * Whether a reader reads a node's Text: always for inputs; for every other
@@ -66,10 +72,14 @@ export function readsText(
 }
 
 /** Roles whose object attributes say something printed: heading (level), landmark and scroll pane (xml-roles: their kind, a tab panel). */
-const ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([83, 110, 49]);
+const ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([
+  ATSPI_ROLE.HEADING,
+  ATSPI_ROLE.LANDMARK,
+  ATSPI_ROLE.SCROLL_PANE,
+]);
 
 /** AT-SPI's link role. */
-const LINK_ROLE = 88;
+const LINK_ROLE: number = ATSPI_ROLE.LINK;
 
 /**
  * Whether a reader asks where a link sits in the text that holds it: an

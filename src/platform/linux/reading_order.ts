@@ -10,9 +10,10 @@
  */
 
 import type { AtspiRawNode } from "./raw.ts";
+import { ATSPI_ROLE } from "./atspi_roles.ts";
 
 /** AT-SPI's panel role: what GtkGrid and GtkTable report. */
-const PANEL_ROLE = 39;
+const PANEL_ROLE: number = ATSPI_ROLE.PANEL;
 
 /** Hidden objects' coordinate (INT32_MIN). */
 const OFFSCREEN = -2147483648;
