@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { ElementBrief } from "./model/element.ts";
+
 /** Stable error codes. Agents branch on these, so they never change meaning. */
 export type ErrorCode =
   | "INVALID_ARGS"
@@ -24,19 +26,8 @@ export type ErrorCode =
   | "EXPECT_FAILED"
   | "INTERNAL";
 
-/** A candidate element offered when a target is missing or ambiguous. */
-export interface Candidate {
-  /** The candidate's ref. */
-  ref?: string;
-  /** Numeric id in the read the candidate came from. */
-  i?: number;
-  /** Short role. */
-  r: string;
-  /** Label. */
-  t?: string;
-  /** Bounds. */
-  b?: [number, number, number, number];
-}
+/** A candidate element offered when a target is missing or ambiguous: its brief. */
+export type Candidate = ElementBrief;
 
 /** Optional details carried by a {@link DesktopError}. */
 export interface ErrorDetails {

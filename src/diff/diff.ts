@@ -25,7 +25,13 @@
  * @module
  */
 
-import { type Element, type FlatElement, shownValue, shownValueText } from "../model/element.ts";
+import {
+  DIFF_FIELDS,
+  type Element,
+  type FlatElement,
+  shownValue,
+  shownValueText,
+} from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
 
@@ -82,28 +88,8 @@ export interface DiffOptions {
   refsOnly?: boolean;
 }
 
-/** Fields compared, in the order changes list them. */
-export const DIFF_FIELDS: readonly (keyof Element)[] = [
-  "r",
-  "t",
-  "v",
-  "d",
-  "ph",
-  "b",
-  "f",
-  "e",
-  "s",
-  "chk",
-  "exp",
-  "req",
-  "ro",
-  "sec",
-  "min",
-  "max",
-  "lv",
-  "sort",
-  "a",
-];
+/** Fields compared, in the order changes list them: derived from the element schema (`FIELDS`). */
+export { DIFF_FIELDS };
 
 /** Flags whose absence means false (e: absence means true). */
 const FLAG_FIELDS: ReadonlySet<string> = new Set(["f", "s", "req", "ro", "sec"]);

@@ -6,22 +6,14 @@
  * @module
  */
 
-import type { Bounds } from "../model/element.ts";
+import type { ElementBrief } from "../model/element.ts";
 
 /** What the store remembers of one printed element. */
-export interface StoredElement {
+export interface StoredElement extends ElementBrief {
   /** Numeric id in that read. */
   i: number;
-  /** Ref in that read. */
-  ref?: string;
-  /** Short role. */
-  r: string;
-  /** Label. */
-  t?: string;
   /** Platform-native identity, when the backend has one. */
   nid?: string;
-  /** Bounds. */
-  b?: Bounds;
   /** Child-index path from the read's root (`0.2.5`). */
   path: string;
   /** The key of the row (or tree item) it sat in, when it sat in one. */

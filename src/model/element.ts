@@ -148,38 +148,145 @@ export interface Element {
   lf?: string;
 }
 
+/** What the element schema says of one field of {@link Element}. */
+export interface FieldSpec {
+  /** Shown by every output (agent, json, yaml, diff, observe, MCP, snapshot files). */
+  printed: boolean;
+  /** Compared by the diff: a change of it is reported. */
+  diff: boolean;
+  /** The element's own state, patched in place when it changes (observe): not its place or kind. */
+  local: boolean;
+  /** Part of what the element holds or is set to: a change of it is the effect an action looks for. */
+  value: boolean;
+}
+
+const NOT_SHOWN: FieldSpec = { printed: false, diff: false, local: false, value: false };
+const ID: FieldSpec = { printed: true, diff: false, local: false, value: false };
+const KIND: FieldSpec = { printed: true, diff: true, local: false, value: false };
+const STATE: FieldSpec = { printed: true, diff: true, local: true, value: false };
+const VALUE: FieldSpec = { printed: true, diff: true, local: true, value: true };
+
 /**
- * The one field table of what any output shows of an element, in the order
- * it is written (children `c` last): agent, json, yaml, diff, observe, MCP
- * and snapshot files all project through it (`elementData` in
- * src/output/data.ts). Not in it, so never printed or saved: `nid` (native
- * identity) and `lf` (label relation). A secure element's `v` is dropped by
- * the projection whatever a backend set.
+ * The element schema: every key of {@link Element}, in the order outputs
+ * write it (children `c` last), with what each one is. Every key list
+ * (`PRINTED_KEYS`, `DIFF_FIELDS`, `LOCAL_KEYS`, `VALUE_FIELDS`) is derived
+ * from it, so a new field is added here once. Not printed or saved: `nid`
+ * (native identity), `lf` (label relation) and `c` (written as children).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FIELDS } from "./element.ts";
+ * assert.equal(FIELDS.v.value, true);
+ * assert.equal(FIELDS.nid.printed, false);
+ * ```
  */
-export const PRINTED_KEYS: readonly string[] = [
-  "i",
-  "ref",
-  "r",
-  "t",
-  "v",
-  "vt",
-  "d",
-  "ph",
-  "b",
-  "f",
-  "e",
-  "s",
-  "chk",
-  "exp",
-  "req",
-  "ro",
-  "sec",
-  "min",
-  "max",
-  "sort",
-  "lv",
-  "a",
-];
+export const FIELDS: Readonly<Record<keyof Element, FieldSpec>> = {
+  i: ID,
+  ref: ID,
+  r: KIND,
+  t: { printed: true, diff: true, local: false, value: true },
+  v: VALUE,
+  vt: { printed: true, diff: false, local: false, value: false },
+  d: KIND,
+  ph: KIND,
+  b: { printed: true, diff: true, local: true, value: false },
+  f: STATE,
+  e: STATE,
+  s: { printed: true, diff: true, local: true, value: true },
+  chk: VALUE,
+  exp: VALUE,
+  req: STATE,
+  ro: STATE,
+  sec: KIND,
+  min: KIND,
+  max: KIND,
+  sort: KIND,
+  lv: KIND,
+  a: KIND,
+  c: NOT_SHOWN,
+  nid: NOT_SHOWN,
+  lf: NOT_SHOWN,
+};
+
+/** The keys of {@link FIELDS} whose spec has `flag` set, in schema order. */
+function keysWhere(flag: keyof FieldSpec): (keyof Element)[] {
+  return (Object.keys(FIELDS) as (keyof Element)[]).filter((k) => FIELDS[k][flag]);
+}
+
+/**
+ * The keys any output shows of an element, in the order it is written:
+ * agent, json, yaml, diff, observe, MCP and snapshot files all project
+ * through it (`elementData` in src/output/data.ts). A secure element's `v`
+ * is dropped by the projection whatever a backend set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PRINTED_KEYS } from "./element.ts";
+ * assert.deepEqual(PRINTED_KEYS.slice(0, 4), ["i", "ref", "r", "t"]);
+ * assert.ok(!PRINTED_KEYS.includes("nid"));
+ * ```
+ */
+export const PRINTED_KEYS: readonly string[] = keysWhere("printed");
+
+/**
+ * The fields the diff compares, in the order a change lists them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DIFF_FIELDS } from "./element.ts";
+ * assert.ok(DIFF_FIELDS.includes("v") && !DIFF_FIELDS.includes("ref"));
+ * ```
+ */
+export const DIFF_FIELDS: readonly (keyof Element)[] = keysWhere("diff");
+
+/**
+ * An element's own state keys: what a live change patches in place without
+ * a new read (value, box, focus, enabled, selected, checked, expanded,
+ * required, read-only).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LOCAL_KEYS } from "./element.ts";
+ * assert.deepEqual(LOCAL_KEYS, ["v", "b", "f", "e", "s", "chk", "exp", "req", "ro"]);
+ * ```
+ */
+export const LOCAL_KEYS: readonly (keyof Element)[] = keysWhere("local");
+
+/**
+ * The fields whose change is a change of what the element holds or is set
+ * to (label, value, selected, checked, expanded): the effect an action on it
+ * looks for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { VALUE_FIELDS } from "./element.ts";
+ * assert.deepEqual([...VALUE_FIELDS], ["t", "v", "s", "chk", "exp"]);
+ * ```
+ */
+export const VALUE_FIELDS: ReadonlySet<string> = new Set(keysWhere("value"));
+
+/**
+ * The few keys that name an element in a result, an error's candidates, a
+ * step report, a screenshot mark or the ref store: id, ref, role, label and
+ * box.
+ */
+export interface ElementBrief {
+  /** Numeric id in the read it came from (absent when that read did not show it). */
+  i?: number;
+  /** Stable ref. */
+  ref?: string;
+  /** Short role. */
+  r: string;
+  /** Label. */
+  t?: string;
+  /** Bounds in global pixels. */
+  b?: Bounds;
+}
 
 /**
  * The value an element may show: its `v`, or nothing for a secure

@@ -8,27 +8,23 @@
 import type { ActResult } from "../desktop.ts";
 import type { Change } from "../diff/diff.ts";
 import { renderChanges } from "../output/render.ts";
-import { type AppInfo, type Element, shownValue, type WindowInfo } from "../model/element.ts";
+import {
+  type AppInfo,
+  type Element,
+  type ElementBrief,
+  shownValue,
+  type WindowInfo,
+} from "../model/element.ts";
 import { withoutChildren } from "../model/tree.ts";
 import { elementLine as agentLine } from "../output/agent.ts";
 import { stateWords } from "../act/state.ts";
 
-/** The identifying keys of an element in results: `{i, ref, r, t, v, b}`. */
-export interface ElementSummary {
-  /** Id of the last read (absent when that read did not show it). */
-  i?: number;
-  /** Stable ref. */
-  ref?: string;
-  /** Short role. */
-  r: string;
-  /** Label. */
-  t?: string;
+/** The identifying keys of an element in results: its brief `{i, ref, r, t, b}` plus its value. */
+export interface ElementSummary extends ElementBrief {
   /** Value (never for secure fields). */
   v?: string;
   /** A secure field: a value exists but is not shown. */
   sec?: boolean;
-  /** Screen bounds. */
-  b?: [number, number, number, number];
 }
 
 /**

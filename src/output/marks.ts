@@ -6,21 +6,15 @@
  * @module
  */
 
-import type { Bounds, Element } from "../model/element.ts";
+import type { Bounds, Element, ElementBrief } from "../model/element.ts";
 import { INTERACTIVE_ROLES } from "../model/roles.ts";
 import { fillRect, type Rgb, type RgbaImage, strokeRect, TEXT_HEIGHT, textWidth } from "./image.ts";
 import { drawText } from "./image.ts";
 
 /** One element to mark. */
-export interface Mark {
+export interface Mark extends ElementBrief {
   /** Id of the read the mark came from (what `--id` takes). */
   i: number;
-  /** The element's ref. */
-  ref?: string;
-  /** Short role (for the legend). */
-  r: string;
-  /** Label (for the legend). */
-  t?: string;
   /** Box in global screen pixels. */
   b: Bounds;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ElementBrief } from "../model/element.ts";
 import type { Scope } from "../platform/provider.ts";
 
 /** What one step did. */
@@ -16,7 +17,7 @@ export interface StepReport {
   /** Whether it succeeded (dry run: whether its target resolved). */
   ok: boolean;
   /** The element it acted on or resolved to. */
-  element?: { i?: number; ref?: string; r: string; t?: string };
+  element?: ElementBrief;
   /** A short note: what it did, or why it was not checked. */
   detail?: string;
   /** The failure. */
