@@ -1,6 +1,9 @@
 /**
  * Input synthesis through the AT-SPI registry (XTest on X11): mouse clicks,
  * wheel steps, drags, typed strings and key combos at screen coordinates.
+ * In a Wayland session with no X display every one of them goes to the
+ * compositor's own input path instead (src/platform/linux/wayland/mod.ts),
+ * or fails with the compositor's clear error.
  *
  * @module
  */
@@ -23,6 +26,25 @@ const LAST_CLICK = {
   maxBytes: 4096,
 } as const;
 import { repeatSteps } from "../../act/bounded.ts";
+import { type WaylandInput, waylandInput, waylandSession } from "./wayland/mod.ts";
+import type { Modifier } from "../../act/keys.ts";
+import { MODIFIER_MASKS } from "./keys.ts";
+
+let compositorInput: WaylandInput | undefined;
+
+/**
+ * The Wayland compositor's input when this process has no X display but a
+ * Wayland one (opened once); null under X11.
+ *
+ * @throws DesktopError PLATFORM_NOT_SUPPORTED naming a compositor with no input path
+ */
+function onWayland(): WaylandInput | null {
+  if (compositorInput) return compositorInput;
+  const s = waylandSession();
+  if (!s) return null;
+  compositorInput = waylandInput(s);
+  return compositorInput;
+}
 
 const BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL: Record<ScrollDirection, number> = { up: 4, down: 5, left: 6, right: 7 };
@@ -37,6 +59,8 @@ const EMPTY = cstr("");
  * @param name the AT-SPI mouse event name
  */
 export function mouseEvent(n: Native, p: Point, name: string): void {
+  const wl = onWayland();
+  if (wl) return waylandMouseEvent(wl, p, name);
   n.sym.atspi_generate_mouse_event(
     BigInt(Math.round(p.x)),
     BigInt(Math.round(p.y)),
@@ -46,8 +70,22 @@ export function mouseEvent(n: Native, p: Point, name: string): void {
   n.check(`mouse ${name}`, "ACTION_FAILED");
 }
 
+/** An AT-SPI mouse event name carried out by a compositor's delegate. */
+function waylandMouseEvent(wl: WaylandInput, p: Point, name: string): void {
+  if (name === "abs") return wl.move(p);
+  const m = /^b(\d)([cd])$/.exec(name);
+  const button = m && ({ "1": "left", "2": "middle", "3": "right" } as const)[m[1] as "1"];
+  if (button) return wl.click(p, button, m[2] === "d" ? 2 : 1);
+  const wheel = m && ({ "4": "up", "5": "down", "6": "left", "7": "right" } as const)[m[1] as "4"];
+  if (wheel) return wl.wheel(p, wheel, 1);
+  // Presses and releases alone only come in drags (dragBetween): the delegate drags whole.
+  wl.move(p);
+}
+
 /** Clicks `count` times (2 uses the double-click event) with a button at a point. */
 export function clickAt(n: Native, p: Point, button: MouseButton = "left", count = 1): void {
+  const wl = onWayland();
+  if (wl) return wl.click(p, button, count);
   const b = BUTTON[button];
   // Two commands' single clicks on one spot in quick succession would be a double click
   // to the app (it opens what was only to be selected): the second waits the gap out.
@@ -150,6 +188,8 @@ export function wheelAt(
   amount: number,
   deadline = Infinity,
 ): void {
+  const wl = onWayland();
+  if (wl) return wl.wheel(p, direction, amount);
   mouseEvent(n, p, "abs");
   repeatSteps({
     count: amount,
@@ -161,6 +201,8 @@ export function wheelAt(
 
 /** Presses button 1 at `from`, moves to `to` in a few steps, releases. */
 export function dragBetween(n: Native, from: Point, to: Point): void {
+  const wl = onWayland();
+  if (wl) return wl.drag(from, to);
   mouseEvent(n, from, "abs");
   mouseEvent(n, from, "b1p");
   const steps = 5;
@@ -175,6 +217,8 @@ export function dragBetween(n: Native, from: Point, to: Point): void {
 
 /** Types a string as key events to whatever has keyboard focus. */
 export function typeString(n: Native, text: string): void {
+  const wl = onWayland();
+  if (wl) return wl.type(text);
   for (const run of keyRuns(text)) {
     if (typeof run === "string") {
       n.sym.atspi_generate_keyboard_event(0n, cstr(run), ATSPI_KEY.STRING, n.err.buf);
@@ -197,6 +241,7 @@ export function typeString(n: Native, text: string): void {
  * its keyboard state on the first key event it sees (see missesFirstShift).
  */
 export function pressShiftAlone(n: Native): void {
+  if (onWayland()) return; // an X habit of Qt: a compositor's keyboard has no first-Shift miss
   n.sym.atspi_generate_keyboard_event(BigInt(SHIFT_L), EMPTY, ATSPI_KEY.SYM, n.err.buf);
   n.check("press Shift", "ACTION_FAILED");
   n.pump();
@@ -251,6 +296,8 @@ export function sleepSync(ms: number): void {
 
 /** Presses a combo: lock its modifiers, press and release the key, unlock. */
 export function pressCombo(n: Native, combo: KeyCombo): void {
+  const wl = onWayland();
+  if (wl) return wl.pressKeysym(modifiersOf(combo.mask), combo.keysym);
   if (combo.mask) {
     n.sym.atspi_generate_keyboard_event(
       BigInt(combo.mask),
@@ -274,4 +321,22 @@ export function pressCombo(n: Native, combo: KeyCombo): void {
       n.err.take();
     }
   }
+}
+
+/**
+ * The modifiers an X modifier mask holds.
+ *
+ * @param mask OR of X modifier masks
+ * @returns the modifiers, shift ctrl alt super order
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modifiersOf } from "./input.ts";
+ * assert.deepEqual(modifiersOf(4 | 1), ["shift", "ctrl"]);
+ * ```
+ */
+export function modifiersOf(mask: number): Modifier[] {
+  return (Object.entries(MODIFIER_MASKS) as Array<[Exclude<Modifier, "fn">, number]>)
+    .filter(([, bit]) => (mask & bit) !== 0)
+    .map(([m]) => m);
 }

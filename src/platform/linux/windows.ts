@@ -14,6 +14,34 @@ import { SIZE_HINTS, X_EVENT, X_MASK, XEVENT_SIZE } from "../../ffi/x11.ts";
 import type { Bounds, WindowInfo } from "../../model/element.ts";
 import type { WindowOp, WindowState } from "../provider.ts";
 import { X11 } from "./x11.ts";
+import { waylandSession } from "./wayland/mod.ts";
+
+/**
+ * The error for a window operation in a Wayland session without an X
+ * display: only the compositor places, sizes and closes windows, and it
+ * gives no client a way to ask.
+ */
+function windowOpOnWayland(op: string): DesktopError | null {
+  const s = waylandSession();
+  if (!s) return null;
+  const who = s.compositor === "mutter"
+    ? "GNOME's mutter"
+    : s.compositor === "kde"
+    ? "KDE's KWin"
+    : s.compositor === "wlroots"
+    ? "this wlroots compositor"
+    : "this Wayland compositor";
+  return new DesktopError(
+    "PLATFORM_NOT_SUPPORTED",
+    `cannot ${op} a window on ${who} (Wayland display ${s.display}): only the compositor ` +
+      "places, sizes and closes windows, and it gives this tool no way to ask",
+    {
+      suggestion: "Use the app's own controls by ref (its close button or menu), or run the " +
+        "app under X11 or Xwayland (DISPLAY set)",
+      details: { compositor: s.compositor, wayland: s.display },
+    },
+  );
+}
 
 /** Property where a maximize without a window manager keeps the box to restore. */
 const RESTORE_PROPERTY = "_DESKTOP_RESTORE_GEOMETRY";
@@ -189,6 +217,8 @@ export async function windowAction(
   op: WindowOp,
   timeoutMs: number,
 ): Promise<WindowState> {
+  const wayland = windowOpOnWayland(op.kind);
+  if (wayland) throw wayland;
   using x = X11.open();
   const c = clientFor(x, info);
   const wm = hasWindowManager(x);
@@ -342,6 +372,7 @@ export async function windowAction(
  * @returns how many windows were asked
  */
 export function closeAppWindows(pid: number): number {
+  if (waylandSession()) return 0; // no window can be asked to close: the caller's fallback runs
   using x = X11.open();
   let n = 0;
   for (const c of clientsOf(x, pid)) {
@@ -366,7 +397,13 @@ export function closeAppWindows(pid: number): number {
  *   shadow the X window includes), or null when it has no X11 window
  */
 export function windowOrigin(pid: number, title: string, b: Bounds): [number, number] | null {
-  using x = X11.open();
+  let display: X11;
+  try {
+    display = X11.open();
+  } catch {
+    return null; // no X display (Wayland): a client's window has no known place on screen
+  }
+  using x = display;
   const clients = clientsOf(x, pid).filter((c) => c.viewable);
   if (clients.length === 0) return null;
   const size = (c: Client) => Math.abs(c.b[2] - b[2]) + Math.abs(c.b[3] - b[3]);
@@ -467,6 +504,8 @@ function focusOwner(x: X11): number {
  * @throws DesktopError WINDOW_NOT_FOUND when the app has no X11 window
  */
 export function ensureAppFocused(pid: number, title?: string, b?: Bounds): boolean {
+  // On Wayland the compositor alone gives the focus: nothing to ask of it.
+  if (waylandSession()) return false;
   using x = X11.open();
   if (focusOwner(x) === pid) return false;
   const c = clientFor(x, {

@@ -1,0 +1,240 @@
+/**
+ * Blocking D-Bus method calls through GLib's GDBus (`libgio-2.0`), for
+ * callers that must finish a call before they return: the action executor's
+ * input delegate is synchronous (a key must reach the compositor before the
+ * executor looks for its effect), while the project's own client
+ * (connection.ts) answers with promises. Arguments are written and replies
+ * read in GVariant's text format, so one small FFI surface serves every
+ * signature.
+ *
+ * @module
+ */
+
+import { DesktopError } from "../../../errors.ts";
+
+const GIO_LIBRARY = "libgio-2.0.so.0";
+
+const SYMBOLS = {
+  g_dbus_connection_new_for_address_sync: {
+    parameters: ["buffer", "i32", "pointer", "pointer", "buffer"],
+    result: "pointer",
+  },
+  g_dbus_connection_call_sync: {
+    parameters: [
+      "pointer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "pointer",
+      "pointer",
+      "i32",
+      "i32",
+      "pointer",
+      "buffer",
+    ],
+    result: "pointer",
+  },
+  g_dbus_connection_close_sync: {
+    parameters: ["pointer", "pointer", "pointer"],
+    result: "i32",
+  },
+  g_variant_parse: {
+    parameters: ["pointer", "buffer", "pointer", "pointer", "buffer"],
+    result: "pointer",
+  },
+  g_variant_print: { parameters: ["pointer", "i32"], result: "pointer" },
+  g_variant_unref: { parameters: ["pointer"], result: "void" },
+  g_object_unref: { parameters: ["pointer"], result: "void" },
+  g_free: { parameters: ["pointer"], result: "void" },
+  g_error_free: { parameters: ["pointer"], result: "void" },
+} as const;
+
+type Gio = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+let gio: Gio | null = null;
+
+function lib(): Gio {
+  if (gio) return gio;
+  try {
+    gio = Deno.dlopen(GIO_LIBRARY, SYMBOLS).symbols;
+  } catch (e) {
+    throw new DesktopError("PLATFORM_NOT_SUPPORTED", `cannot load ${GIO_LIBRARY}: ${e}`, {
+      suggestion: "Install GLib's GIO library (Debian: libglib2.0-0)",
+    });
+  }
+  return gio;
+}
+
+function cz(s: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(s + "\0") as Uint8Array<ArrayBuffer>;
+}
+
+/** Reads and frees the GError a failed call left, as its message. */
+function takeError(slot: BigUint64Array<ArrayBuffer>): string {
+  const raw = slot[0];
+  slot[0] = 0n;
+  if (raw === 0n) return "unknown error";
+  const p = Deno.UnsafePointer.create(raw)!;
+  const view = new Deno.UnsafePointerView(p);
+  const msgPtr = view.getPointer(8);
+  const message = msgPtr ? Deno.UnsafePointerView.getCString(msgPtr) : "unknown error";
+  lib().g_error_free(p);
+  return message;
+}
+
+/**
+ * Quotes a string as a GVariant text literal.
+ *
+ * @param s any string
+ * @returns the literal, in single quotes
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gvString } from "./gio_sync.ts";
+ * assert.equal(gvString("it's"), "'it\\'s'");
+ * ```
+ */
+export function gvString(s: string): string {
+  return `'${s.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+}
+
+/**
+ * The string values (strings and object paths) of a printed GVariant, in order.
+ *
+ * @param printed GVariant text, as {@link SyncBus.call} returns it
+ * @returns the unquoted strings
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { printedStrings } from "./gio_sync.ts";
+ * assert.deepEqual(printedStrings("(objectpath '/a/b', 'x\\'y')"), ["/a/b", "x'y"]);
+ * ```
+ */
+export function printedStrings(printed: string): string[] {
+  const out: string[] = [];
+  for (const m of printed.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)) {
+    out.push((m[1] ?? m[2]).replace(/\\(.)/g, "$1"));
+  }
+  return out;
+}
+
+/** A blocking connection to one message bus (the D-Bus session bus by default). */
+export class SyncBus implements Disposable {
+  #conn: Deno.PointerValue;
+
+  private constructor(conn: Deno.PointerValue) {
+    this.#conn = conn;
+  }
+
+  /**
+   * Connects to a bus.
+   *
+   * @param address a D-Bus address; the session bus's by default
+   * @returns the connection
+   * @throws DesktopError PLATFORM_NOT_SUPPORTED without a session bus or GIO
+   */
+  static open(address = Deno.env.get("DBUS_SESSION_BUS_ADDRESS") ?? ""): SyncBus {
+    if (!address) {
+      throw new DesktopError("PLATFORM_NOT_SUPPORTED", "DBUS_SESSION_BUS_ADDRESS is not set", {
+        suggestion: "Run inside the desktop session (its D-Bus session bus)",
+      });
+    }
+    const g = lib();
+    const err = new BigUint64Array(1);
+    // AUTHENTICATION_CLIENT | MESSAGE_BUS_CONNECTION
+    const conn = g.g_dbus_connection_new_for_address_sync(cz(address), 1 | 8, null, null, err);
+    if (!conn) {
+      throw new DesktopError(
+        "PLATFORM_NOT_SUPPORTED",
+        `cannot connect to the session bus: ${takeError(err)}`,
+        { suggestion: "Run inside the desktop session (its D-Bus session bus)" },
+      );
+    }
+    return new SyncBus(conn);
+  }
+
+  /**
+   * Calls a method and waits for its reply.
+   *
+   * @param dest bus name
+   * @param path object path
+   * @param iface interface
+   * @param member method
+   * @param args the arguments as one GVariant tuple in text form (`(uint32 65, true)`), or "" for none
+   * @param timeoutMs how long to wait for the reply
+   * @returns the reply printed as GVariant text
+   * @throws Error with the D-Bus error's message when the call fails
+   */
+  call(
+    dest: string,
+    path: string,
+    iface: string,
+    member: string,
+    args = "",
+    timeoutMs = 5000,
+  ): string {
+    if (!this.#conn) throw new Error("the bus connection is closed");
+    const g = lib();
+    const err = new BigUint64Array(1);
+    let params: Deno.PointerValue = null;
+    if (args) {
+      params = g.g_variant_parse(null, cz(args), null, null, err);
+      if (!params) throw new Error(`bad arguments ${args}: ${takeError(err)}`);
+    }
+    const reply = g.g_dbus_connection_call_sync(
+      this.#conn,
+      cz(dest),
+      cz(path),
+      cz(iface),
+      cz(member),
+      params,
+      null,
+      0,
+      Math.max(1, Math.round(timeoutMs)),
+      null,
+      err,
+    );
+    if (!reply) throw new Error(takeError(err));
+    const text = g.g_variant_print(reply, 1);
+    const printed = text ? Deno.UnsafePointerView.getCString(text) : "";
+    if (text) g.g_free(text);
+    g.g_variant_unref(reply);
+    return printed;
+  }
+
+  /**
+   * Whether a name has an owner on this bus.
+   *
+   * @param name a well-known bus name
+   * @returns true when some client owns it
+   */
+  hasOwner(name: string): boolean {
+    try {
+      const r = this.call(
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "NameHasOwner",
+        `(${gvString(name)},)`,
+        2000,
+      );
+      return r.includes("true");
+    } catch {
+      return false;
+    }
+  }
+
+  /** Closes the connection (what the bus tied to it, such as sessions, ends). */
+  close(): void {
+    if (!this.#conn) return;
+    const g = lib();
+    g.g_dbus_connection_close_sync(this.#conn, null, null);
+    g.g_object_unref(this.#conn);
+    this.#conn = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
