@@ -4,7 +4,8 @@
  * keeps its first {@link LONG_TEXT} characters and says its length and how to
  * read it whole (`read --scope-ref <ref> --max-text 0`). Then the largest
  * repeated regions (many sibling lines under one parent: table rows, list
- * items, menu items) collapse: their first lines stay, and one summary line
+ * items, menu items; a region weighs its number of children times its median
+ * child, so a table's rows collapse before the page that holds it) collapse: their first lines stay, and one summary line
  * says how many were left out and how to see them (`read --scope-ref
  * <parent>`). Nothing is dropped silently, and every ref still printed stays
  * valid.
@@ -111,6 +112,14 @@ function regions(lines: readonly string[]): Region[] {
   return out;
 }
 
+/** A region's weight as repetition: its number of blocks times the median block's cost. */
+function repeatedSize(r: Region, live: (from: number, to: number) => number): number {
+  const sizes: number[] = [];
+  for (let k = 0; k + 1 < r.blocks.length; k++) sizes.push(live(r.blocks[k], r.blocks[k + 1]));
+  sizes.sort((a, b) => a - b);
+  return sizes.length * (sizes[Math.floor(sizes.length / 2)] ?? 0);
+}
+
 /**
  * Fits agent text into a token budget by collapsing its largest repeated
  * regions (see the module doc).
@@ -126,6 +135,28 @@ function regions(lines: readonly string[]): Region[] {
  * const text = ["[1|list] list", ...rows].join("\n") + "\n";
  * const out = fitBudget(text, 60, (s) => s.length / 4);
  * console.log(out.split("\n").length < 10); // true: a summary line stands for the rest
+ * ```
+ * @example A table's rows collapse, not the page around the table
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fitBudget } from "./budget.ts";
+ * const rows = Array.from({ length: 100 }, (_, k) => `      [${k + 9}|r${k}] row: "Order ${k}" | "Paid"`);
+ * const text = [
+ *   "[1|page] web \"Orders\"",
+ *   "  [2|main] main",
+ *   "    [3|h] heading \"Orders\"",
+ *   "    [4|q] input \"Search\"",
+ *   "    [5|go] btn \"Go\"",
+ *   "    [6|orders] table \"Orders\"",
+ *   ...rows,
+ *   "    [7|prev] btn \"Previous\"",
+ *   "    [8|next] btn \"Next\"",
+ * ].join("\n") + "\n";
+ * const count = (s: string) => Math.ceil(s.length / 4);
+ * const out = fitBudget(text, 600, count);
+ * assert.ok(out.includes("Order 20"), "rows that fit the budget stay");
+ * assert.ok(out.includes('btn "Next"'), "the page around the table stays");
+ * assert.match(out, /more of these 100 lines left out .*read --scope-ref orders/);
  * ```
  */
 export function fitBudget(text: string, budget: number, count: TokenCounter): string {
@@ -162,8 +193,11 @@ export function fitBudget(text: string, budget: number, count: TokenCounter): st
     for (let i = from; i < to; i++) if (!dropped[i]) sum += cost[i];
     return sum;
   };
-  // Largest regions first: collapse each just enough, until the text fits.
-  const all = regions(lines).map((r) => ({ r, size: live(r.blocks[0], r.blocks.at(-1)!) }))
+  // Largest repeated regions first: collapse each just enough, until the text fits. A region
+  // weighs its number of blocks times its median block, so a table of 200 rows goes before the
+  // few unlike children of the page that holds it (weighed by its size, that page would drop
+  // the whole table, rows that fit the budget included).
+  const all = regions(lines).map((r) => ({ r, size: repeatedSize(r, live) }))
     .sort((a, b) => b.size - a.size);
   for (const { r } of all) {
     if (total <= budget) break;
