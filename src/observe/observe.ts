@@ -22,6 +22,7 @@ import { assignRefs } from "../refs/generate.ts";
 import { Sleeper } from "./_sleeper.ts";
 import { patchElements } from "./patch.ts";
 import type { ObserveEvent } from "./events.ts";
+import { holdLiveTrees } from "../platform/linux/live_tree.ts";
 
 /** Default polling interval in milliseconds. */
 export const DEFAULT_INTERVAL_MS = 1000;
@@ -160,6 +161,8 @@ async function* run(
   const touched = new Set<string>();
   let stopWatch: (() => void) | undefined;
   let events = 0;
+  // The safety reads of an app that sent no event are answered from its kept tree.
+  const releaseLiveTrees = holdLiveTrees();
 
   try {
     // Watch before the first read, so a change landing between the two is not missed.
@@ -260,6 +263,7 @@ async function* run(
   } finally {
     signal?.removeEventListener("abort", onAbort);
     sleeper.wake();
+    releaseLiveTrees();
     try {
       stopWatch?.();
     } catch {

@@ -9,6 +9,7 @@ import { DesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import type { Provider, Scope } from "../platform/provider.ts";
 import type { WaitCondition } from "../desktop_types.ts";
+import { holdLiveTrees } from "../platform/linux/live_tree.ts";
 
 /** Poll period when the provider has no change events. */
 export const POLL_MS = 200;
@@ -85,6 +86,8 @@ export async function waitUntil(
   check: () => Promise<WaitCheck>,
 ): Promise<Element | null> {
   const deadline = Date.now() + timeoutMs;
+  // Checks read the same app again and again: an unchanged app is answered from its kept tree.
+  const release = holdLiveTrees();
   let wake: (() => void) | null = null;
   let stop: (() => void) | null = null;
   if (provider.watch) {
@@ -129,6 +132,7 @@ export async function waitUntil(
     }
   } finally {
     stop?.();
+    release();
   }
   const seen = last?.seen ?? lastError?.message ?? "nothing read";
   const ms = Math.round(timeoutMs);

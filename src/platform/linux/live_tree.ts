@@ -18,7 +18,8 @@
  * kept drops it again).
  *
  * Off by default: one-shot commands gain nothing from it. A long-lived
- * process turns it on with {@link setLiveTrees}; `DESKTOP_LIVE_TREE=0` keeps
+ * process turns it on with {@link setLiveTrees}, a loop that reads again and
+ * again holds it on with {@link holdLiveTrees}; `DESKTOP_LIVE_TREE=0` keeps
  * it off.
  *
  * @module
@@ -117,6 +118,7 @@ interface AppState {
 }
 
 let enabled = false;
+let holders = 0;
 
 /**
  * Turns warm reads on or off for this process (off by default; the
@@ -138,12 +140,38 @@ export function setLiveTrees(on: boolean): void {
 }
 
 /**
+ * Turns warm reads on until the returned function is called: for a loop that
+ * reads the same app again and again (`observe`, `wait`) in a process that
+ * otherwise reads once.
+ *
+ * @returns the release function (idempotent)
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holdLiveTrees, liveTreesEnabled } from "./live_tree.ts";
+ * const release = holdLiveTrees();
+ * assert.equal(liveTreesEnabled(), Deno.env.get("DESKTOP_LIVE_TREE") !== "0");
+ * release();
+ * release();
+ * assert.equal(liveTreesEnabled(), false);
+ * ```
+ */
+export function holdLiveTrees(): () => void {
+  holders++;
+  let held = true;
+  return () => {
+    if (held) holders--;
+    held = false;
+  };
+}
+
+/**
  * Whether warm reads are on in this process.
  *
- * @returns true after {@link setLiveTrees}(true), unless `DESKTOP_LIVE_TREE=0`
+ * @returns true after {@link setLiveTrees}(true) or while held, unless `DESKTOP_LIVE_TREE=0`
  */
 export function liveTreesEnabled(): boolean {
-  if (!enabled) return false;
+  if (!enabled && holders === 0) return false;
   try {
     return Deno.env.get("DESKTOP_LIVE_TREE") !== "0";
   } catch {

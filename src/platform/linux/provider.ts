@@ -213,7 +213,11 @@ export class LinuxProvider implements Provider {
 
   /** The kept trees, when warm reads are on in this process. */
   #liveTrees(): LiveTrees | null {
-    if (!liveTreesEnabled()) return null;
+    if (!liveTreesEnabled()) {
+      // Turned off again: nothing kept is followed any longer.
+      this.#live?.close();
+      return this.#live = null;
+    }
     return this.#live ??= new LiveTrees({
       watch: (bus, onEvent) => startWatch(this.#n, bus, () => onEvent()),
       extents: (bus, path) =>

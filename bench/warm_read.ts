@@ -1,0 +1,207 @@
+/**
+ * Warm reads (Linux): what a read costs when the process that answers it
+ * kept the app's tree (src/platform/linux/live_tree.ts), against the peers,
+ * in the same run on the same 3,000-node Chromium page:
+ *
+ * - an MCP `read` of the unchanged page (the server's worker keeps the tree)
+ *   against Playwright's in-browser AI snapshot of the same page
+ *   (`locator('body').ariaSnapshot({mode:'ai'})`, npm playwright-core with
+ *   the same system Chromium, headless, its own browser);
+ * - an MCP `read` after one row of the page changed;
+ * - a whole `desktop read` process (no process kept between calls);
+ * - a pyatspi walk of the same attributes (bench/pyatspi_walk.py).
+ *
+ * Times are medians of `BENCH_ROUNDS` rounds (default 7), measured from the
+ * caller's side (the MCP client, the shell that starts the process).
+ *
+ * Run: `deno run -A bench/warm_read.ts` (prints the section);
+ * `deno run -A bench/warm_read.ts --section` also writes the section
+ * "Warm reads (Linux)" of BENCHMARKS.md.
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { chromium } from "playwright-core";
+import { runCli } from "../tests/harness/cli.ts";
+import { REPO_ROOT, startDesktop } from "../tests/harness/desktop.ts";
+import { PyPeer } from "./read_speed.ts";
+import { machineFacts, percentile, writeSection } from "./report.ts";
+
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 7);
+const ROWS = 470;
+
+/**
+ * The page: {@link ROWS} rows of link, button and checkbox (about 3,000
+ * accessible nodes with the browser window), and a button that rewrites one
+ * row's link text each time it is pressed.
+ */
+function page(rows = ROWS): string {
+  const items = Array.from(
+    { length: rows },
+    (_, i) =>
+      `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
+      `<input type="checkbox" aria-label="Select ${i}"></li>`,
+  ).join("\n");
+  return `<!doctype html><html><head><title>Warm reads</title></head><body>
+<h1>Orders</h1><button id="change" onclick="change()">Change one row</button>
+<ul aria-label="orders">${items}</ul>
+<script>
+let n = 0;
+function change() {
+  const a = document.querySelectorAll("li a")[(n * 37) % ${rows}];
+  a.textContent = "Changed " + (++n);
+}
+</script></body></html>`;
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const fmt = (ms: number) => `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+
+async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const v = await fn();
+  return [performance.now() - t, v];
+}
+
+/** Playwright's in-browser AI snapshot of the page: each snapshot timed, in its own browser. */
+async function playwrightSnapshots(file: string): Promise<{ ms: number[]; chars: number }> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  try {
+    const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await p.goto(`file://${file}`);
+    await p.waitForLoadState("load");
+    let chars = 0;
+    await p.locator("body").ariaSnapshot({ mode: "ai" });
+    const ms: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const [t, s] = await time(() => p.locator("body").ariaSnapshot({ mode: "ai" }));
+      ms.push(t);
+      chars = s.length;
+    }
+    return { ms, chars };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const file = await Deno.makeTempFile({ suffix: ".html" });
+  await Deno.writeTextFile(file, page());
+  await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
+  const client = new Client({ name: "warm-read-bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", "--quiet", `${REPO_ROOT}cli.ts`, "mcp"],
+      cwd: REPO_ROOT,
+      env: { ...d.env, DESKTOP_STATE_DIR: `${d.env.XDG_RUNTIME_DIR}/state` },
+      stderr: "pipe",
+    }),
+  );
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const res = await client.callTool({ name, arguments: args }) as {
+      content: Array<{ text?: string }>;
+      isError?: boolean;
+    };
+    const text = res.content.map((c) => c.text ?? "").join("\n");
+    if (res.isError) throw new Error(`${name}: ${text}`);
+    return text;
+  };
+  const read = () => call("read", { app: d.appName });
+  let nodes = 0;
+  try {
+    // The page in the app, whole (the first read may come before the page is built).
+    for (let i = 0; i < 40; i++) {
+      const cli = await runCli(d, ["read", "--app", d.appName, "--format", "json"]);
+      if (cli.code === 0 && cli.stdout.includes(`Select ${ROWS - 1}`)) {
+        nodes = (cli.stdout.match(/"r":/g) ?? []).length;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const [first] = await time(read);
+    const warm: number[] = [];
+    let warmText = "";
+    for (let i = 0; i < ROUNDS; i++) {
+      const [t, text] = await time(read);
+      warm.push(t);
+      warmText = text;
+    }
+    const changed: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      await call("click", { app: d.appName, text: "Change one row", roles: "btn" });
+      // The page's events reach the worker while it idles.
+      await new Promise((r) => setTimeout(r, 300));
+      const [t, text] = await time(read);
+      if (!text.includes(`Changed ${i + 1}`)) throw new Error(`row ${i + 1} not seen changed`);
+      changed.push(t);
+    }
+    const cold: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const [t, res] = await time(() => runCli(d, ["read", "--app", d.appName]));
+      if (res.code !== 0) throw new Error(res.stderr);
+      cold.push(t);
+    }
+    const py = new PyPeer(d.pid, d.env);
+    const pyMs: number[] = [];
+    let pyNodes = 0;
+    try {
+      await py.walk();
+      for (let i = 0; i < ROUNDS; i++) {
+        const [t, r] = await time(() => py.walk());
+        pyMs.push(t);
+        pyNodes = r.nodes;
+      }
+    } finally {
+      await py.close();
+    }
+    await client.close();
+    const pw = await playwrightSnapshots(file);
+    const facts = await machineFacts();
+    const verdict = (ok: boolean) => ok ? "met" : "**missed**";
+    const mcpWarm = median(warm);
+    const pwMs = median(pw.ms);
+    const cliMs = median(cold);
+    const pyMed = median(pyMs);
+    const body = [
+      `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC. Command: ` +
+      "`deno run -A bench/warm_read.ts --section` (`BENCH_ROUNDS` sets the rounds, default 7; " +
+      "medians, timed from the caller's side).",
+      "",
+      `Machine: ${facts.cpu}, ${facts.cores} cores; Deno ${facts.deno}; ${facts.chromium}; ` +
+      `at-spi2-core ${facts.atspi}. Page: generated, ${ROWS} rows of link, button and checkbox ` +
+      `(${nodes} elements in our JSON read; pyatspi walks ${pyNodes} objects).`,
+      "",
+      "| What | Time | Target | |",
+      "| --- | ---: | --- | --- |",
+      `| MCP \`read\`, first (cold, worker already started) | ${fmt(first)} | | |`,
+      `| MCP \`read\` of the unchanged page (kept tree) | ${fmt(mcpWarm)} | ≤ Playwright | ${
+        verdict(mcpWarm <= pwMs)
+      } |`,
+      `| Playwright AI snapshot, in the browser (${pw.chars} characters) | ${fmt(pwMs)} | peer | |`,
+      `| MCP \`read\` after one row changed | ${fmt(median(changed))} | in proportion to ` +
+      `the change | ${verdict(median(changed) < 2 * mcpWarm)} |`,
+      `| whole \`desktop read\` process (cold, nothing kept) | ${fmt(cliMs)} | ≤ 50 ms with a ` +
+      `background process | **missed**: no background process yet |`,
+      `| pyatspi walk of the same attributes | ${fmt(pyMed)} | ≥ 10x the cold process | ${
+        verdict(pyMed >= 10 * cliMs)
+      } (${(pyMed / cliMs).toFixed(1)}x) |`,
+      "",
+      `Warm read output: ${warmText.split("\n").length} lines. A read after a change is a cold ` +
+      "read of the whole app: any event from the app drops its kept tree (subtrees are not " +
+      "re-read alone yet).",
+    ].join("\n");
+    console.log(body);
+    if (Deno.args.includes("--section")) await writeSection("Warm reads (Linux)", body);
+  } finally {
+    await client.close().catch(() => {});
+    await Deno.remove(file).catch(() => {});
+  }
+}
+
+if (import.meta.main) await main();
