@@ -75,6 +75,26 @@ export function validatePoint(p: Point, what = "x/y"): void {
 }
 
 /**
+ * How many ways a target names its element (ref, id, text, point): exactly
+ * one is a target, none is "the focused element" where a verb allows it,
+ * more is refused. The one count every face and run file checks.
+ *
+ * @param t the target
+ * @returns 0 to 4
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetsNamed } from "./resolve.ts";
+ * assert.equal(targetsNamed({ ref: "form/ok" }), 1);
+ * assert.equal(targetsNamed({ ref: "form/ok", id: 3 }), 2);
+ * assert.equal(targetsNamed({}), 0);
+ * ```
+ */
+export function targetsNamed(t: Pick<Target, "ref" | "id" | "text" | "point">): number {
+  return [t.ref, t.id, t.text, t.point].filter((x) => x !== undefined).length;
+}
+
+/**
  * Checks that a target names exactly one of ref, id, text, point, and that
  * the ref and point are well formed.
  *
@@ -82,7 +102,7 @@ export function validatePoint(p: Point, what = "x/y"): void {
  * @throws DesktopError INVALID_ARGS otherwise
  */
 export function checkTarget(t: Target): void {
-  const given = [t.ref, t.id, t.text, t.point].filter((x) => x !== undefined).length;
+  const given = targetsNamed(t);
   if (given !== 1) {
     throw new DesktopError(
       "INVALID_ARGS",

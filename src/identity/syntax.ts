@@ -9,6 +9,7 @@
  */
 
 import { DesktopError } from "../errors.ts";
+import { fold } from "../model/text.ts";
 
 /** Longest ref accepted, in characters (generation shortens deeper ones). */
 export const MAX_REF_LENGTH = 500;
@@ -169,21 +170,8 @@ export function lastSegment(ref: string): string {
   return base.slice(base.lastIndexOf("/") + 1);
 }
 
-/**
- * The comparison key of refs and labels: NFKC, lower case. Resolution
- * compares refs this way, so any check that must agree with it uses it too.
- *
- * @param s a ref or label
- * @returns the folded text
- * @example
- * ```ts
- * import { fold } from "./syntax.ts";
- * if (fold("Form/Email") !== "form/email") throw new Error();
- * ```
- */
-export function fold(s: string): string {
-  return s.normalize("NFKC").toLowerCase();
-}
+/** The comparison key of refs and labels: the model's one {@link fold}. */
+export { fold };
 
 /**
  * Whether `ref` equals `query` or ends with `/query` (a suffix on a segment

@@ -52,6 +52,7 @@
 
 import type { Bounds, Element, Role } from "./element.ts";
 import { INTERACTIVE_ROLES } from "./roles.ts";
+import { fold } from "./text.ts";
 
 /** Controls that take the text just before them as their label when they have none. */
 const LABELLED_CONTROLS: ReadonlySet<Role> = new Set<Role>(["input", "combo", "spin", "slider"]);
@@ -722,10 +723,6 @@ function foldChoiceLabel(label: string, control: Element): boolean {
   control.t = label.trim().replace(/\s*:\s*$/, "");
   control.v = rest;
   return true;
-}
-
-function fold(s: string | undefined): string {
-  return (s ?? "").trim().toLowerCase();
 }
 
 /** A label folded for comparison, without a trailing colon ("Name:" labels "Name"). */

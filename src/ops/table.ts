@@ -5,12 +5,13 @@
  * @module
  */
 
-import type { Target } from "../desktop.ts";
+import { DEFAULT_TIMEOUT_MS, type Target } from "../desktop.ts";
 import { diffTrees } from "../diff/diff.ts";
 import { DesktopError } from "../errors.ts";
 import { MAX_KEY_REPEAT, MAX_SCROLL_STEPS } from "../act/policy.ts";
 import type { AppInfo, Element, Point, WindowInfo } from "../model/element.ts";
 import { assignIds, windowBoundsOf, withoutChildren } from "../model/tree.ts";
+import { appMatches } from "../model/scope.ts";
 import type { ObserveEvent } from "../observe/events.ts";
 import { observe } from "../observe/observe.ts";
 import { foldLabels } from "../model/semantics.ts";
@@ -157,11 +158,7 @@ export interface ListResult {
  */
 export function filterApps(apps: AppInfo[], args: ScopeArgs): AppInfo[] {
   if (args.app === undefined && args.pid === undefined) return apps;
-  const want = args.app?.toLowerCase();
-  const hits = apps.filter((a) =>
-    (args.pid === undefined || a.pid === args.pid) &&
-    (want === undefined || a.name.toLowerCase().includes(want))
-  );
+  const hits = apps.filter((a) => appMatches(a, args));
   if (hits.length) return hits;
   throw new DesktopError("APP_NOT_FOUND", "no running app matches app/pid", {
     suggestion: "Run list and pass one of the names",
@@ -953,7 +950,7 @@ const wait: Op<WaitArgs, WaitResult> = defineOp<WaitArgs, WaitResult>({
       ...(args.gone !== undefined ? { gone: args.gone } : {}),
       ...(args.for_ref !== undefined ? { ref: args.for_ref } : {}),
       ...(roles ? { roles } : {}),
-    }, args.timeout ?? 10_000);
+    }, args.timeout ?? DEFAULT_TIMEOUT_MS);
     return el ? { ok: true, element: summary(el) } : { ok: true, gone: args.gone };
   },
   render(r, args) {

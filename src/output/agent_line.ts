@@ -14,6 +14,7 @@ import {
   shownValue,
   shownValueText,
 } from "../model/element.ts";
+import { fold } from "../model/text.ts";
 import type { RefShortener } from "./short_refs.ts";
 
 /** Options of the agent format. */
@@ -221,15 +222,8 @@ export function hasState(el: Element | FlatElement): boolean {
     el.req || el.sec || el.ro || el.sort);
 }
 
-/**
- * A label folded for comparisons (trimmed, lower case).
- *
- * @param s the text
- * @returns the folded text
- */
-export function fold(s: string | undefined): string {
-  return (s ?? "").trim().toLowerCase();
-}
+/** A label folded for comparisons: the model's one {@link fold}. */
+export { fold };
 
 /**
  * The text a line shows in the label position: label, else (for text) the value.

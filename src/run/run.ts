@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Desktop, Target } from "../desktop_types.ts";
+import { DEFAULT_TIMEOUT_MS, type Desktop, type Target } from "../desktop_types.ts";
 import { DesktopError, toDesktopError } from "../errors.ts";
 import type { Element } from "../model/element.ts";
 import type { Action, MouseButton, ScrollDirection, WindowOp } from "../platform/provider.ts";
@@ -184,7 +184,7 @@ async function runStep(desktop: Desktop, s: Step): Promise<StepReport> {
         ...(a.text !== undefined ? { text: String(a.text) } : {}),
         ...(a.gone !== undefined ? { gone: String(a.gone) } : {}),
         ...(a.ref !== undefined ? { ref: String(a.ref) } : {}),
-      }, a.timeout !== undefined ? num(a.timeout, "timeout") : 10_000);
+      }, a.timeout !== undefined ? num(a.timeout, "timeout") : DEFAULT_TIMEOUT_MS);
       return { ...base, ...(el ? { element: summary(el) } : {}) };
     }
     case "expect":

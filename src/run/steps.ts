@@ -20,6 +20,7 @@
 
 import type { Target } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
+import { targetsNamed } from "../identity/resolve.ts";
 import type { Role } from "../model/element.ts";
 import { parseRoles } from "../model/roles.ts";
 import type { Scope } from "../platform/provider.ts";
@@ -147,7 +148,7 @@ function targetOf(o: Record<string, unknown>, index: number): Target | undefined
     }
     t.point = { x: o.x, y: o.y };
   }
-  const named = [t.ref, t.id, t.text, t.point].filter((v) => v !== undefined).length;
+  const named = targetsNamed(t);
   if (named > 1) {
     throw bad(index, "give one of ref, id, target (text) or x/y", "Name the element one way");
   }

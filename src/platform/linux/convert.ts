@@ -9,6 +9,7 @@
 import type { Bounds, Element, Role } from "../../model/element.ts";
 import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
 import { walk } from "../../model/tree.ts";
+import { fold } from "../../model/text.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import {
   ATSPI_ROLE,
@@ -554,11 +555,6 @@ function itemLabel(item: Element): string | undefined {
     if (t) return t;
   }
   return undefined;
-}
-
-/** Folds a text for comparison: trimmed, lower case. */
-function fold(s: string): string {
-  return s.trim().toLowerCase();
 }
 
 /**

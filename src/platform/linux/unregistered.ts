@@ -9,6 +9,8 @@
  * @module
  */
 
+import { nameMatches } from "../../model/scope.ts";
+
 /** A process that runs a GUI toolkit but is not on the accessibility bus. */
 export interface UnregisteredApp {
   pid: number;
@@ -123,7 +125,7 @@ export function findUnregistered(
   scope: { app?: string; pid?: number },
   registered: ReadonlySet<number>,
 ): UnregisteredApp | undefined {
-  const query = scope.app?.toLowerCase();
+  const query = scope.app;
   let pids: number[];
   if (scope.pid !== undefined) pids = [scope.pid];
   else if (query) {
@@ -138,7 +140,7 @@ export function findUnregistered(
   for (const pid of pids) {
     if (registered.has(pid) || pid === Deno.pid) continue;
     const name = readText(`/proc/${pid}/comm`)?.trim();
-    if (!name || (query && !name.toLowerCase().includes(query))) continue;
+    if (!name || (query && !nameMatches(name, query))) continue;
     const maps = readText(`/proc/${pid}/maps`);
     if (maps === undefined) continue;
     const kit = toolkitOfMaps(maps, name);

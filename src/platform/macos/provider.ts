@@ -24,7 +24,7 @@ import { captureScreen } from "./screen.ts";
 import { macWindowAction } from "./windows.ts";
 import { macClipboardGet, macClipboardSet } from "./clipboard.ts";
 import { macEndProcess, macProcessRunning, pressQuit, startMacApp } from "./launch.ts";
-import { matchApp, matchWindow } from "../linux/scope.ts";
+import { matchApp, matchWindow } from "../../model/scope.ts";
 import { actOnElement, actOnPoint } from "./act.ts";
 import { appsFrom, type AxWindow, axWindows, cgWindows, sameBounds, windowInfos } from "./apps.ts";
 import {

@@ -7,6 +7,7 @@
  */
 
 import { DesktopError } from "../../errors.ts";
+import { appMatches, matchWindow } from "../../model/scope.ts";
 import type { AppInfo, Element, Snapshot, WindowInfo } from "../../model/element.ts";
 import type {
   Action,
@@ -143,32 +144,7 @@ function windowsOf(snapshot: Snapshot): ReplayWindow[] {
     }));
 }
 
-/** Case-insensitive exact app name, else substring; pid must agree when given. */
-function appMatches(app: AppInfo, scope: Scope): boolean {
-  if (scope.pid !== undefined && scope.pid !== app.pid) return false;
-  if (scope.app === undefined) return true;
-  const want = scope.app.toLowerCase(), have = app.name.toLowerCase();
-  return have === want || have.includes(want);
-}
-
+/** The window a scope names, by the one scope matcher (id, else title: exact, then unique part). */
 function pickWindow(windows: ReplayWindow[], scope: Scope): ReplayWindow {
-  const hits = windows.filter((w) =>
-    (scope.windowId === undefined || w.info.id === scope.windowId) &&
-    (scope.window === undefined ||
-      w.info.title.toLowerCase().includes(scope.window.toLowerCase()))
-  );
-  if (hits.length === 1) return hits[0];
-  const wanted = scope.windowId !== undefined ? `id ${scope.windowId}` : `"${scope.window}"`;
-  throw new DesktopError(
-    hits.length ? "AMBIGUOUS_TARGET" : "WINDOW_NOT_FOUND",
-    hits.length ? `${hits.length} windows match ${wanted}` : `no window matches ${wanted}`,
-    {
-      suggestion: "Run `desktop list --windows` and pass --window-id",
-      candidates: (hits.length ? hits : windows).map((w) => ({
-        i: w.info.id,
-        r: "window",
-        t: w.info.title,
-      })),
-    },
-  );
+  return windows[matchWindow(windows.map((w) => w.info), scope)];
 }
