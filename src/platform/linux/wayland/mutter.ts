@@ -125,6 +125,15 @@ class MutterSession {
 
 let session: MutterSession | null = null;
 
+/** X keysym of the left Shift key. */
+const SHIFT_L = 0xffe1;
+/** How long mutter takes to add a new session's keyboard to its seat (ms). */
+const SEAT_PAUSE_MS = 100;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 function openSession(): MutterSession {
   if (session) return session;
   const bus = SyncBus.open();
@@ -138,7 +147,13 @@ function openSession(): MutterSession {
     const path = printedStrings(created)[0];
     if (!path) throw new Error(`CreateSession answered ${created}`);
     bus.call(MUTTER_REMOTE_DESKTOP, path, SESSION_IFACE, "Start");
-    session = new MutterSession(bus, path);
+    const started = new MutterSession(bus, path);
+    // Mutter adds the session's virtual keyboard to its seat as the first event arrives, and
+    // that event is lost (seen: "abc" typed as "bc"): a lone Shift goes first, then a pause.
+    started.keysym(SHIFT_L, true);
+    started.keysym(SHIFT_L, false);
+    sleepSync(SEAT_PAUSE_MS);
+    session = started;
     return session;
   } catch (e) {
     bus.close();

@@ -1,0 +1,168 @@
+/**
+ * Every verb by ref on GNOME's compositor, headless and with no X at all:
+ * a GTK 3 form, GTK 4's widget factory and a Qt 6 form run under
+ * `mutter --headless --wayland --no-x11`. What AT-SPI can do (click by the
+ * accessible action, type through EditableText, set-value, focus) works and
+ * pyatspi witnesses it; keys go through mutter's RemoteDesktop session;
+ * what mutter does not give a client (the pointer, screenshots, window
+ * operations) fails with an error naming mutter.
+ */
+
+import assert from "node:assert/strict";
+import { missingMutterTools, startMutter } from "../harness/wayland_mutter.ts";
+import { REPO_ROOT } from "../harness/desktop.ts";
+
+const missing = missingMutterTools();
+
+/** pyatspi's word on one element of an app: its text, checked state and value. */
+async function witness(
+  env: Record<string, string>,
+  app: string,
+  name: string,
+): Promise<{ text?: string; checked: boolean; value?: number }> {
+  const script = `
+import json, sys, pyatspi
+app_name, name = sys.argv[1], sys.argv[2]
+def walk(x, depth=0):
+    if x is None or depth > 40: return None
+    if x.name == name: return x
+    for c in x:
+        r = walk(c, depth + 1)
+        if r is not None: return r
+for a in pyatspi.Registry.getDesktop(0):
+    if a is not None and a.name == app_name:
+        e = walk(a)
+        if e is None: break
+        out = {"checked": e.getState().contains(pyatspi.STATE_CHECKED)}
+        try:
+            t = e.queryText(); out["text"] = t.getText(0, -1)
+        except NotImplementedError: pass
+        try:
+            out["value"] = e.queryValue().currentValue
+        except NotImplementedError: pass
+        print(json.dumps(out)); sys.exit(0)
+print("null")
+`;
+  const out = await new Deno.Command("/usr/bin/python3", {
+    args: ["-c", script, app, name],
+    clearEnv: true,
+    env,
+  }).output();
+  const parsed = JSON.parse(new TextDecoder().decode(out.stdout) || "null");
+  assert.ok(parsed, `pyatspi found no "${name}" in ${app}`);
+  return parsed;
+}
+
+interface Case {
+  label: string;
+  cmd: string[];
+  appName: string;
+  env?: Record<string, string>;
+  check: string;
+  entry: string;
+  slider?: string;
+}
+
+const FIXTURES = `${REPO_ROOT}tests/fixtures/wayland`;
+const CASES: Case[] = [
+  {
+    label: "GTK 3",
+    cmd: ["/usr/bin/python3", `${FIXTURES}/form_gtk3.py`],
+    appName: "form_gtk3.py",
+    check: "Subscribe",
+    entry: "Name",
+    slider: "Volume",
+  },
+  {
+    label: "Qt 6",
+    cmd: ["/usr/bin/python3", `${FIXTURES}/form_qt6.py`],
+    appName: "wayland-form-qt",
+    check: "Subscribe",
+    entry: "Name",
+    slider: "Volume",
+  },
+];
+
+/** The ref of the first element line of `read` whose name is `name`. */
+function refOf(tree: string, name: string): string {
+  const m = tree.split("\n").find((l) => l.includes(`"${name}"`))?.match(/\[\d+\|([^\]]+)\]/);
+  assert.ok(m, `no "${name}" in:\n${tree}`);
+  return m[1];
+}
+
+Deno.test({
+  name: "wayland mutter: every verb by ref on GTK 3 and Qt with no X display",
+  ignore: Deno.build.os !== "linux" || missing.length > 0,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using desk = await startMutter();
+    for (const c of CASES) {
+      await t.step(c.label, async () => {
+        await desk.startApp(c.cmd, c.appName, c.env);
+        const app = ["--app", c.appName];
+        const read = await desk.cli("read", ...app);
+        assert.equal(read.code, 0, read.stderr + read.stdout);
+        const check = refOf(read.stdout, c.check);
+        const entry = refOf(read.stdout, c.entry);
+
+        const click = await desk.cli("click", "--ref", check, ...app);
+        assert.equal(click.code, 0, click.stdout + click.stderr);
+        assert.match(click.stdout, /^ok click .* via accessible/);
+        assert.equal((await witness(desk.env, c.appName, c.check)).checked, true);
+
+        const type = await desk.cli("type", "--ref", entry, "hello", ...app);
+        assert.equal(type.code, 0, type.stdout + type.stderr);
+        assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hello");
+
+        if (c.slider) {
+          const slider = refOf(read.stdout, c.slider);
+          const set = await desk.cli("set-value", "--ref", slider, "40", ...app);
+          assert.equal(set.code, 0, set.stdout + set.stderr);
+          assert.equal((await witness(desk.env, c.appName, c.slider)).value, 40);
+        }
+
+        const focus = await desk.cli("focus", "--ref", entry, ...app);
+        assert.equal(focus.code, 0, focus.stdout + focus.stderr);
+
+        // Keys go through mutter's RemoteDesktop session, or fail naming why.
+        const key = await desk.cli("key", "--ref", entry, "End", ...app);
+        if (key.code === 0) assert.match(key.stdout, /^ok key/);
+        else {
+          const err = JSON.parse(key.stdout || key.stderr);
+          assert.equal(err.code, "PLATFORM_NOT_SUPPORTED");
+          assert.match(err.message, /Wayland|mutter/);
+        }
+
+        // The pointer: mutter tells no client where its window is.
+        const wheel = await desk.cli(
+          "scroll",
+          "--x",
+          "100",
+          "--y",
+          "100",
+          "--direction",
+          "down",
+          ...app,
+        );
+        assert.notEqual(wheel.code, 0);
+        const wheelErr = JSON.parse(wheel.stdout || wheel.stderr);
+        assert.equal(wheelErr.code, "PLATFORM_NOT_SUPPORTED");
+
+        const shot = await desk.cli("screenshot", "--out", `${desk.env.HOME}/shot.png`, ...app);
+        assert.notEqual(shot.code, 0);
+        const shotErr = JSON.parse(shot.stdout || shot.stderr);
+        assert.equal(shotErr.code, "PLATFORM_NOT_SUPPORTED");
+        assert.match(shotErr.message, /mutter/);
+
+        const wins = await desk.cli("list", "--windows", ...app);
+        assert.equal(wins.code, 0, wins.stdout + wins.stderr);
+        assert.match(wins.stdout, new RegExp(`app="${c.appName}"`));
+
+        const raise = await desk.cli("window", "--raise", ...app);
+        assert.notEqual(raise.code, 0);
+        assert.match(raise.stdout + raise.stderr, /GNOME's mutter/);
+      });
+    }
+  },
+});
