@@ -15,7 +15,7 @@
 
 import { DesktopError } from "../../../errors.ts";
 import type { InputDelegate } from "../../../act/delegates.ts";
-import { badCombo, type KeyChord } from "../../../act/keys.ts";
+import { badCombo, type KeyChord, type Modifier } from "../../../act/keys.ts";
 import type { Bounds, Point } from "../../../model/element.ts";
 import type { RgbaImage } from "../../../output/image.ts";
 import type { MouseButton, ScreenCapture, ScrollDirection } from "../../provider.ts";
@@ -125,6 +125,15 @@ class Session {
   }
 }
 
+/**
+ * The wlroots input delegate, which also presses a key by its X keysym (as
+ * src/platform/linux/input.ts asks of a compositor's input).
+ */
+export interface WlrootsInput extends InputDelegate {
+  /** Presses one keysym once with modifiers held around it. */
+  pressKeysym(mods: Modifier[], keysym: number): void;
+}
+
 let session: Session | undefined;
 
 function open(deadline: number): Session {
@@ -209,12 +218,17 @@ function pressKey(s: Session, kbd: Deno.PointerValue, code: number, mods: number
   if (mods) s.client.request(kbd, OP.keyboard.modifiers, [0, 0, 0, 0]);
 }
 
-function chordOf(chord: KeyChord): { mask: number; keysym: number } {
+function maskOf(mods: readonly Modifier[], key: string): number {
   let mask = 0;
-  for (const m of chord.mods) {
-    if (m === "fn") throw badCombo(`fn+${chord.key}`, "fn is a macOS modifier with no Linux key");
+  for (const m of mods) {
+    if (m === "fn") throw badCombo(`fn+${key}`, "fn is a macOS modifier with no Linux key");
     mask |= XKB_MODIFIER_MASKS[m];
   }
+  return mask;
+}
+
+function chordOf(chord: KeyChord): { mask: number; keysym: number } {
+  const mask = maskOf(chord.mods, chord.key);
   const keysym = keysymFor(chord.key);
   if (keysym === undefined) throw badCombo(chord.key, "no such key");
   return { mask, keysym };
@@ -260,7 +274,7 @@ function button(s: Session, ptr: Deno.PointerValue, code: number, pressed: boole
  * if (saved !== undefined) Deno.env.set("WAYLAND_DISPLAY", saved);
  * ```
  */
-export function wlrootsInput(): InputDelegate {
+export function wlrootsInput(): WlrootsInput {
   const s = open(Date.now() + CALL_MS);
   if (!s.keyboardManager && !s.pointerManager) {
     throw s.lacks(
@@ -319,6 +333,12 @@ export function wlrootsInput(): InputDelegate {
       const kbd = keyboardOf(s);
       const code = ensureKeymap(s, kbd, [keysym]).get(keysym)!;
       for (let i = 0; i < repeat; i++) pressKey(s, kbd, code, mask);
+      done();
+    },
+    pressKeysym(mods, keysym) {
+      const mask = maskOf(mods, `0x${keysym.toString(16)}`);
+      const kbd = keyboardOf(s);
+      pressKey(s, kbd, ensureKeymap(s, kbd, [keysym]).get(keysym)!, mask);
       done();
     },
     type(text) {
