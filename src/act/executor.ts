@@ -239,6 +239,26 @@ class Execution {
     return this.#input ??= noticingPointer(this.inputOf(), () => (this.pointerUsed = true));
   }
 
+  #noInput: DesktopError | null | undefined;
+
+  /**
+   * Why this display gives no keys and pointer (a Wayland compositor without
+   * an input path): PLATFORM_NOT_SUPPORTED from the input delegate; null when
+   * it gives them. Routes that need input are then skipped for the ones the
+   * accessibility API can do.
+   */
+  noInput(): DesktopError | null {
+    if (this.#noInput !== undefined) return this.#noInput;
+    try {
+      void this.input;
+      this.#noInput = null;
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code !== "PLATFORM_NOT_SUPPORTED") throw e;
+      this.#noInput = e;
+    }
+    return this.#noInput;
+  }
+
   sleep(ms: number): void {
     (this.opts.sleep ?? sleepSync)(ms);
   }
@@ -296,15 +316,18 @@ class Execution {
       actionBlocksOnModal: f.habits.actionBlocksOnModal ?? false,
     });
     for (const route of routes) {
+      if (route.via !== "action" && this.noInput()) continue;
       if (route.via === "menu-pointer") {
-        const done = this.clickMenuItem(el);
+        const done = unlessNoPointer(() => this.clickMenuItem(el));
         if (done) return done;
       } else if (route.via === "clear-pointer") {
-        const at = this.clearPoint(el);
-        if (at) {
+        const done = unlessNoPointer(() => {
+          const at = this.clearPoint(el);
+          if (!at) return null;
           this.input.click(at, button, count);
-          return { via: "input", detail: `${button} x${count}` };
-        }
+          return { via: "input" as const, detail: `${button} x${count}` };
+        });
+        if (done) return done;
       } else if (route.via === "action") {
         const i = pickAction(f.actions, route.names);
         if (i >= 0) {
@@ -313,7 +336,21 @@ class Execution {
         }
       } else break;
     }
-    this.input.click(this.visiblePoint(el), button, count);
+    try {
+      const none = this.noInput();
+      if (none) throw none;
+      this.input.click(this.visiblePoint(el), button, count);
+    } catch (e) {
+      if (!(e instanceof DesktopError) || e.code !== "PLATFORM_NOT_SUPPORTED") throw e;
+      const offers = f.actions.filter((a) => a.trim() !== "");
+      throw new DesktopError(
+        e.code,
+        `${e.message}; and the element has no accessible action that ${
+          button === "left" && count === 1 ? "presses" : `makes a ${button} click x${count} on`
+        } it (${offers.length ? `it offers: ${offers.join(", ")}` : "it offers none"})`,
+        { ...(e.suggestion ? { suggestion: e.suggestion } : {}), details: e.details },
+      );
+    }
     return { via: "input", detail: `${button} x${count}` };
   }
 
@@ -511,7 +548,17 @@ class Execution {
    * where the app takes it, else select-all and delete, as a user would).
    */
   type(f: ElementFacts, text: string, replace: boolean): ActionResult {
-    const moved = this.focusForKeys(f, false);
+    if (this.noInput() && f.editableText) return this.typeWithoutKeys(text, replace);
+    let moved: boolean;
+    try {
+      moved = this.focusForKeys(f, false);
+    } catch (e) {
+      // The focus could only be given by a click this display cannot make (Wayland): the text
+      // goes in through the accessibility API instead.
+      const noPointer = e instanceof DesktopError && e.code === "PLATFORM_NOT_SUPPORTED";
+      if (noPointer && f.editableText) return this.typeWithoutKeys(text, replace);
+      throw e;
+    }
     let detail = "keyboard";
     // What a replace clears is put back if the keys then go elsewhere: nothing is lost.
     const kept = replace ? this.el.textNow() : null;
@@ -536,6 +583,25 @@ class Execution {
       throw e;
     }
     return { via: "input", detail };
+  }
+
+  /**
+   * Types where the display gives no keys (a Wayland compositor without an
+   * input path): the text is written through EditableText, after what the
+   * field holds, or in its place for a replace.
+   */
+  typeWithoutKeys(text: string, replace: boolean): ActionResult {
+    quietly(() => (this.el.grabFocus(), true));
+    if (replace) this.el.setText(text);
+    else {
+      const now = this.el.textNow();
+      if (now === null) throw this.noInput()!;
+      this.el.setText(now + text);
+    }
+    return {
+      via: "accessible",
+      detail: replace ? "EditableText, replaced" : "EditableText, appended",
+    };
   }
 
   /**
@@ -826,6 +892,20 @@ class Execution {
       step: () => this.input.wheel(at, direction, 1),
     });
     return { via: "input", detail: `wheel ${direction} x${amount}` };
+  }
+}
+
+/**
+ * Runs a pointer route that may be skipped: null when this display gives no
+ * pointer there (PLATFORM_NOT_SUPPORTED: a Wayland compositor that does not
+ * tell where windows are), so the next route runs.
+ */
+function unlessNoPointer<T>(f: () => T | null): T | null {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof DesktopError && e.code === "PLATFORM_NOT_SUPPORTED") return null;
+    throw e;
   }
 }
 

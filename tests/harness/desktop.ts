@@ -75,6 +75,12 @@ export interface DesktopOptions {
    * loaded by then is cached whole, one that loads later may stay out of it.
    */
   firstContactDelayMs?: number;
+  /**
+   * The display server: `x11` (Xvfb, the default) or `mutter` (GNOME's
+   * compositor headless on Wayland, no X at all; apps run with their Wayland
+   * backends).
+   */
+  session?: "x11" | "mutter";
 }
 
 /** An app running on a test desktop. */
@@ -334,6 +340,16 @@ function inGroup(pid: number, group: number): boolean {
     // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after ')'.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return Number(fields[2]) === group;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a path exists. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
   } catch {
     return false;
   }
@@ -688,25 +704,29 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     // disconnects; Qt's bridge connects through that property (without it Qt 5
     // does not register), so the server must keep it, as a desktop with a
     // window manager does.
-    const xvfb = new Group(
-      "Xvfb",
-      "Xvfb",
-      [
-        "-noreset",
-        "-displayfd",
-        "1",
-        "-screen",
-        "0",
-        "1280x1024x24",
-        "-nolisten",
-        "tcp",
-      ],
-      env,
-      true,
-    );
-    track(xvfb);
-    const display = `:${await firstLine(xvfb, 10000)}`;
-    env.DISPLAY = display;
+    const wayland = opts.session === "mutter";
+    let display = "";
+    if (!wayland) {
+      const xvfb = new Group(
+        "Xvfb",
+        "Xvfb",
+        [
+          "-noreset",
+          "-displayfd",
+          "1",
+          "-screen",
+          "0",
+          "1280x1024x24",
+          "-nolisten",
+          "tcp",
+        ],
+        env,
+        true,
+      );
+      track(xvfb);
+      display = `:${await firstLine(xvfb, 10000)}`;
+      env.DISPLAY = display;
+    }
 
     const dbus = new Group(
       "dbus-daemon",
@@ -724,6 +744,39 @@ export async function startDesktop(opts: DesktopOptions): Promise<TestDesktop> {
     env.DBUS_SESSION_BUS_ADDRESS = await firstLine(dbus, 10000);
 
     track(new Group("at-spi-bus-launcher", LAUNCHER, ["--launch-immediately"], env, false));
+    if (wayland) {
+      // GNOME's compositor, headless, Wayland only: no X server anywhere in this session.
+      const name = "wayland-test";
+      track(
+        new Group(
+          "mutter",
+          "mutter",
+          [
+            "--headless",
+            "--wayland",
+            "--no-x11",
+            "--virtual-monitor",
+            "1280x1024",
+            `--wayland-display=${name}`,
+          ],
+          env,
+          false,
+          `${dir}/mutter.log`,
+        ),
+      );
+      const until = Date.now() + 20000;
+      while (!(await exists(`${runtime}/${name}`))) {
+        if (Date.now() > until) {
+          throw new Error(`mutter did not start: ${tail(`${dir}/mutter.log`)}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      env.WAYLAND_DISPLAY = name;
+      env.GDK_BACKEND = "wayland";
+      env.QT_QPA_PLATFORM = "wayland";
+      env.XDG_SESSION_TYPE = "wayland";
+      env.XDG_CURRENT_DESKTOP = "GNOME";
+    }
 
     await Deno.mkdir(`${dir}/firefox-profile`, { recursive: true });
     let launched = 0;

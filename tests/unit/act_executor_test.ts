@@ -437,3 +437,43 @@ Deno.test("executor type --replace: keys that go elsewhere put the cleared text 
   assert.equal(el.state.text, "my draft", "nothing is lost");
   assert.deepEqual(el.calls, ['setText ""', 'setText "my draft"']);
 });
+
+Deno.test("executor without keys or pointer (Wayland): accessible routes first, clear errors else", () => {
+  const none = new DesktopError("PLATFORM_NOT_SUPPORTED", "no keys or pointer here");
+  const noInput = (): InputDelegate => {
+    throw none;
+  };
+  const exec = (spec: FakeElementSpec, action: Action) => {
+    const el = fakeElement(spec);
+    return { el, run: () => executeOnElement(el, noInput, action, { sleep: () => {} }) };
+  };
+  // A GTK 3 button goes by the pointer where it can: here its own action runs.
+  const button = exec(
+    { role: "btn", actions: ["click"], buttonLike: true, habits: { actionBlocksOnModal: true } },
+    { kind: "click" },
+  );
+  assert.deepEqual(button.run(), ok("accessible", "click"));
+  // Text goes in through EditableText: appended, or in place of the old for a replace.
+  const field = exec({ role: "input", editableText: true, text: "Ada" }, {
+    kind: "type",
+    text: " Lovelace",
+  });
+  assert.deepEqual(field.run(), ok("accessible", "EditableText, appended"));
+  assert.equal(field.el.state.text, "Ada Lovelace");
+  // What only input can do says so.
+  for (
+    const [spec, action] of [
+      [{ role: "input" }, { kind: "key", combo: "Return" }],
+      [{ actions: [] }, { kind: "click" }],
+      [{}, { kind: "scroll", direction: "down", amount: 2 }],
+    ] as Array<[FakeElementSpec, Action]>
+  ) {
+    assert.throws(
+      () => exec(spec, action).run(),
+      (e: unknown) =>
+        e instanceof DesktopError && e.code === "PLATFORM_NOT_SUPPORTED" &&
+        e.message.startsWith(none.message),
+      action.kind,
+    );
+  }
+});

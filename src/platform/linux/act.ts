@@ -42,6 +42,7 @@ import { type Native, objectId, type Owned, type Ptr, stateWords } from "./nativ
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
 import { X11 } from "./x11.ts";
+import { waylandInput } from "./wayland/mod.ts";
 import {
   actionsRunInDispatch,
   boxesRelativeToWindow,
@@ -128,6 +129,8 @@ function sameObject(a: Ptr, b: Ptr): boolean {
  * @returns the input delegate
  */
 export function linuxInput(n: Native, deadline = Infinity): InputDelegate {
+  // No X display: the Wayland compositor's own input path, or PLATFORM_NOT_SUPPORTED naming it.
+  if (!hasXDisplay()) return waylandInput();
   return {
     name: "x11",
     primary: "ctrl",
@@ -154,6 +157,15 @@ export function linuxInput(n: Native, deadline = Infinity): InputDelegate {
       if (corner) mouseEvent(n, corner, "abs");
     },
   };
+}
+
+/** Whether an X display is named (X11, or Xwayland beside a compositor). */
+function hasXDisplay(): boolean {
+  try {
+    return (Deno.env.get("DISPLAY") ?? "") !== "";
+  } catch {
+    return true; // no --allow-env: Xlib reads DISPLAY itself
+  }
 }
 
 /** The bottom-right pixel of the X screen, or null without an X display. */
@@ -365,7 +377,24 @@ export class LinuxElement implements ElementDelegate {
     return Boolean(ok);
   }
 
+  /**
+   * The centre of the element's visible part on screen. Without an X display
+   * (Wayland) a client's boxes are relative to its window and the compositor
+   * does not say where the window is: PLATFORM_NOT_SUPPORTED, never a guessed
+   * point.
+   */
   visiblePoint(): Point | null {
+    if (!hasXDisplay()) {
+      throw new DesktopError(
+        "PLATFORM_NOT_SUPPORTED",
+        "the element's place on screen is unknown on Wayland: its box is relative to its " +
+          "window, and the compositor does not tell where the window is",
+        {
+          suggestion: "Act through the element: click by ref (its accessible action), " +
+            "set-value, type, focus and scroll by ref need no pointer",
+        },
+      );
+    }
     const part = this.#visiblePart();
     return part ? centreOf(part) : null;
   }
@@ -402,8 +431,12 @@ export class LinuxElement implements ElementDelegate {
     return deadEnd && this.#isWithin(this.#acc, cur, held, 256) === true;
   }
 
-  /** Gives the element's app the X keyboard focus when another app has it. */
+  /**
+   * Gives the element's app the X keyboard focus when another app has it
+   * (on Wayland the compositor alone decides: nothing to do).
+   */
   raise(): void {
+    if (!hasXDisplay()) return;
     const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
     this.#n.check("read process id", "STALE_REF");
     const top = this.#topWindow();
