@@ -16,6 +16,14 @@ import { DesktopError } from "../errors.ts";
 /** The most keys one set-value presses to bring a slider or spin button to a value. */
 export const MAX_VALUE_KEYS = 200;
 
+/**
+ * How long a key's effect may take to reach the accessibility tree before
+ * the key counts as ignored (ms): a page updates its tree after its own
+ * handler runs, and a spin button that rewrites its text takes longer than a
+ * slider.
+ */
+export const KEY_LANDING_MS = 800;
+
 /** What a widget shows after a key: its number, and its value in words where it has one. */
 export interface ValueReading {
   /** The number (NaN when it cannot be read). */
@@ -42,6 +50,34 @@ export interface ValueStepping {
   maxKeys?: number;
   /** Milliseconds now (tests pass a fake clock). */
   now?: () => number;
+  /** Waits this many milliseconds between reads of a key not yet seen (tests pass a fake). */
+  pause?: (ms: number) => void;
+}
+
+/** Blocks the thread for `ms` (the executor's primitives are synchronous). */
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Reads the widget after a key until it differs from `before` or the key's
+ * landing time (or the deadline) has passed: the key's effect reaches the
+ * accessibility tree some time after the key.
+ */
+function readAfterKey(o: ValueStepping, before: ValueReading): ValueReading {
+  const now = o.now ?? Date.now;
+  const pause = o.pause ?? sleep;
+  const until = Math.min(now() + KEY_LANDING_MS, o.deadline);
+  let reading = o.read();
+  while (
+    reading.value === before.value && reading.text === before.text ||
+    Number.isNaN(reading.value) && !Number.isNaN(before.value)
+  ) {
+    if (now() >= until) break;
+    pause(40);
+    reading = o.read();
+  }
+  return reading;
 }
 
 /**
@@ -73,8 +109,13 @@ function stepToNumber(o: ValueStepping, want: number): number {
   const now = o.now ?? Date.now;
   const max = o.maxKeys ?? MAX_VALUE_KEYS;
   const same = (a: number) => Math.abs(a - want) <= 1e-9 * Math.max(1, Math.abs(want));
-  const press = (key: string) => (o.press(key), o.read().value);
-  let value = o.read().value;
+  let reading = o.read();
+  const press = (key: string) => {
+    o.press(key);
+    reading = readAfterKey(o, reading);
+    return reading.value;
+  };
+  let value = reading.value;
   let presses = 0;
   const r = o.range;
   if (!same(value) && r && r.min < r.max && (same(r.min) || same(r.max))) {
@@ -147,7 +188,7 @@ function stepToText(o: ValueStepping, want: string): number {
   const start = reading.value;
   o.press("Home");
   let presses = 1;
-  reading = o.read();
+  reading = readAfterKey(o, reading);
   const seen: string[] = [];
   const up = o.slider ? "Right" : "Up";
   while (fold(reading.text) !== target) {
@@ -156,7 +197,7 @@ function stepToText(o: ValueStepping, want: string): number {
     const before = reading.value;
     o.press(up);
     presses++;
-    reading = o.read();
+    reading = readAfterKey(o, reading);
     // The end of the range: every value was passed.
     if (reading.value === before) break;
   }

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { DesktopError } from "../../src/errors.ts";
-import { MAX_VALUE_KEYS, stepToValue } from "../../src/act/steps.ts";
+import { KEY_LANDING_MS, MAX_VALUE_KEYS, stepToValue } from "../../src/act/steps.ts";
 
 /** A widget that moves by its keys: arrows by `step`, pages by `page`, Home/End to its ends. */
 function widget(
@@ -101,4 +101,43 @@ Deno.test("steps: a value in words is found from the start; a missing one lists 
       /January, February, March, April, May, June/.test((e as DesktopError).suggestion ?? ""),
   );
   assert.equal(w.value, 5);
+});
+
+Deno.test("steps: a key whose effect reaches the tree late is waited for, not taken as ignored", () => {
+  // The widget's reading shows a key 120 ms after it (a page that rewrites its text).
+  const w = widget({ value: 2, min: 1, max: 14 });
+  const history = [{ at: -Infinity, value: 2 }];
+  let clock = 0;
+  const n = stepToValue({
+    want: 9,
+    slider: false,
+    deadline: Infinity,
+    range: { min: 1, max: 14 },
+    now: () => clock,
+    pause: (ms) => (clock += ms),
+    press: (key) => {
+      w.press(key);
+      history.push({ at: clock, value: w.value });
+    },
+    read: () => ({ value: history.findLast((h) => h.at <= clock - 120)!.value }),
+  });
+  assert.equal(w.value, 9);
+  assert.deepEqual(w.keys, ["Up", "Page_Up", "Up"]);
+  assert.equal(n, 3);
+  // A key that never shows is still refused, after the landing time and no longer.
+  const stuck = widget({ value: 5, min: 1, max: 5 });
+  clock = 0;
+  assert.throws(
+    () =>
+      stepToValue({
+        want: 9,
+        slider: false,
+        deadline: Infinity,
+        now: () => clock,
+        pause: (ms) => (clock += ms),
+        ...stuck,
+      }),
+    failed(/did not move on Up/),
+  );
+  assert.ok(clock >= KEY_LANDING_MS && clock < KEY_LANDING_MS + 100, String(clock));
 });
