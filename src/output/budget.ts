@@ -4,8 +4,9 @@
  * keeps its first {@link LONG_TEXT} characters and says its length and how to
  * read it whole (`read --scope-ref <ref> --max-text 0`). Then the largest
  * repeated regions (many sibling lines under one parent: table rows, list
- * items, menu items; a region weighs its number of children times its median
- * child, so a table's rows collapse before the page that holds it) collapse: their first lines stay, and one summary line
+ * items, menu items; a region weighs the square of its number of children
+ * times its median child, so a table's rows collapse before the page that
+ * holds it) collapse: their first lines stay, and one summary line
  * says how many were left out and how to see them (`read --scope-ref
  * <parent>`). Nothing is dropped silently, and every ref still printed stays
  * valid.
@@ -112,12 +113,15 @@ function regions(lines: readonly string[]): Region[] {
   return out;
 }
 
-/** A region's weight as repetition: its number of blocks times the median block's cost. */
+/**
+ * A region's weight as repetition: the square of its number of blocks times
+ * the median block's cost (many like blocks outweigh a few unlike ones).
+ */
 function repeatedSize(r: Region, live: (from: number, to: number) => number): number {
   const sizes: number[] = [];
   for (let k = 0; k + 1 < r.blocks.length; k++) sizes.push(live(r.blocks[k], r.blocks[k + 1]));
   sizes.sort((a, b) => a - b);
-  return sizes.length * (sizes[Math.floor(sizes.length / 2)] ?? 0);
+  return sizes.length * sizes.length * (sizes[Math.floor(sizes.length / 2)] ?? 0);
 }
 
 /**
@@ -193,10 +197,11 @@ export function fitBudget(text: string, budget: number, count: TokenCounter): st
     for (let i = from; i < to; i++) if (!dropped[i]) sum += cost[i];
     return sum;
   };
-  // Largest repeated regions first: collapse each just enough, until the text fits. A region
-  // weighs its number of blocks times its median block, so a table of 200 rows goes before the
-  // few unlike children of the page that holds it (weighed by its size, that page would drop
-  // the whole table, rows that fit the budget included).
+  // Most repeated regions first: collapse each just enough, until the text fits. A region
+  // weighs the square of its number of blocks times its median block, so a table of 200 rows, or
+  // a toolbar of 30 buttons, goes before the few unlike children of the window that holds it
+  // (weighed by its size, the window would drop whole toolbars or the whole table from its end,
+  // rows that fit the budget included).
   const all = regions(lines).map((r) => ({ r, size: repeatedSize(r, live) }))
     .sort((a, b) => b.size - a.size);
   for (const { r } of all) {
