@@ -21,6 +21,7 @@ import { printError, writeAllSync } from "./src/commands/_shared.ts";
 import { allOps } from "./src/ops/mod.ts";
 import { addOpCommands } from "./src/commands/_generate.ts";
 import { mcpCommand } from "./src/commands/mcp.ts";
+import { daemonChoice } from "./src/daemon/client.ts";
 
 /** The version `--version` prints. */
 export const VERSION: string = config.version;
@@ -46,6 +47,10 @@ Examples:
   $ desktop click --app Chromium --ref form/submit
   $ desktop type --app Chromium --ref form/email --text "ada@example.com"
   $ desktop read --from tests/fixtures/browser_form.json
+  $ desktop daemon status              # the background process reads reuse
+
+A read goes through this desktop's background process when one runs (DESKTOP_DAEMON=1 starts
+one on demand); --no-daemon or DESKTOP_NO_DAEMON=1 reads in this process.
 
 Errors are one JSON object on stderr: {"error":true,"code":"...","message":"...","suggestion":"..."}`,
     );
@@ -64,6 +69,18 @@ function routeErrors(cmd: CommandUnknownOpts): void {
 const writeOut = (text: string) => void writeAllSync(Deno.stdout, text);
 const writeErr = (text: string) => void writeAllSync(Deno.stderr, text);
 
+/** Set in the background process itself: the command lines it runs never go to a daemon. */
+let serving = false;
+
+/** A variable of the environment, or undefined (also without --allow-env). */
+function envVar(k: string): string | undefined {
+  try {
+    return Deno.env.get(k);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Commander codes that are not errors (help and version were printed). */
 const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
 
@@ -73,6 +90,25 @@ const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version", "com
  * @param args command-line arguments
  */
 export async function main(args: string[]): Promise<void> {
+  const choice = daemonChoice(args, envVar);
+  args = choice.argv;
+  if (choice.use && !serving) {
+    const { runThroughDaemon } = await import("./src/daemon/client.ts");
+    const outcome = await runThroughDaemon(choice);
+    if ("ran" in outcome) {
+      writeOut(outcome.ran.stdout);
+      writeErr(outcome.ran.stderr);
+      Deno.exitCode = outcome.ran.code;
+      return;
+    }
+    if (outcome.fallback) writeErr(`note: ${outcome.fallback}; reading in this process\n`);
+  }
+  if (args[0] === "daemon") {
+    // Not a verb of the faces: the background process of this desktop.
+    serving ||= args[1] === "serve";
+    const { daemonAction } = await import("./src/daemon/command.ts");
+    return await daemonAction(args[1], main);
+  }
   const program = buildProgram();
   if (args.length === 0) {
     program.outputHelp();

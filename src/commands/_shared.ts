@@ -60,6 +60,22 @@ export function sessionFromOptions(opts: { session?: string }): string | undefin
   return env === undefined || env === "" ? undefined : validateSession(env);
 }
 
+/** Opens a live session for the options in a process that keeps its sessions (the daemon). */
+export type SessionPool = (opts: { timeout?: number; session?: string }) => Promise<Desktop>;
+
+let pool: SessionPool | null = null;
+
+/**
+ * Makes live sessions come from `p` (the background process keeps them
+ * between commands; their `close` does nothing), or from a new connection
+ * each time again (null).
+ *
+ * @param p the pool, or null
+ */
+export function setSessionPool(p: SessionPool | null): void {
+  pool = p;
+}
+
 /**
  * Opens a session for the options: the replay backend with `--from`, else the
  * live backend; ids and refs of reads are persisted for later commands, in
@@ -74,9 +90,15 @@ export async function openDesktopFromOptions(
   store?: RefStore,
   deadline?: number,
 ): Promise<Desktop> {
+  const session = sessionFromOptions(opts);
+  if (pool && opts.from === undefined && !store) {
+    return await pool({
+      ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
+      ...(session !== undefined ? { session } : {}),
+    });
+  }
   // Dynamic: the library entry stays free of platform code until a command runs.
   const { connect } = await import("../connect.ts");
-  const session = sessionFromOptions(opts);
   return await connect({
     from: opts.from,
     timeoutMs: opts.timeout ?? DEFAULT_TIMEOUT_MS,

@@ -1,0 +1,233 @@
+/**
+ * The CLI's side of the background process (server.ts): which command lines
+ * it may run, starting it on demand, and asking it within a bounded time.
+ * A process that does not answer in half the command's time (stopped,
+ * hung), or that goes away during the call, leaves the command to be read
+ * in the CLI's own process, with a note on stderr: the command's deadline
+ * always holds.
+ *
+ * @module
+ */
+
+import { DEFAULT_TIMEOUT_MS } from "../desktop.ts";
+import { daemonPaths } from "./paths.ts";
+import type { DaemonRequest, RunReply, StatusReply } from "./server.ts";
+
+/** The option that keeps a command in its own process. */
+export const NO_DAEMON_FLAG = "--no-daemon";
+
+/** How a command line goes: through the background process, or not. */
+export interface DaemonChoice {
+  /** The command line without {@link NO_DAEMON_FLAG}. */
+  argv: string[];
+  /** Whether it may go through the background process. */
+  use: boolean;
+  /** Whether a background process may be started for it when none runs. */
+  start: boolean;
+}
+
+/** Options whose meaning depends on this process (its directory, its stdin): such lines stay here. */
+const LOCAL_OPTIONS = new Set(["--from", "--save", "--help", "-h", "--version", "-V"]);
+
+/**
+ * Whether a command line may go through the background process: a live
+ * `read` (no `--from`, no `--save`), without `--no-daemon` and without
+ * `DESKTOP_NO_DAEMON=1`. One is started on demand with `DESKTOP_DAEMON=1`;
+ * otherwise only a running one (`desktop daemon start`) is used.
+ *
+ * @param args the command line
+ * @param env reads a variable
+ * @returns the choice
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { daemonChoice } from "./client.ts";
+ * const none = () => undefined;
+ * assert.equal(daemonChoice(["read", "--app", "gedit"], none).use, true);
+ * assert.equal(daemonChoice(["read", "--no-daemon"], none).use, false);
+ * assert.deepEqual(daemonChoice(["read", "--no-daemon"], none).argv, ["read"]);
+ * assert.equal(daemonChoice(["click", "--ref", "a"], none).use, false);
+ * assert.equal(daemonChoice(["read"], (k) => k === "DESKTOP_NO_DAEMON" ? "1" : undefined).use, false);
+ * ```
+ */
+export function daemonChoice(
+  args: readonly string[],
+  env: (k: string) => string | undefined,
+): DaemonChoice {
+  const argv = args.filter((a) => a !== NO_DAEMON_FLAG);
+  const off = argv.length !== args.length || env("DESKTOP_NO_DAEMON") === "1";
+  const verb = argv.find((a) => !a.startsWith("-"));
+  const local = argv.some((a) => LOCAL_OPTIONS.has(a.split("=")[0]));
+  const use = !off && verb === "read" && argv[0] === "read" && !local;
+  return { argv, use, start: use && env("DESKTOP_DAEMON") === "1" };
+}
+
+/** The command's `--timeout` in ms (the default when absent or unreadable). */
+function timeoutOf(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = a === "--timeout" ? argv[i + 1] : a.startsWith("--timeout=") ? a.slice(10) : null;
+    if (v !== null && v !== undefined && /^\d+$/.test(v)) return Number(v);
+  }
+  return DEFAULT_TIMEOUT_MS;
+}
+
+/** The command that starts the background process: this program, as `daemon serve`. */
+function serveCommand(): string[] {
+  if (Deno.build.standalone) return [Deno.execPath(), "daemon", "serve"];
+  const path = (u: URL) => decodeURIComponent(u.pathname);
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    "--config",
+    path(new URL("../../deno.json", import.meta.url)),
+    path(new URL("../../cli.ts", import.meta.url)),
+    "daemon",
+    "serve",
+  ];
+}
+
+/** A union's members, each without `K`. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Sends one request and reads the one-line answer, within `ms`; null when none came. */
+async function ask<T>(
+  req: DistributiveOmit<DaemonRequest, "token">,
+  ms: number,
+): Promise<T | null> {
+  if (ms <= 0) return null;
+  let conn: Deno.UnixConn | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  const work = (async (): Promise<T | null> => {
+    const paths = daemonPaths();
+    const token = await Deno.readTextFile(paths.token);
+    conn = await Deno.connect({ transport: "unix", path: paths.socket });
+    const bytes = new TextEncoder().encode(JSON.stringify({ ...req, token }) + "\n");
+    for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
+    const dec = new TextDecoder();
+    let text = "";
+    const buf = new Uint8Array(256 * 1024);
+    while (true) {
+      const n = await conn.read(buf);
+      if (n === null) return null; // it went away mid-call
+      text += dec.decode(buf.subarray(0, n), { stream: true });
+      const nl = text.indexOf("\n");
+      if (nl !== -1) return JSON.parse(text.slice(0, nl)) as T;
+    }
+  })().catch(() => null);
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn?.close();
+    } catch {
+      // Closed.
+    }
+  }
+}
+
+/**
+ * The running background process's state, or null when none answers within `ms`.
+ *
+ * @param ms how long to wait
+ * @returns its status
+ */
+export function daemonStatus(ms = 1000): Promise<StatusReply | null> {
+  return ask<StatusReply>({ type: "status" }, ms);
+}
+
+/**
+ * Tells the running background process to end.
+ *
+ * @param ms how long to wait for its answer
+ * @returns whether one answered
+ */
+export async function stopDaemon(ms = 1000): Promise<boolean> {
+  return (await ask<{ stopped: boolean }>({ type: "stop" }, ms))?.stopped === true;
+}
+
+/**
+ * Starts the background process of this desktop (detached: it outlives
+ * this process) and waits until it answers, at most `ms`.
+ *
+ * @param ms how long to wait
+ * @returns its status, or null when it did not answer in time
+ */
+export async function startDaemon(ms = 5000): Promise<StatusReply | null> {
+  const running = await daemonStatus(Math.min(ms, 500));
+  if (running) return running;
+  const [cmd, ...args] = serveCommand();
+  const child = new Deno.Command(cmd, {
+    args,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  child.unref();
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    const status = await daemonStatus(Math.min(500, until - Date.now()));
+    if (status) return status;
+  }
+  return null;
+}
+
+/** What {@link runThroughDaemon} gives: the command's output, or why it runs here. */
+export type DaemonOutcome = { ran: RunReply } | { fallback: string | null };
+
+/**
+ * Runs a command line in the background process, starting one when allowed,
+ * within half the command's time from this process's start.
+ *
+ * @param choice from {@link daemonChoice}
+ * @returns the output, or why the command should run in this process (null: no process runs)
+ */
+export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutcome> {
+  const deadline = performance.timeOrigin + timeoutOf(choice.argv);
+  const budget = () => Math.floor((deadline - Date.now()) / 2);
+  let paths;
+  try {
+    paths = daemonPaths();
+  } catch {
+    return { fallback: null };
+  }
+  let exists = false;
+  try {
+    Deno.statSync(paths.socket);
+    exists = true;
+  } catch {
+    exists = false;
+  }
+  if (!exists) {
+    if (!choice.start) return { fallback: null };
+    if (!(await startDaemon(budget()))) {
+      return { fallback: "the background process did not start in time" };
+    }
+  }
+  const session = Deno.env.get("DESKTOP_SESSION");
+  const ms = budget();
+  const ran = await ask<RunReply>({
+    type: "run",
+    argv: choice.argv,
+    ...(session !== undefined ? { session } : {}),
+  }, ms);
+  if (ran) return { ran };
+  if (!exists) return { fallback: "the background process did not answer" };
+  // A socket left by a process that was killed: a new one is started next time.
+  if (choice.start && !(await daemonStatus(100))) {
+    try {
+      Deno.removeSync(paths.socket);
+    } catch {
+      // Gone already.
+    }
+  }
+  return { fallback: `the background process did not answer within ${ms} ms` };
+}
