@@ -41,6 +41,8 @@ async function cli(d: TestDesktop, args: string[]): Promise<string> {
 interface WebStep {
   what: string;
   words: string[];
+  /** CLI words that undo the step before the next one (a menu left open holds the pointer). */
+  after?: string[];
 }
 
 const WEB_PAGE = `${REPO_ROOT}tests/fixtures/web/diff_actions.html`;
@@ -52,7 +54,11 @@ const WEB_STEPS: WebStep[] = [
   },
   { what: "sort a 12-row table by its Name header", words: ["click", "--ref", "name/btn"] },
   { what: "sort it back (key Return on the header)", words: ["key", "Return"] },
-  { what: "open a menu button's menu (4 items)", words: ["click", "--ref", "actions"] },
+  {
+    what: "open a menu button's menu (4 items)",
+    words: ["click", "--ref", "actions"],
+    after: ["key", "Escape"],
+  },
   { what: "open a modal dialog (6 fields)", words: ["click", "--ref", "new-contact"] },
 ];
 
@@ -175,6 +181,7 @@ async function webActions(): Promise<void> {
       lines: acted.split("\n").length - 1,
       reread: tokens(await cli(d, ["read", ...app])),
     });
+    if (step.after) await cli(d, [...step.after, ...app]);
   }
   const facts = await machineFacts();
   const body = [

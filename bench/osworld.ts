@@ -371,6 +371,28 @@ async function measure(s: { app: DesktopApp; state: string; url?: string }): Pro
   };
 }
 
+/** What the table shows about the two observations (mechanisms, not figures of one run). */
+const WHY = [
+  "Where ours costs more, and why:",
+  "",
+  "- OSWorld keeps only what is showing: of the orders page's 200 rows it has the 23 in view, while",
+  "  `read` prints all 200, scrolled out or not. Within OSWorld's tokens (`--budget`), our read keeps",
+  "  the rows in view (and more), collapsing the rest into one line that says how to read them, and",
+  "  names the same rows.",
+  "- OSWorld drops what has no name, what is disabled and what is not `showing`: FeatherPad's editor",
+  "  and its search bar (description only), its disabled Save/Undo/Redo; every control of",
+  "  gnome-calculator (GTK 4 sets `visible` but neither `showing` nor `enabled` below the window,",
+  "  so its observation has no row at all). `read` prints them: they are what an agent acts on.",
+  "- Per line, our `[id|ref]` is about 40% of a read (an id and a ref where OSWorld has neither;",
+  "  OSWorld pays the same in position and size columns instead). LibreOffice Writer's closed",
+  "  menus each say `(closed, N items: open it, or read --scope-ref ...)`, about 190 tokens for",
+  "  its 11 menus, and its menu bar is read twice (the window's and the document's).",
+  "- Rows not found: Chromium's date fields' `//` separators and a closed select's option (we",
+  "  print the select's value), an icon named by its icon file (thunar), LibreOffice's sidebar",
+  "  `Menu` button, which our read shows as the `Sidebar Settings` toggle.",
+  "",
+];
+
 if (import.meta.main) {
   const only = Deno.args.filter((a) => !a.startsWith("--"));
   const rows: string[] = [];
@@ -414,6 +436,7 @@ if (import.meta.main) {
     ...rows,
     "",
     ...(notes.length ? ["Rows not found:", "", ...notes, ""] : []),
+    ...WHY,
   ].join("\n");
   await publishResults("osworld.md", "Tokens: against OSWorld's linearized observation", body);
 }
