@@ -30,6 +30,11 @@ export interface MutterDesktop extends AsyncDisposable {
   startApp(cmd: string[], appName: string, extraEnv?: Record<string, string>): Promise<WaylandApp>;
   /** Runs the CLI in the session; its exit code, stdout and stderr. */
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /**
+   * Types text, then presses one key, through the compositor's keyboard
+   * (src/platform/linux/input.ts) into whatever holds the focus.
+   */
+  typeWithCompositor(text: string, key: string): Promise<{ code: number; stderr: string }>;
   /** Kills every process of the session and removes its files. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -181,17 +186,42 @@ export async function startMutter(): Promise<MutterDesktop> {
         },
         stdin: "null",
         stdout: "null",
-        stderr: "null",
+        stderr: "piped",
       }).spawn();
+      const logFile = `${dir}/app-${app.pid}.log`;
+      app.stderr.pipeTo((await Deno.create(logFile)).writable).catch(() => undefined);
       groups.push(app.pid);
       children.push(app);
-      await waitFor(`${appName} registering`, 30_000, async () => {
-        const r = await cli("list");
-        return r.stdout.includes(`"${appName}"`) ? true : null;
-      });
+      let listed = "";
+      try {
+        await waitFor(`${appName} registering`, 30_000, async () => {
+          const r = await cli("list");
+          listed = r.stdout + r.stderr;
+          return r.stdout.includes(`"${appName}"`) ? true : null;
+        });
+      } catch (e) {
+        const log = await Deno.readTextFile(logFile).catch(() => "");
+        throw new Error(`${(e as Error).message}; list said: ${listed}; the app said: ${log}`);
+      }
       return { pid: app.pid, appName };
     };
-    return { env, startApp, cli, stop, [Symbol.asyncDispose]: stop };
+    const typeWithCompositor = async (text: string, key: string) => {
+      const input = `${REPO_ROOT}src/platform/linux/input.ts`;
+      const keys = `${REPO_ROOT}src/platform/linux/keys.ts`;
+      const code = `import { pressCombo, typeString } from ${JSON.stringify(input)};
+import { parseCombo } from ${JSON.stringify(keys)};
+const n = null as never;
+typeString(n, ${JSON.stringify(text)});
+pressCombo(n, parseCombo(${JSON.stringify(key)}));`;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", "--ext=ts", code],
+        clearEnv: true,
+        env: cliEnv,
+        stdin: "null",
+      }).output();
+      return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+    };
+    return { env, startApp, cli, typeWithCompositor, stop, [Symbol.asyncDispose]: stop };
   } catch (e) {
     await stop();
     throw e;
