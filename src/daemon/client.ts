@@ -92,21 +92,34 @@ function serveCommand(): string[] {
 /** A union's members, each without `K`. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Sends one request and reads the one-line answer, within `ms`; null when none came. */
-async function ask<T>(
+/** No process listens on the socket (it was killed): a socket file left over. */
+const REFUSED = Symbol("refused");
+
+/**
+ * Sends one request and reads the one-line answer, within `ms`: null when
+ * none came, {@link REFUSED} when nothing listens on the socket.
+ */
+async function exchange<T>(
   req: DistributiveOmit<DaemonRequest, "token">,
   ms: number,
-): Promise<T | null> {
+): Promise<T | null | typeof REFUSED> {
   if (ms <= 0) return null;
   let conn: Deno.UnixConn | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), ms);
   });
-  const work = (async (): Promise<T | null> => {
+  const work = (async (): Promise<T | null | typeof REFUSED> => {
     const paths = daemonPaths();
+    try {
+      conn = await Deno.connect({ transport: "unix", path: paths.socket });
+    } catch (e) {
+      if (e instanceof Deno.errors.ConnectionRefused || e instanceof Deno.errors.NotFound) {
+        return REFUSED;
+      }
+      throw e;
+    }
     const token = await Deno.readTextFile(paths.token);
-    conn = await Deno.connect({ transport: "unix", path: paths.socket });
     const bytes = new TextEncoder().encode(JSON.stringify({ ...req, token }) + "\n");
     for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
     const dec = new TextDecoder();
@@ -132,13 +145,22 @@ async function ask<T>(
   }
 }
 
+/** {@link exchange}, with no answer and no listener alike null. */
+async function ask<T>(
+  req: DistributiveOmit<DaemonRequest, "token">,
+  ms: number,
+): Promise<T | null> {
+  const r = await exchange<T>(req, ms);
+  return r === REFUSED ? null : r;
+}
+
 /**
  * The running background process's state, or null when none answers within `ms`.
  *
  * @param ms how long to wait
  * @returns its status
  */
-export function daemonStatus(ms = 1000): Promise<StatusReply | null> {
+export function daemonStatus(ms = 3000): Promise<StatusReply | null> {
   return ask<StatusReply>({ type: "status" }, ms);
 }
 
@@ -148,7 +170,7 @@ export function daemonStatus(ms = 1000): Promise<StatusReply | null> {
  * @param ms how long to wait for its answer
  * @returns whether one answered
  */
-export async function stopDaemon(ms = 1000): Promise<boolean> {
+export async function stopDaemon(ms = 3000): Promise<boolean> {
   return (await ask<{ stopped: boolean }>({ type: "stop" }, ms))?.stopped === true;
 }
 
@@ -199,30 +221,27 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
   } catch {
     return { fallback: null };
   }
-  let exists = false;
-  try {
-    Deno.statSync(paths.socket);
-    exists = true;
-  } catch {
-    exists = false;
-  }
-  if (!exists) {
+  const session = Deno.env.get("DESKTOP_SESSION");
+  const req = {
+    type: "run" as const,
+    argv: choice.argv,
+    ...(session !== undefined ? { session } : {}),
+  };
+  let ms = budget();
+  let ran = await exchange<RunReply>(req, ms);
+  if (ran === REFUSED) {
+    // None runs (or one was killed and left its socket): start one when allowed.
     if (!choice.start) return { fallback: null };
     if (!(await startDaemon(budget()))) {
       return { fallback: "the background process did not start in time" };
     }
+    ms = budget();
+    ran = await exchange<RunReply>(req, ms);
   }
-  const session = Deno.env.get("DESKTOP_SESSION");
-  const ms = budget();
-  const ran = await ask<RunReply>({
-    type: "run",
-    argv: choice.argv,
-    ...(session !== undefined ? { session } : {}),
-  }, ms);
-  if (ran) return { ran };
-  if (!exists) return { fallback: "the background process did not answer" };
-  // A socket left by a process that was killed: a new one is started next time.
-  if (choice.start && !(await daemonStatus(100))) {
+  if (ran && ran !== REFUSED) return { ran };
+  if (choice.start) {
+    // Stopped, hung or gone mid-call: the next command starts a fresh one, and this one ends
+    // when it sees its socket gone.
     try {
       Deno.removeSync(paths.socket);
     } catch {
