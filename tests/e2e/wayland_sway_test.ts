@@ -17,7 +17,7 @@ import {
 } from "../../src/platform/linux/wayland/wlroots.ts";
 import { swayWindowOrigin } from "../../src/platform/linux/wayland/sway_ipc.ts";
 
-/** A GTK 3 form: an entry and a check box. */
+/** A GTK 3 form: an entry, a check box and a long scrolled list. */
 const GTK3_FORM = `
 import gi
 gi.require_version("Gtk", "3.0")
@@ -29,9 +29,51 @@ entry = Gtk.Entry()
 entry.get_accessible().set_name("Name")
 box.pack_start(entry, False, False, 0)
 box.pack_start(Gtk.CheckButton(label="Subscribe"), False, False, 0)
+rows = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
+for i in range(200):
+    rows.pack_start(Gtk.Label(label=f"Row {i}"), False, False, 0)
+scroller = Gtk.ScrolledWindow()
+scroller.set_policy(Gtk.PolicyType.NEVER, Gtk.PolicyType.ALWAYS)
+scroller.add(rows)
+box.pack_start(scroller, True, True, 0)
 win.add(box)
 win.show_all()
 Gtk.main()
+`;
+
+/** A GTK 4 form: an entry and a check box. */
+const GTK4_FORM = `
+import gi
+gi.require_version("Gtk", "4.0")
+from gi.repository import GLib, Gtk
+loop = GLib.MainLoop()
+win = Gtk.Window(title="Sway Form")
+box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=8)
+entry = Gtk.Entry()
+entry.update_property([Gtk.AccessibleProperty.LABEL], ["Name"])
+box.append(entry)
+box.append(Gtk.CheckButton(label="Subscribe"))
+win.set_child(box)
+win.connect("close-request", lambda *_: loop.quit())
+win.present()
+loop.run()
+`;
+
+/** A Qt 6 form: a line edit and a check box. */
+const QT6_FORM = `
+import sys
+from PyQt6.QtWidgets import QApplication, QCheckBox, QLineEdit, QVBoxLayout, QWidget
+app = QApplication(sys.argv)
+win = QWidget()
+win.setWindowTitle("Sway Form")
+lay = QVBoxLayout(win)
+edit = QLineEdit()
+edit.setAccessibleName("Name")
+lay.addWidget(edit)
+lay.addWidget(QCheckBox("Subscribe"))
+lay.addStretch(1)
+win.show()
+sys.exit(app.exec())
 `;
 
 /** Points this process's Wayland client at the session. */
@@ -45,7 +87,7 @@ function useSession(d: SwayDesktop): void {
 function entryText(d: SwayDesktop): Promise<string> {
   return pyatspiJson<string>(
     d,
-    `print(json.dumps(next(o for o in walk(app) if o.getRoleName() == "text").queryText().getText(0, -1)))`,
+    `print(json.dumps([o.queryText().getText(0, o.queryText().characterCount) for o in walk(app) if o.getState().contains(pyatspi.STATE_EDITABLE)][0]))`,
   );
 }
 
@@ -57,14 +99,37 @@ function checked(d: SwayDesktop): Promise<boolean> {
   );
 }
 
-/** The centre of the first element of a role, window-relative, by pyatspi. */
+/** Python defining vbar(): the app's scroll bar with the longest range. */
+const VBAR = `
+def vbar():
+    best = None
+    for o in walk(app):
+        if o.getRoleName() != "scroll bar":
+            continue
+        try:
+            top = o.queryValue().maximumValue
+        except NotImplementedError:
+            continue
+        if best is None or top > best[0]:
+            best = (top, o)
+    return best[1]
+`;
+
+/** The pyatspi expression of an element: the first editable one, the scroll bar with the longest range, or the first of a role. */
+function pick(role: string): string {
+  if (role === "editable") {
+    return "next(o for o in walk(app) if o.getState().contains(pyatspi.STATE_EDITABLE))";
+  }
+  if (role === "scroll bar") return "vbar()";
+  return `next(o for o in walk(app) if o.getRoleName() == ${JSON.stringify(role)})`;
+}
+
+/** The centre of the first showing element of a role, window-relative, by pyatspi. */
 function centreOf(d: SwayDesktop, role: string): Promise<{ x: number; y: number }> {
   return pyatspiJson<{ x: number; y: number }>(
     d,
-    `
-e = next(o for o in walk(app) if o.getRoleName() == ${
-      JSON.stringify(role)
-    }).queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    `${VBAR}
+e = ${pick(role)}.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
 print(json.dumps({"x": e.x + e.width // 2, "y": e.y + e.height // 2}))
 `,
   );
@@ -80,41 +145,102 @@ async function onScreen(
   return { x: origin.x + p.x, y: origin.y + p.y };
 }
 
+/** The vertical scroll bar's value, by pyatspi. */
+function scrolled(d: SwayDesktop): Promise<number> {
+  return pyatspiJson<number>(
+    d,
+    `${VBAR}
+print(json.dumps(vbar().queryValue().currentValue))`,
+  );
+}
+
+/** Types, replaces and clicks through the wlroots delegate; pyatspi witnesses each. */
+async function typeAndClick(d: SwayDesktop): Promise<void> {
+  const input = wlrootsInput();
+  assert.equal(input.name, "wlroots");
+
+  input.click(await onScreen(d, await centreOf(d, "editable")), "left", 1);
+  input.type("Hello Wörld €");
+  await eventually(
+    "the typed text",
+    async () => (await entryText(d)) === "Hello Wörld €" || undefined,
+    10_000,
+  );
+
+  input.key({ mods: ["ctrl"], key: "a" }, 1);
+  input.type("x");
+  await eventually(
+    "the replaced text",
+    async () => (await entryText(d)) === "x" || undefined,
+    10_000,
+  );
+  input.key({ mods: [], key: "BackSpace" }, 1);
+  await eventually(
+    "the deleted text",
+    async () => (await entryText(d)) === "" || undefined,
+    10_000,
+  );
+
+  assert.equal(await checked(d), false);
+  input.click(await onScreen(d, await centreOf(d, "check box")), "left", 1);
+  await eventually("the checked box", async () => (await checked(d)) || undefined, 10_000);
+  input.park?.();
+
+  assert.throws(() => input.key({ mods: ["fn"], key: "a" }, 1), /fn/);
+}
+
+const APPS: { name: string; script: string }[] = [
+  { name: "GTK 3", script: GTK3_FORM },
+  { name: "GTK 4", script: GTK4_FORM },
+  { name: "Qt 6", script: QT6_FORM },
+];
+
+for (const app of APPS) {
+  Deno.test({
+    name:
+      `wayland (sway): wlroots input types into a ${app.name} field and clicks its check box at the point sway maps`,
+    ignore: Deno.build.os !== "linux" || !hasSway(),
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      await using d = await startSway({ cmd: ["/usr/bin/python3", "-c", app.script] });
+      assert.equal(d.env.DISPLAY, undefined, "no X display in this session");
+      useSession(d);
+      try {
+        await typeAndClick(d);
+      } finally {
+        closeWlroots();
+      }
+    },
+  });
+}
+
 Deno.test({
   name:
-    "wayland (sway): wlroots input types into a GTK 3 entry, clicks a check box by a mapped point; screencopy shows it",
+    "wayland (sway): the wheel scrolls a GTK 3 list; screencopy captures the screen and a region",
   ignore: Deno.build.os !== "linux" || !hasSway(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
     await using d = await startSway({ cmd: ["/usr/bin/python3", "-c", GTK3_FORM] });
-    assert.equal(d.env.DISPLAY, undefined, "no X display in this session");
     useSession(d);
     try {
       const input = wlrootsInput();
-      assert.equal(input.name, "wlroots");
-
-      input.click(await onScreen(d, await centreOf(d, "text")), "left", 1);
-      input.type("Hello Wörld €");
+      const list = await onScreen(d, await centreOf(d, "scroll bar"));
+      const before = await scrolled(d);
+      input.wheel({ x: list.x - 40, y: list.y }, "down", 3);
       await eventually(
-        "the typed text",
-        async () => (await entryText(d)) === "Hello Wörld €" || undefined,
+        "the list scrolled down",
+        async () => (await scrolled(d)) > before || undefined,
         10_000,
       );
-
-      input.key({ mods: ["ctrl"], key: "a" }, 1);
-      input.type("x\t");
+      const down = await scrolled(d);
+      input.wheel({ x: list.x - 40, y: list.y }, "up", 1);
       await eventually(
-        "the replaced text",
-        async () => (await entryText(d)) === "x" || undefined,
+        "the list scrolled back up",
+        async () => (await scrolled(d)) < down || undefined,
         10_000,
       );
-
-      assert.equal(await checked(d), false);
-      input.click(await onScreen(d, await centreOf(d, "check box")), "left", 1);
-      await eventually("the checked box", async () => (await checked(d)) || undefined, 10_000);
-
-      assert.throws(() => input.key({ mods: ["fn"], key: "a" }, 1), /fn/);
 
       const shot = wlrootsCapture();
       assert.deepEqual(shot.region, [0, 0, 1280, 800]);
@@ -130,6 +256,18 @@ Deno.test({
       assert.deepEqual(part.region, [10, 20, 100, 50]);
       assert.equal(part.image.width, 100);
       assert.equal(part.image.height, 50);
+      const at = (
+        img: typeof shot.image,
+        x: number,
+        y: number,
+      ) => [...img.data.subarray(4 * (y * img.width + x), 4 * (y * img.width + x) + 4)];
+      assert.deepEqual(
+        at(part.image, 5, 7),
+        at(shot.image, 15, 27),
+        "the region is the screen's pixels",
+      );
+      assert.throws(() => wlrootsCapture([5000, 5000, 10, 10]), /off the screen/);
+      assert.throws(() => input.click({ x: 5000, y: 10 }, "left", 1), /off the screen/);
     } finally {
       closeWlroots();
     }

@@ -161,7 +161,7 @@ async function registered(env: Record<string, string>, pid: number): Promise<str
   const script = `
 import sys, pyatspi
 for a in pyatspi.Registry.getDesktop(0):
-    if a is not None and a.get_process_id() == int(sys.argv[1]) and a.childCount > 0:
+    if a is not None and a.get_process_id() == int(sys.argv[1]) and a.childCount > 0 and a[0].childCount > 0:
         print(a.name); break
 `;
   const r = await new Deno.Command("timeout", {

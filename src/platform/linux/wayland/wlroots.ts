@@ -29,6 +29,12 @@ import { FRAME_EVENT, OP, type WlrootsInterfaces, wlrootsInterfaces } from "./wl
 /** How long one input or capture call may take at most. */
 const CALL_MS = 5_000;
 
+/** How long a new keymap is given to reach the focused app before keys that use it. */
+const KEYMAP_SETTLE_MS = 100;
+
+/** How long the pointer's arrival is given to reach the app before wheel notches. */
+const POINTER_SETTLE_MS = 50;
+
 /** Linux evdev button codes. */
 const BUTTONS: Readonly<Record<MouseButton, number>> = { left: 0x110, right: 0x111, middle: 0x112 };
 
@@ -189,20 +195,67 @@ function pointerOf(s: Session): Deno.PointerValue {
   return s.pointer;
 }
 
+/**
+ * Keysyms every uploaded keymap holds: printable ASCII, the named keys and
+ * F1-F24. A keymap change just before a chord loses its modifiers in apps
+ * (GTK 3 took a ctrl+a sent right after the new keymap as a plain key), so
+ * chords of these keys never change the keymap.
+ */
+const BASE_KEYSYMS: readonly number[] = [
+  ...Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i),
+  0xff0d,
+  0xff09,
+  0xff1b,
+  0xff08,
+  0xffff,
+  0xff63,
+  0xff50,
+  0xff57,
+  0xff51,
+  0xff52,
+  0xff53,
+  0xff54,
+  0xff55,
+  0xff56,
+  0xff67,
+  0xff61,
+  0xff13,
+  0xffe5,
+  ...Array.from({ length: 24 }, (_, i) => 0xffbe + i),
+];
+
+/** The most keys one keymap gets (keycodes stay below 256). */
+const MAX_KEYS = 240;
+
 /** Makes sure the uploaded keymap holds every keysym; returns keysym to evdev code. */
 function ensureKeymap(
   s: Session,
   kbd: Deno.PointerValue,
   keysyms: number[],
 ): ReadonlyMap<number, number> {
-  if (keysyms.every((k) => s.keymapCodes.has(k))) return s.keymapCodes;
-  const all = [...s.keymapSyms, ...keysyms.filter((k) => !s.keymapCodes.has(k))];
+  if (s.keymapCodes.size > 0 && keysyms.every((k) => s.keymapCodes.has(k))) return s.keymapCodes;
+  let all = [...new Set([...BASE_KEYSYMS, ...s.keymapSyms, ...keysyms])];
+  if (all.length > MAX_KEYS) all = [...new Set([...BASE_KEYSYMS, ...keysyms])];
+  if (all.length > MAX_KEYS) {
+    throw new DesktopError(
+      "INVALID_ARGS",
+      `the text holds ${all.length - BASE_KEYSYMS.length} different uncommon characters`,
+      {
+        suggestion: `type it in parts of fewer than ${
+          MAX_KEYS - BASE_KEYSYMS.length
+        } different non-ASCII characters, or set the field's text with set-value`,
+      },
+    );
+  }
   const km = buildKeymap(all);
   const bytes = new TextEncoder().encode(`${km.text}\0`);
   const fd = shm.create(bytes.length, bytes);
   try {
     s.client.request(kbd, OP.keyboard.keymap, [1, fd, bytes.length]);
+    // a modifiers request makes this keyboard the seat's, so the app takes the keymap in now
+    s.client.request(kbd, OP.keyboard.modifiers, [0, 0, 0, 0]);
     s.client.roundtrip(Date.now() + CALL_MS);
+    s.client.settle(KEYMAP_SETTLE_MS);
   } finally {
     shm.close(fd);
   }
@@ -302,6 +355,10 @@ export function wlrootsInput(): WlrootsInput {
     wheel(p, direction: ScrollDirection, steps) {
       const ptr = pointerOf(s);
       moveTo(s, ptr, p);
+      // the app takes the pointer's arrival (enter, then motion) before the wheel: GTK 3 dropped
+      // notches sent in the same batch as the motion that brought the pointer in
+      s.client.roundtrip(Date.now() + CALL_MS);
+      s.client.settle(POINTER_SETTLE_MS);
       const axis = direction === "up" || direction === "down" ? 0 : 1;
       const sign = direction === "up" || direction === "left" ? -1 : 1;
       for (let i = 0; i < steps; i++) {

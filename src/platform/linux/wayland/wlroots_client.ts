@@ -361,6 +361,18 @@ export class WaylandClient {
     }
   }
 
+  /**
+   * Dispatches events for `ms` milliseconds (letting the compositor and its
+   * clients take in what was sent), then returns.
+   *
+   * @param ms how long
+   */
+  settle(ms: number): void {
+    const until = Date.now() + ms;
+    const slack = until + 1_000;
+    this.pump(() => Date.now() >= until, slack);
+  }
+
   #broken(): never {
     const err = this.#wl.wl_display_get_error(this.display);
     throw new DesktopError(
