@@ -1,8 +1,10 @@
 /**
  * Screenshots on X11: `XGetImage` of the root window, which shows what is on
  * screen (windows on top included), clipped to the screen. In a Wayland
- * session with no X display the compositor alone holds the pixels: what it
- * lacks for this tool is said clearly (see {@link waylandScreenshotError}).
+ * session with no X display the compositor alone holds the pixels: a
+ * wlroots compositor gives them through its screencopy protocol
+ * (wayland/wlroots.ts); what other compositors lack for this tool is said
+ * clearly (see {@link waylandScreenshotError}).
  *
  * @module
  */
@@ -13,6 +15,7 @@ import type { ScreenCapture } from "../provider.ts";
 import { SyncBus } from "./dbus/gio_sync.ts";
 import { type WaylandSession, waylandSession } from "./wayland/mod.ts";
 import { X11 } from "./x11.ts";
+import { wlrootsCapture } from "./wayland/wlroots.ts";
 
 /**
  * Captures a rectangle of the screen, or the whole screen.
@@ -24,6 +27,7 @@ import { X11 } from "./x11.ts";
  */
 export function captureScreen(rect?: Bounds): ScreenCapture {
   const wayland = waylandSession();
+  if (wayland?.compositor === "wlroots") return wlrootsCapture(rect);
   if (wayland) throw waylandScreenshotError(wayland, shellScreenshotRuns());
   using x = X11.open();
   const { image, region } = x.capture(rect);
@@ -71,7 +75,7 @@ export function waylandScreenshotError(s: WaylandSession, shell: boolean): Deskt
     ? "KDE's KWin gives screenshots (org.kde.KWin.ScreenShot2) only to apps it allows"
     : s.compositor === "wlroots"
     ? "the wlroots screencopy protocol is not reachable here"
-    : "this Wayland compositor gives clients no screenshot";
+    : "this Wayland compositor gives clients no screenshot (no wlroots screencopy)";
   return new DesktopError(
     "PLATFORM_NOT_SUPPORTED",
     `no screenshot on Wayland display ${s.display}: ${lacks}`,

@@ -12,6 +12,7 @@
 import { DesktopError } from "../../../errors.ts";
 import { SyncBus } from "../dbus/gio_sync.ts";
 import { mutterInput, mutterRuns, type WaylandInput } from "./mutter.ts";
+import { wlrootsInput } from "./wlroots.ts";
 
 export type { WaylandInput };
 
@@ -122,10 +123,11 @@ const COMPOSITOR_NAMES: Record<Compositor, string> = {
  * under, as the action executor's input delegate.
  *
  * @param s the session (found by {@link waylandSession} by default)
- * @returns mutter's RemoteDesktop keyboard on GNOME
+ * @returns mutter's RemoteDesktop keyboard on GNOME; the virtual keyboard
+ *   and pointer of a wlroots compositor (src/platform/linux/wayland/wlroots.ts)
  * @throws DesktopError PLATFORM_NOT_SUPPORTED naming the compositor where
- *   there is no input path (KDE's fake-input, wlroots' virtual devices, an
- *   unknown compositor, or no Wayland session at all)
+ *   there is no input path (KDE's fake-input, a compositor without wlroots'
+ *   virtual devices, or no Wayland session at all)
  * @example KDE is named as unsupported
  * ```ts
  * import assert from "node:assert/strict";
@@ -152,12 +154,19 @@ export function waylandInput(s: WaylandSession | null = waylandSession()): Wayla
     case "kde":
       throw noInputOn(s, "its fake-input protocol is not spoken by this tool yet");
     case "wlroots":
-      throw noInputOn(s, "its virtual keyboard and pointer protocols are not reachable here");
-    default:
-      throw noInputOn(
-        s,
-        "it is neither GNOME's mutter (no org.gnome.Mutter.RemoteDesktop on the session bus) " +
-          "nor a known wlroots compositor",
-      );
+      // Its own errors name the protocol it lacks and the way round.
+      return wlrootsInput();
+    default: {
+      // An unnamed compositor may still offer wlroots' virtual keyboard and pointer.
+      try {
+        return wlrootsInput();
+      } catch {
+        throw noInputOn(
+          s,
+          "it is not GNOME's mutter (no org.gnome.Mutter.RemoteDesktop on the session bus) and " +
+            "offers no wlroots virtual keyboard or pointer",
+        );
+      }
+    }
   }
 }
