@@ -431,7 +431,7 @@ if (import.meta.main) {
     "- found: an OSWorld row whose role (its tag mapped as our reader maps AT-SPI roles; any role",
     "  for text tags) and name (or text) is an element of our read, with its words printed",
     "",
-    "| app state | OSWorld rows | OSWorld tokens | our read | our read --interactive | of OSWorld's rows, found in ours | our read --budget <OSWorld tokens> | found in it |",
+    "| app state | OSWorld rows | OSWorld tokens | our read | our read --interactive | of OSWorld's rows, found in ours | our read --budget (OSWorld tokens) | found in it |",
     "|---|--:|--:|--:|--:|--:|--:|--:|",
     ...rows,
     "",
