@@ -6,7 +6,8 @@
  * filled, sections shown and hidden); after each, the page's own step counter
  * (its title) witnesses that the mutation landed, and the MCP read (warm) is
  * compared with a one-shot CLI read (cold, nothing kept), as agent text and
- * as JSON.
+ * as JSON. The same on gtk3-widget-factory: seeded random check boxes are
+ * toggled, the cold read witnessing each change.
  */
 
 import assert from "node:assert/strict";
@@ -118,6 +119,58 @@ Deno.test({
     } finally {
       await client.close();
       await Deno.remove(file).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "warm reads: after each seeded random toggle in a GTK 3 app, the warm read prints what a cold read prints",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gtk3-widget-factory" });
+    const { client, call } = await mcpClient(d);
+    let seed = SEED;
+    const pick = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    try {
+      const cold = async () => {
+        const res = await runCli(d, ["read", "--app", d.appName]);
+        assert.equal(res.code, 0, res.stderr);
+        return res.stdout.trim();
+      };
+      const warm = async () => {
+        const res = await call("read", { app: d.appName });
+        assert.ok(!res.isError, res.text);
+        return res.text.trim();
+      };
+      const boxes = await call("find", { app: d.appName, roles: "chk", all: true });
+      assert.ok(!boxes.isError, boxes.text);
+      // `[ref] chk "label" (box) states`: the enabled ones can be toggled.
+      const refList = [...boxes.text.matchAll(/^\[([^\]]+)\] chk (.*)$/gm)]
+        .filter((m) => !/\bdisabled\b/.test(m[2]))
+        .map((m) => m[1].replace(/^-\|/, ""));
+      assert.ok(refList.length >= 2, `check boxes to toggle:\n${boxes.text}`);
+      assert.equal(await warm(), await cold());
+      for (let step = 1; step <= 6; step++) {
+        const ref = refList[pick(refList.length)];
+        const before = await cold();
+        const clicked = await call("click", { app: d.appName, ref });
+        assert.ok(!clicked.isError, clicked.text);
+        // Settled: two cold reads alike, and unlike the read before the click (the witness).
+        let now = await cold();
+        for (let i = 0; i < 10 && now === before; i++) now = await cold();
+        assert.notEqual(now, before, `toggling ${ref} changed nothing`);
+        const w = await warm();
+        const c = await cold();
+        assert.equal(w, c, `step ${step} (${ref}): warm and cold reads differ`);
+      }
+    } finally {
+      await client.close();
     }
   },
 });
