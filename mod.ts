@@ -7,13 +7,17 @@
  * (AT-SPI on Linux, AX on macOS, or a saved snapshot).
  *
  * @example
- * ```ts ignore
- * import { connect } from "@x/desktop";
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect } from "./mod.ts";
  *
- * const desktop = await connect();
- * const { view } = await desktop.read({ app: "Calculator" }, { roles: new Set(["btn"]) });
- * console.log(view.kept);
- * await desktop.act({ app: "Calculator" }, { ref: "7" }, { kind: "click" });
+ * // A saved read stands in for the live desktop here; connect() alone opens this OS's desktop.
+ * const from = new URL("./tests/fixtures/browser_form.json", import.meta.url).pathname;
+ * const desktop = await connect({ from });
+ * const email = await desktop.resolve({}, { ref: "form/email" });
+ * assert.equal(email.t, "Email");
+ * const { elements } = await desktop.ops.find({ text: "Delete", roles: "btn", all: true });
+ * assert.ok(elements.length > 1);
  * desktop.close();
  * ```
  *

@@ -50,11 +50,12 @@ export const EXIT_INVALID_ARGS = 2;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DesktopError } from "./errors.ts";
  * const err = new DesktopError("ELEMENT_NOT_FOUND", "no element matches ref \"ok\"", {
  *   suggestion: "Run read again and use one of the candidates' refs",
  * });
- * console.log(err.toJSON().code); // "ELEMENT_NOT_FOUND"
+ * assert.deepEqual(err.toJSON().code, "ELEMENT_NOT_FOUND");
  * ```
  */
 export class DesktopError extends Error {

@@ -56,13 +56,14 @@ export type Change =
  * @returns a function from a change to its enclosing refs
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { enclosingRefs, type Change } from "./diff.ts";
  * const changes: Change[] = [
  *   { type: "added", ref: "dialog", el: { i: 1, r: "dialog" } },
  *   { type: "added", ref: "dialog/form", el: { i: 2, r: "form" }, up: "dialog" },
  *   { type: "added", ref: "dialog/form/ok", el: { i: 3, r: "btn" }, up: "dialog/form" },
  * ];
- * console.log(enclosingRefs(changes)(changes[2])); // ["dialog/form", "dialog"]
+ * assert.deepEqual(enclosingRefs(changes)(changes[2]), ["dialog/form", "dialog"]);
  * ```
  */
 export function enclosingRefs(changes: readonly Change[]): (ch: Change) => string[] {
@@ -147,10 +148,11 @@ function preorder(root: Element, parents?: Map<Element, Element>): Element[] {
  * @returns the changes; empty when nothing changed
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { diffTrees } from "./diff.ts";
  * const a = { i: 1, ref: "form", r: "form" as const, c: [{ i: 2, ref: "form/email", r: "input" as const, t: "Email" }] };
  * const b = { i: 1, ref: "form", r: "form" as const, c: [{ i: 2, ref: "form/email", r: "input" as const, t: "Email", v: "x" }] };
- * console.log(diffTrees(a, b)[0].type); // "changed"
+ * assert.deepEqual(diffTrees(a, b)[0].type, "changed");
  * ```
  */
 export function diffTrees(before: Element, after: Element, opts: DiffOptions = {}): Change[] {

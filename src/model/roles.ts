@@ -106,8 +106,10 @@ export const INTERACTIVE_ROLES: ReadonlySet<Role> = new Set<Role>([
  * @returns true for `btn`, `input`...; false for anything else
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isRole } from "./roles.ts";
- * console.log(isRole("btn"), isRole("button")); // true false
+ * assert.deepEqual(isRole("btn"), true);
+ * assert.deepEqual(isRole("button"), false);
  * ```
  */
 export function isRole(name: string): name is Role {
@@ -422,8 +424,9 @@ const ATSPI_BY_SQUASHED: ReadonlyMap<string, string> = new Map([
  * @returns the short role
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { roleFromAtspiName } from "./roles.ts";
- * console.log(roleFromAtspiName("push button")); // "btn"
+ * assert.deepEqual(roleFromAtspiName("push button"), "btn");
  * ```
  */
 export function roleFromAtspiName(name: string): Role {
@@ -439,8 +442,9 @@ export function roleFromAtspiName(name: string): Role {
  * @returns the short role
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { roleFromAtspiCode } from "./roles.ts";
- * console.log(roleFromAtspiCode(43)); // "btn" (PUSH_BUTTON)
+ * assert.deepEqual(roleFromAtspiCode(43), "btn");
  * ```
  */
 export function roleFromAtspiCode(code: number): Role {
@@ -456,8 +460,10 @@ export function roleFromAtspiCode(code: number): Role {
  * @returns true for PASSWORD_TEXT
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSecureAtspiRole } from "./roles.ts";
- * console.log(isSecureAtspiRole(40), isSecureAtspiRole(79)); // true false
+ * assert.deepEqual(isSecureAtspiRole(40), true);
+ * assert.deepEqual(isSecureAtspiRole(79), false);
  * ```
  */
 export function isSecureAtspiRole(code: number): boolean {
@@ -592,8 +598,9 @@ const AX_SUBROLE_SCOPE: Readonly<Record<string, readonly string[]>> = {
  * @returns the short role
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { roleFromAx } from "./roles.ts";
- * console.log(roleFromAx("AXCheckBox", "AXSwitch")); // "toggle"
+ * assert.deepEqual(roleFromAx("AXCheckBox", "AXSwitch"), "toggle");
  * ```
  */
 export function roleFromAx(role: string, subrole?: string): Role {
@@ -614,8 +621,9 @@ export function roleFromAx(role: string, subrole?: string): Role {
  * @returns true for secure text fields
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isSecureAx } from "./roles.ts";
- * console.log(isSecureAx("AXTextField", "AXSecureTextField")); // true
+ * assert.deepEqual(isSecureAx("AXTextField", "AXSecureTextField"), true);
  * ```
  */
 export function isSecureAx(role: string, subrole?: string): boolean {
@@ -707,8 +715,10 @@ export const LANDMARK_KINDS: readonly Role[] = [
  * @returns `navigation`, `main`... or `landmark`
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { landmarkRole } from "./roles.ts";
- * console.log(landmarkRole("navigation"), landmarkRole(undefined)); // "navigation" "landmark"
+ * assert.deepEqual(landmarkRole("navigation"), "navigation");
+ * assert.deepEqual(landmarkRole(undefined), "landmark");
  * ```
  */
 export function landmarkRole(xmlRoles: string | undefined): Role {
@@ -729,8 +739,9 @@ export const INTERACTIVE_META_ROLE = "interactive";
  * @returns the set of short roles
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRoles } from "./roles.ts";
- * console.log([...parseRoles("button,textfield")]); // ["btn", "input"]
+ * assert.deepEqual([...parseRoles("button,textfield")], ["btn", "input"]);
  * ```
  */
 export function parseRoles(list: string): Set<Role> {

@@ -97,8 +97,9 @@ const BIDI_CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
  * @returns the text without LRM, RLM, embeddings and isolates
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withoutBidiControls } from "./semantics.ts";
- * console.log(withoutBidiControls("19\u200E:47") === "19:47"); // true
+ * assert.deepEqual(withoutBidiControls("19\u200E:47") === "19:47", true);
  * ```
  */
 export function withoutBidiControls(s: string): string {
@@ -112,8 +113,10 @@ export function withoutBidiControls(s: string): string {
  * @returns true for "GtkButton", "AdwGizmo", "Gjs_SidebarRow"...
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isToolkitClassName } from "./semantics.ts";
- * console.log(isToolkitClassName("AdwGizmo"), isToolkitClassName("Save")); // true false
+ * assert.deepEqual(isToolkitClassName("AdwGizmo"), true);
+ * assert.deepEqual(isToolkitClassName("Save"), false);
  * ```
  */
 export function isToolkitClassName(label: string): boolean {
@@ -128,8 +131,9 @@ export function isToolkitClassName(label: string): boolean {
  * @returns the cleaned text
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withoutObjectChars } from "./semantics.ts";
- * console.log(JSON.stringify(withoutObjectChars("a\uFFFCb \uFFFC"))); // "a b"
+ * assert.equal(withoutObjectChars("a\uFFFCb \uFFFC"), "a b");
  * ```
  */
 export function withoutObjectChars(s: string): string {
@@ -363,6 +367,7 @@ function unlabelled(el: Element): boolean {
  * @param root the tree as a backend read it (mutated)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { foldLabels } from "./semantics.ts";
  * import type { Element } from "./element.ts";
  * const root: Element = { i: 0, r: "form", c: [
@@ -370,7 +375,8 @@ function unlabelled(el: Element): boolean {
  *   { i: 0, r: "input", t: "Customer", nid: "n2" },
  * ] };
  * foldLabels(root);
- * console.log(root.c!.length, root.c![0].r); // 1 "input"
+ * assert.deepEqual(root.c!.length, 1);
+ * assert.deepEqual(root.c![0].r, "input");
  * ```
  */
 export function foldLabels(root: Element): void {

@@ -13,10 +13,12 @@ import type { Bounds, Element, FlatElement } from "./element.ts";
  * @param root the tree (mutated)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { assignIds } from "./tree.ts";
  * const root = { i: 0, r: "app" as const, c: [{ i: 0, r: "btn" as const }] };
  * assignIds(root);
- * console.log(root.i, root.c[0].i); // 1 2
+ * assert.deepEqual(root.i, 1);
+ * assert.deepEqual(root.c[0].i, 2);
  * ```
  */
 export function assignIds(root: Element): void {
@@ -36,12 +38,13 @@ export function assignIds(root: Element): void {
  * @param visit called once per element
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { walk } from "./tree.ts";
  * const names: string[] = [];
  * walk({ i: 1, r: "app", c: [{ i: 2, r: "btn", t: "OK" }] }, (el, anc) => {
  *   names.push(`${anc.length}:${el.r}`);
  * });
- * console.log(names); // ["0:app", "1:btn"]
+ * assert.deepEqual(names, ["0:app", "1:btn"]);
  * ```
  */
 export function walk(
@@ -100,9 +103,10 @@ export function landmarkPath(landmarks: readonly Element[]): string {
  * @returns the elements, document order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flatten } from "./tree.ts";
  * const flat = flatten({ i: 1, r: "app", c: [{ i: 2, r: "form", c: [{ i: 3, r: "input", t: "Email" }] }] });
- * console.log(flat[2].p); // "form"
+ * assert.deepEqual(flat[2].p, "form");
  * ```
  */
 export function flatten(root: Element): FlatElement[] {
@@ -123,12 +127,13 @@ export function flatten(root: Element): FlatElement[] {
  * @returns the nearest window's bounds, or undefined (no such element or window box)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { windowBoundsOf } from "./tree.ts";
  * const root = { i: 1, r: "app" as const, c: [
  *   { i: 2, r: "window" as const, b: [0, 0, 800, 600] as [number, number, number, number],
  *     c: [{ i: 3, r: "btn" as const }] },
  * ] };
- * console.log(windowBoundsOf(root, 3)); // [0, 0, 800, 600]
+ * assert.deepEqual(windowBoundsOf(root, 3), [0, 0, 800, 600]);
  * ```
  */
 export function windowBoundsOf(root: Element, id: number): Bounds | undefined {

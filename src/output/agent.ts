@@ -66,11 +66,12 @@ type Entry = { el: Element; depth: number; opts: AgentOptions } | { line: string
  * @returns the text, one element per line, ending with a newline
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderAgent } from "./agent.ts";
  * const text = renderAgent({ i: 1, ref: "app", r: "app", t: "App", c: [
  *   { i: 2, ref: "ok", r: "btn", t: "OK", c: [{ i: 3, ref: "ok/txt", r: "txt", t: "OK" }] },
  * ] });
- * console.log(text); // [1|app] app "App"\n  [2|ok] btn "OK"\n
+ * assert.equal(text, '[1|app] app "App"\n  [2|ok] btn "OK"\n');
  * ```
  */
 export function renderAgent(root: Element, opts: AgentOptions = {}): string {

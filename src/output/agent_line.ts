@@ -179,8 +179,9 @@ export function informativeActions(el: Pick<Element, "a"> & { r?: Element["r"] }
  * @returns `"escaped"`, or `"head…"(N chars)` when cut
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quote } from "./agent.ts";
- * console.log(quote('Say "hi"\nnow', 120)); // "Say \"hi\"\nnow" (escaped)
+ * assert.equal(quote('Say "hi"\nnow', 120), String.raw`"Say \"hi\"\nnow"`);
  * ```
  */
 export function quote(text: string, max: number): string {
@@ -361,9 +362,10 @@ export function isPunctuation(el: Element): boolean {
  * @returns e.g. `[42|toolbar/search] input "Search" (200,50,800,30) focused`
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { elementLine } from "./agent_line.ts";
- * console.log(elementLine({ i: 42, ref: "toolbar/search", r: "input", t: "Search", b: [200, 50, 800, 30] }));
- * // [42|toolbar/search] input "Search" (200,50,800,30)
+ * const el = { i: 42, ref: "toolbar/search", r: "input" as const, t: "Search", b: [200, 50, 800, 30] as [number, number, number, number] };
+ * assert.equal(elementLine(el), '[42|toolbar/search] input "Search" (200,50,800,30)');
  * ```
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
@@ -387,8 +389,10 @@ export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}):
  * @returns true for a plain text line
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isStaticText } from "./agent_line.ts";
- * console.log(isStaticText({ i: 3, r: "txt", t: "© 2026" }), isStaticText({ i: 4, r: "btn", t: "OK" })); // true false
+ * assert.deepEqual(isStaticText({ i: 3, r: "txt", t: "© 2026" }), true);
+ * assert.deepEqual(isStaticText({ i: 4, r: "btn", t: "OK" }), false);
  * ```
  */
 export function isStaticText(el: Element | FlatElement): boolean {
@@ -473,9 +477,10 @@ const TRAILING_BLANK_LINES = /\n[ \t\r\n]*$/;
  * @returns the value to quote
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { valueAsShown } from "./agent_line.ts";
- * console.log(JSON.stringify(valueAsShown("$ ls\nREADME.md\n$ \n\n\n\n"))); // "$ ls\nREADME.md\n$ \n"
- * console.log(JSON.stringify(valueAsShown("abc "))); // "abc "
+ * assert.equal(valueAsShown("$ ls\nREADME.md\n$ \n\n\n\n"), "$ ls\nREADME.md\n$ \n");
+ * assert.equal(valueAsShown("abc "), "abc ");
  * ```
  */
 export function valueAsShown(value: string): string {

@@ -55,13 +55,13 @@ function target(id: string, ref: string): AgentTarget {
  * @returns ids and refs
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { agentTargets } from "./agent_parse.ts";
  * const text = [
  *   '  rows: "…" | [id|<row>/delete] btn "Delete"',
  *   '  [38|list/item-1]: "Item 1" | [40]',
  * ].join("\n");
- * console.log(agentTargets(text));
- * // [{ i: 38, ref: "list/item-1" }, { i: 40, ref: "list/item-1/delete" }]
+ * assert.deepEqual(agentTargets(text), [{ i: 38, ref: "list/item-1" }, { i: 40, ref: "list/item-1/delete" }]);
  * ```
  */
 export function agentTargets(text: string): AgentTarget[] {

@@ -48,8 +48,10 @@ export const FOLDED_ROW_ROLES: ReadonlySet<string> = new Set(["row", "listitem",
  * @returns true for a table row, list item or option
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isFoldedRowRole } from "./agent_rows.ts";
- * console.log(isFoldedRowRole({ i: 1, r: "listitem" }), isFoldedRowRole({ i: 2, r: "btn" })); // true false
+ * assert.equal(isFoldedRowRole({ r: "listitem" }), true);
+ * assert.equal(isFoldedRowRole({ r: "btn" }), false);
  * ```
  */
 export function isFoldedRowRole(el: Pick<Element, "r">): boolean {

@@ -45,9 +45,10 @@ export function elementData(el: Element | FlatElement): ElementData {
  * @returns nested plain objects
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { treeData } from "./data.ts";
  * const d = treeData({ i: 1, r: "input", t: "PIN", v: "1234", sec: true, nid: "x" });
- * console.log(JSON.stringify(d)); // {"i":1,"r":"input","t":"PIN","sec":true}
+ * assert.equal(JSON.stringify(d), JSON.stringify({"i":1,"r":"input","t":"PIN","sec":true}));
  * ```
  */
 export function treeData(root: Element): ElementData {
@@ -75,9 +76,10 @@ export function treeData(root: Element): ElementData {
  * @returns flat plain objects
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { flatData } from "./data.ts";
  * const flat = flatData({ i: 1, r: "form", c: [{ i: 2, r: "btn", t: "Send" }] });
- * console.log(JSON.stringify(flat[1])); // {"i":2,"r":"btn","t":"Send","p":"form","pi":1}
+ * assert.equal(JSON.stringify(flat[1]), JSON.stringify({"i":2,"r":"btn","t":"Send","p":"form","pi":1}));
  * ```
  */
 export function flatData(root: Element): ElementData[] {

@@ -87,13 +87,15 @@ function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, un
  * @returns the text (agent and yaml end with a newline, json does not)
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderElements } from "./render.ts";
  * const root = { i: 1, ref: "toolbar", r: "toolbar" as const, c: [
  *   { i: 2, ref: "toolbar/search", r: "input" as const, t: "Search", b: [200, 50, 800, 30] as [number, number, number, number] },
  * ] };
- * console.log(renderElements(root, { format: "agent" }));
- * // [1|toolbar] toolbar
- * //   [2|toolbar/search] input "Search" (200,50,800,30)
+ * assert.equal(
+ *   renderElements(root, { format: "agent" }),
+ *   '[1|toolbar] toolbar\n  [2|toolbar/search] input "Search" (200,50,800,30)\n',
+ * );
  * ```
  */
 export function renderElements(tree: Element, opts: RenderOptions): string {
@@ -163,10 +165,11 @@ function safeChange(ch: Change): Change {
  * @returns the text, ending with a newline when not empty
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderChanges } from "./render.ts";
- * console.log(renderChanges([
+ * assert.equal(renderChanges([
  *   { type: "changed", ref: "form/email", i: 5, changes: { v: ["a", "b"] } },
- * ], "agent")); // ~ [5|form/email] v: "a" -> "b"
+ * ], "agent"), '~ [5|form/email] v: "a" -> "b"\n');
  * ```
  */
 export function renderChanges(changes: Change[], format: "agent" | "jsonl"): string {

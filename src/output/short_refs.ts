@@ -48,9 +48,11 @@ export interface RefShortener {
  * @returns the shortener
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refShortener } from "./short_refs.ts";
  * const s = refShortener(["form/email", "form/submit", "toolbar/search", "list/a/delete"]);
- * console.log(s.short("form/email"), s.short("list/a/delete")); // "email" "delete"
+ * assert.deepEqual(s.short("form/email"), "email");
+ * assert.deepEqual(s.short("list/a/delete"), "delete");
  * ```
  */
 export function refShortener(refs: Iterable<string>): RefShortener {

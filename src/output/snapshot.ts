@@ -296,12 +296,14 @@ function windowInfo(v: unknown, app: AppInfo): WindowInfo | undefined {
  * @returns the snapshot: app, window, readAt ("" when the file has none), root
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseSnapshot } from "./snapshot.ts";
  * const snap = parseSnapshot(JSON.stringify({
  *   format: "desktop-snapshot", version: 1, app: { name: "Demo", pid: 7 },
  *   root: { i: 1, r: "app", t: "Demo", c: [{ i: 2, r: "btn", t: "OK" }] },
  * }));
- * console.log(snap.app.name, snap.root.c?.[0].t); // Demo OK
+ * assert.equal(snap.app.name, "Demo");
+ * assert.equal(snap.root.c?.[0].t, "OK");
  * ```
  */
 export function parseSnapshot(text: string): Snapshot {

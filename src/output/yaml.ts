@@ -98,12 +98,12 @@ function inline(v: YamlValue, indent: string): string {
  * @returns the YAML text, ending with a newline
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toYaml } from "./yaml.ts";
- * console.log(toYaml({ root: { i: 1, ref: "form/email", b: [1, 2, 3, 4] } }));
- * // root:
- * //   i: 1
- * //   ref: form/email
- * //   b: [1, 2, 3, 4]
+ * assert.equal(
+ *   toYaml({ root: { i: 1, ref: "form/email", b: [1, 2, 3, 4] } }),
+ *   "root:\n  i: 1\n  ref: form/email\n  b: [1, 2, 3, 4]\n",
+ * );
  * ```
  */
 export function toYaml(data: unknown): string {

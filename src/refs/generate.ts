@@ -86,9 +86,11 @@ const BARE_NUMBER = /^\d[\d,.]*$/;
  * @returns the label without its count, or ""
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { uncounted } from "./generate.ts";
  * console.log(uncounted("Inbox (12)"), uncounted("4 comments"), uncounted("Issues 128", false, "128")); // Inbox comments Issues
- * console.log(JSON.stringify(uncounted("Page 2")), JSON.stringify(uncounted("Invoice 17", true))); // "" ""
+ * assert.equal(uncounted("Page 2"), "");
+ * assert.equal(uncounted("Invoice 17", true), "");
  * ```
  */
 export function uncounted(label: string, key = false, badge?: string): string {
@@ -179,9 +181,10 @@ const POPUP_OWNERS: ReadonlySet<Role> = new Set<Role>(["menuitem", "btn", "combo
  * @returns the slug; empty when the label has no letter or digit
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { slug } from "./generate.ts";
- * console.log(slug("Inbox (23,288 unread)")); // "inbox-23-288-unread"
- * console.log(slug("Сохранить как…")); // "сохранить-как"
+ * assert.deepEqual(slug("Inbox (23,288 unread)"), "inbox-23-288-unread");
+ * assert.deepEqual(slug("Сохранить как…"), "сохранить-как");
  * ```
  */
 export function slug(label: string): string {
@@ -212,9 +215,10 @@ export function slug(label: string): string {
  * @returns the label, or "" when it has none
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bestLabel } from "./generate.ts";
- * console.log(bestLabel({ i: 1, r: "input", v: "john", ph: "Email" })); // "Email"
- * console.log(bestLabel({ i: 1, r: "btn", t: "×", d: "Multiply [*]" })); // "Multiply [*]"
+ * assert.deepEqual(bestLabel({ i: 1, r: "input", v: "john", ph: "Email" }), "Email");
+ * assert.deepEqual(bestLabel({ i: 1, r: "btn", t: "×", d: "Multiply [*]" }), "Multiply [*]");
  * ```
  */
 export function bestLabel(el: Element): string {
@@ -277,9 +281,11 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
  * @returns one trace per element, document order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { traceRefs } from "./generate.ts";
  * const t = traceRefs({ i: 1, r: "toolbar", c: [{ i: 2, r: "input", t: "Search" }] });
- * console.log(t[1].base, t[1].anc?.roles); // "toolbar/search" "toolbar"
+ * assert.deepEqual(t[1].base, "toolbar/search");
+ * assert.deepEqual(t[1].anc?.roles, "toolbar");
  * ```
  */
 export function traceRefs(root: Element): RefTrace[] {

@@ -66,11 +66,12 @@ function allElements(root: Element): Element[] {
  * @returns the one element it names
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { assignRefs } from "./generate.ts";
  * import { resolveRef } from "./resolve.ts";
  * const root = { i: 1, r: "form" as const, c: [{ i: 2, r: "btn" as const, t: "Submit" }] };
  * assignRefs(root);
- * console.log(resolveRef(root, "submit").i); // 2
+ * assert.deepEqual(resolveRef(root, "submit").i, 2);
  * ```
  */
 export function resolveRef(root: Element, ref: string): Element {
@@ -163,8 +164,9 @@ export function nearest(query: string, els: Element[]): Element[] {
  * @returns the number of single-character edits from a to b
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { editDistance } from "./resolve.ts";
- * console.log(editDistance("submit", "sumbit")); // 2
+ * assert.deepEqual(editDistance("submit", "sumbit"), 2);
  * ```
  */
 export function editDistance(a: string, b: string): number {
@@ -218,9 +220,10 @@ function labels(el: Element): string[] {
  * @returns the matches, document order
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findElements } from "./resolve.ts";
  * const root = { i: 1, r: "form" as const, c: [{ i: 2, r: "btn" as const, t: "Save as…" }] };
- * console.log(findElements(root, { text: "save" }).length); // 1
+ * assert.deepEqual(findElements(root, { text: "save" }).length, 1);
  * ```
  */
 export function findElements(root: Element, query: TextQuery): Element[] {
@@ -247,11 +250,12 @@ export function findElements(root: Element, query: TextQuery): Element[] {
  * @returns the one element meant
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveText } from "./resolve.ts";
  * const root = { i: 1, r: "form" as const, c: [
  *   { i: 2, r: "btn" as const, t: "Save" }, { i: 3, r: "btn" as const, t: "Save As…" },
  * ] };
- * console.log(resolveText(root, { text: "Save" }).i); // 2
+ * assert.deepEqual(resolveText(root, { text: "Save" }).i, 2);
  * ```
  */
 export function resolveText(root: Element, query: TextQuery): Element {
@@ -320,8 +324,9 @@ function dropEchoes(root: Element, matches: Set<Element>): Element[] {
  * @returns the element, or undefined
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findById } from "./resolve.ts";
- * console.log(findById({ i: 1, r: "app", c: [{ i: 2, r: "btn" }] }, 2)?.r); // "btn"
+ * assert.deepEqual(findById({ i: 1, r: "app", c: [{ i: 2, r: "btn" }] }, 2)?.r, "btn");
  * ```
  */
 export function findById(root: Element, id: number): Element | undefined {

@@ -38,7 +38,7 @@ export interface FillResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseField } from "./system.ts";
+ * import { parseField } from "./fill.ts";
  * assert.deepEqual(parseField("form/email=a=b"), { target: { ref: "form/email" }, value: "a=b" });
  * assert.deepEqual(parseField("#12=x"), { target: { id: 12 }, value: "x" });
  * ```

@@ -50,7 +50,7 @@ export interface WindowOpResult extends WindowResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parsePair } from "./system.ts";
+ * import { parsePair } from "./window.ts";
  * assert.deepEqual(parsePair("move", "30,40", -1e5), [30, 40]);
  * assert.throws(() => parsePair("resize", "big", 1));
  * ```
