@@ -234,6 +234,7 @@ export class SyncBus implements Disposable {
     this.#conn = null;
   }
 
+  /** Closes the connection (see {@link SyncBus.close}). */
   [Symbol.dispose](): void {
     this.close();
   }
