@@ -11,40 +11,16 @@ import { createDesktop, type Desktop } from "../../src/desktop.ts";
 import { DesktopError } from "../../src/errors.ts";
 import { locateAll } from "../../src/identity/mod.ts";
 import type { AppInfo, Element, Snapshot } from "../../src/model/element.ts";
-import type {
-  Action,
-  ActionResult,
-  ActionTarget,
-  Provider,
-  Scope,
-} from "../../src/platform/provider.ts";
+import type { Action, ActionResult, ActionTarget, Scope } from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { el, FakeProvider } from "../harness/fake_provider.ts";
 
-/** A provider over a swappable snapshot that records what was acted on. */
-class Fake implements Provider {
-  readonly platform = "linux" as const;
-  acted: string[] = [];
-  constructor(public snapshot: Snapshot) {}
-  listApps() {
-    return Promise.resolve([this.snapshot.app]);
-  }
-  listWindows() {
-    return Promise.resolve([]);
-  }
-  read(_scope: Scope) {
-    return Promise.resolve(structuredClone(this.snapshot));
-  }
-  act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
-    // Nothing changes in this app, so a click is made again with the pointer: one action.
+/** The fake app: a click made again with the pointer (nothing changed) is not recorded. */
+class Fake extends FakeProvider {
+  override act(scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
     if (action.kind === "click" && action.pointer) return Promise.resolve({ via: "input" });
-    this.acted.push("element" in target ? target.element.nid ?? "?" : "point");
-    return Promise.resolve({ via: "accessible" });
+    return super.act(scope, target, action);
   }
-  close() {}
-}
-
-function el(r: Element["r"], t?: string, extra: Partial<Element> = {}): Element {
-  return { i: 0, r, ...(t !== undefined ? { t } : {}), ...extra };
 }
 
 const APP: AppInfo = { name: "Live", pid: 7, started: 1 };
@@ -116,7 +92,7 @@ Deno.test("live rows: a row whose status and figures change is the same row (ref
   );
   assert.equal(await code(desktop.act({}, { ref: "so-1005/refund" }, { kind: "click" })), "ok");
   assert.equal(await code(desktop.act({}, { id: refund.i }, { kind: "click" })), "ok");
-  assert.deepEqual(p.acted, ["status-SO-1005", "refund-SO-1005", "refund-SO-1005"]);
+  assert.deepEqual(p.actedNids(), ["status-SO-1005", "refund-SO-1005", "refund-SO-1005"]);
   // The row's key changed in place (a reused node): never a hit.
   p.snapshot = app([orders([["SO-1004", "Open", "10.50"], ["SO-1006", "Open", "0.00"]])]);
   for (const n of locateAll(p.snapshot.root)) {
@@ -127,7 +103,7 @@ Deno.test("live rows: a row whose status and figures change is the same row (ref
     await code(desktop.act({}, { ref: "orders/so-1005/refund" }, { kind: "click" })),
     "STALE_REF",
   );
-  assert.equal(p.acted.length, 3);
+  assert.equal(p.actedNids().length, 3);
 });
 
 Deno.test("live rows: a GTK TreeView whose figures change keeps its cells (rows by screen band)", async () => {
@@ -148,7 +124,7 @@ Deno.test("live rows: a GTK TreeView whose figures change keeps its cells (rows 
   p.snapshot = app([table([["bash", "0.00"], ["node", "7.85"]])]);
   assert.equal(await code(desktop.act({}, { ref: cpu.ref! }, { kind: "click" })), "ok");
   assert.equal(await code(desktop.act({}, { id: cpu.i }, { kind: "click" })), "ok");
-  assert.deepEqual(p.acted, ["cpu1", "cpu1"]);
+  assert.deepEqual(p.actedNids(), ["cpu1", "cpu1"]);
 });
 
 Deno.test("live content: a unique control beside a rotating slide is still itself", async () => {
@@ -170,7 +146,7 @@ Deno.test("live content: a unique control beside a rotating slide is still itsel
   p.snapshot = app([carousel("Tonight's Comedy")]);
   assert.equal(await code(desktop.act({}, { ref: stop.ref! }, { kind: "click" })), "ok");
   assert.equal(await code(desktop.act({}, { id: stop.i }, { kind: "click" })), "ok");
-  assert.deepEqual(p.acted, ["stop", "stop"]);
+  assert.deepEqual(p.actedNids(), ["stop", "stop"]);
 });
 
 Deno.test("live content: a toggle whose label flips keeps resolving through native identity, and says so", async () => {
@@ -184,14 +160,14 @@ Deno.test("live content: a toggle whose label flips keeps resolving through nati
   assert.equal(res.element?.t, "Start updates");
   assert.deepEqual(res.renamed, { was: "Pause updates", now: "Start updates" });
   assert.equal(await code(desktop.act({}, { id: pause.i }, { kind: "click" })), "ok");
-  assert.deepEqual(p.acted, ["pause", "pause"]);
+  assert.deepEqual(p.actedNids(), ["pause", "pause"]);
   // Another label on the same node is another element (a reused node), never a hit.
   p.snapshot = app([bar("Delete feed")]);
   assert.equal(await code(desktop.act({}, { id: pause.i }, { kind: "click" })), "STALE_REF");
   // Without the node (a new one), a flipped label is not evidence enough: STALE_REF.
   p.snapshot = app([bar("Start updates", "other")]);
   assert.equal(await code(desktop.act({}, { id: pause.i }, { kind: "click" })), "STALE_REF");
-  assert.equal(p.acted.length, 2);
+  assert.equal(p.actedNids().length, 2);
 });
 
 Deno.test("restart: a twin ref of the last read never reaches another twin in the new run", async () => {
@@ -216,7 +192,7 @@ Deno.test("restart: a twin ref of the last read never reaches another twin in th
   );
   assert.equal(await code(desktop.act({}, { ref: "delete.1" }, { kind: "click" })), "STALE_REF");
   assert.equal(await code(desktop.act({}, { id: del1.i }, { kind: "click" })), "STALE_REF");
-  assert.deepEqual(p.acted, []);
+  assert.deepEqual(p.actedNids(), []);
   // Restarted with the same rows: the twin is found by its place and row.
   p.snapshot = app([people(["Alice", "Bob", "Carol"])], { name: "Live", pid: 9, started: 3 });
   for (const x of locateAll(p.snapshot.root)) delete x.el.nid;

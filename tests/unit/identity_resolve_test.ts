@@ -21,46 +21,9 @@ import {
   validatePoint,
 } from "../../src/identity/mod.ts";
 import type { Element, Snapshot } from "../../src/model/element.ts";
-import type {
-  Action,
-  ActionResult,
-  ActionTarget,
-  Provider,
-  Scope,
-} from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { el, FakeProvider } from "../harness/fake_provider.ts";
 import { renderChanges } from "../../src/output/render.ts";
-
-/** A provider over a swappable snapshot that honours --app and records actions. */
-class Fake implements Provider {
-  readonly platform = "linux" as const;
-  acted: Array<{ target: ActionTarget; action: Action }> = [];
-  constructor(public snapshot: Snapshot) {}
-  listApps() {
-    return Promise.resolve([this.snapshot.app]);
-  }
-  listWindows() {
-    return Promise.resolve([]);
-  }
-  read(scope: Scope) {
-    if (scope.app !== undefined && scope.app !== this.snapshot.app.name) {
-      return Promise.reject(new DesktopError("APP_NOT_FOUND", `no app "${scope.app}"`));
-    }
-    if (scope.pid !== undefined && scope.pid !== this.snapshot.app.pid) {
-      return Promise.reject(new DesktopError("APP_NOT_FOUND", `no app with pid ${scope.pid}`));
-    }
-    return Promise.resolve(structuredClone(this.snapshot));
-  }
-  act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
-    this.acted.push({ target, action });
-    return Promise.resolve({ via: "accessible" });
-  }
-  close() {}
-}
-
-function el(r: Element["r"], t?: string, extra: Partial<Element> = {}): Element {
-  return { i: 0, r, ...(t !== undefined ? { t } : {}), ...extra };
-}
 
 function app(children: Element[]): Snapshot {
   return {
@@ -88,8 +51,8 @@ function rows(labels: string[]): Element {
   });
 }
 
-function session(snapshot: Snapshot): { desktop: Desktop; p: Fake } {
-  const p = new Fake(snapshot);
+function session(snapshot: Snapshot): { desktop: Desktop; p: FakeProvider } {
+  const p = new FakeProvider(snapshot);
   return { desktop: createDesktop(p, { store: createMemoryRefStore() }), p };
 }
 
@@ -105,8 +68,8 @@ async function rejectsWith(p: Promise<unknown>, code: string, message?: RegExp) 
   return error!;
 }
 
-function clickedNids(p: Fake): string[] {
-  return p.acted.map((a) => "element" in a.target ? a.target.element.nid ?? "?" : "point");
+function clickedNids(p: FakeProvider): string[] {
+  return p.actedNids();
 }
 
 Deno.test("identity syntax: one rule for the twin index", () => {
