@@ -3,7 +3,8 @@
  * reads (src/platform/linux/live_tree.ts) and must print exactly what a cold
  * read prints. A Chromium page applies seeded random mutations on command
  * (rows added and removed, cells and labels rewritten, boxes checked, fields
- * filled, sections shown and hidden); after each, the page's own step counter
+ * filled, sections shown and hidden, the page scrolled: boxes change, no
+ * event says so); after each, the page's own step counter
  * (its title) witnesses that the mutation landed, and the MCP read (warm) is
  * compared with a one-shot CLI read (cold, nothing kept), as agent text and
  * as JSON. The same on gtk3-widget-factory: seeded random check boxes are
@@ -28,6 +29,7 @@ const PAGE = `<!doctype html>
 <section id="more" aria-label="More" hidden><p>Hidden until shown</p><button>Inside</button></section>
 <table aria-label="Rows"><thead><tr><th>Name</th><th>Status</th><th>Act</th></tr></thead>
 <tbody id="rows"></tbody></table>
+<div style="height: 1500px"></div>
 </main>
 <script>
 let seed = Number(location.hash.slice(1)) || 1;
@@ -51,6 +53,7 @@ const kinds = [
   () => { document.getElementById("note").value = "note " + pick(1000); },
   () => { const m = document.getElementById("more"); m.hidden = !m.hidden; },
   () => { document.querySelector("h1").textContent = "Warm reads " + pick(100); },
+  () => window.scrollTo(0, pick(3) * 150),
 ];
 function mutate() {
   const n = 1 + pick(3);
