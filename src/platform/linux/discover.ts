@@ -46,9 +46,12 @@ const SILENT_RECHECK_MS = 250;
  * @throws DesktopError PERMISSION_DENIED when there is no session bus to reach
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sessionBusAddress } from "./discover.ts";
  * const env = (k: string) => ({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1/bus" })[k];
- * if (sessionBusAddress(env, () => false) !== "unix:path=/run/user/1/bus") throw new Error();
+ * assert.equal(sessionBusAddress(env, () => true), "unix:path=/run/user/1/bus");
+ * // A socket that is not there is refused, never worked around.
+ * assert.throws(() => sessionBusAddress(env, () => false), { code: "PERMISSION_DENIED" });
  * ```
  */
 export function sessionBusAddress(
