@@ -95,11 +95,25 @@ function actionsSaid(v: unknown): string {
   return Array.isArray(v) ? informativeActions({ a: v as string[] }).join() : "";
 }
 
+/** A text named by its role (`…/txt`, `…/txt.2`): its ref says nothing of its own. */
+const TEXT_SEGMENT = /\/txt(?:\.\d+)?$/;
+
+/** Whether a change is a text repeating its parent's change (a link's caption renamed with it). */
+function echoesParent(
+  ch: Extract<Change, { type: "changed" }>,
+  changedByRef: ReadonlyMap<string, Extract<Change, { type: "changed" }>>,
+): boolean {
+  if (!TEXT_SEGMENT.test(ch.ref) || Object.keys(ch.changes).join() !== "t") return false;
+  const parent = changedByRef.get(ch.ref.replace(TEXT_SEGMENT, ""));
+  return parent !== undefined && JSON.stringify(parent.changes.t) === JSON.stringify(ch.changes.t);
+}
+
 /**
  * An action's changes as a reader sees them, the one list its text and its
  * data both come from: no field change that shows nothing new (a silent text,
  * see {@link isSilentField}; a twin's renumbered `.N` index; actions that say
- * nothing), no box unless asked for, and no change left with no field.
+ * nothing), no text that repeats its parent's change (a link's caption), no
+ * box unless asked for, and no change left with no field.
  * Transient parts are already out of any diff (see ./transient.ts). A
  * trimmed list trims to itself.
  *
@@ -120,7 +134,10 @@ function actionsSaid(v: unknown): string {
  */
 export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}): Change[] {
   const out: Change[] = [];
+  const changedByRef = new Map<string, Extract<Change, { type: "changed" }>>();
+  for (const ch of changes) if (ch.type === "changed") changedByRef.set(ch.ref, ch);
   for (const ch of changes) {
+    if (ch.type === "changed" && echoesParent(ch, changedByRef)) continue;
     if (ch.type === "added") {
       if (!opts.bounds && ch.el && "b" in ch.el) {
         const { b: _b, ...el } = ch.el;

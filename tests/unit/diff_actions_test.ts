@@ -324,6 +324,19 @@ Deno.test("trim: an action's data lists exactly the changes its text prints", ()
   assert.deepEqual(trimChanges(trimmed), trimmed);
 });
 
+Deno.test("trim: a caption renamed with its link is one change, in the text and in the data", () => {
+  // A link keyed by its landmark (its ref stays) whose label and caption both changed.
+  const raw: Change[] = [
+    { type: "changed", ref: "pager/lnk", i: 4, changes: { t: ["Next", "Next page"] } },
+    { type: "changed", ref: "pager/lnk/txt", i: 5, changes: { t: ["Next", "Next page"] } },
+  ];
+  const trimmed = trimChanges(raw);
+  assert.ok(raw.length > trimmed.length, JSON.stringify(raw));
+  assert.equal(trimmed.length, 1, JSON.stringify(trimmed));
+  assert.equal(text(trimmed), text(raw));
+  assert.equal(text(trimmed).trim().split("\n").length, 1);
+});
+
 Deno.test("trim: boxes leave changes and added elements unless asked for", () => {
   const box = (y: number): Bounds => [0, y, 100, 20];
   const before = tree(el("window", "W", [el("btn", "A", undefined, { b: box(0) })]));
