@@ -118,6 +118,18 @@ async function waitFor<T>(
   }
 }
 
+/** What the session keeps of the caller's environment (the CLI finds Deno's cache through HOME or DENO_DIR). */
+function callerEnv(): Record<string, string> {
+  const out: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
+  for (
+    const k of ["PATH", "HOME", "LANG", "LC_ALL", "USER", "TERM", "DENO_DIR", "DENO_INSTALL_ROOT"]
+  ) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
 /** A started process, killed on stop. */
 class Proc {
   readonly child: Deno.ChildProcess;
@@ -238,8 +250,7 @@ export async function startSway(app: SwayApp): Promise<SwayDesktop> {
     );
 
     const env: Record<string, string> = {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: `${dir}/home`,
+      ...callerEnv(),
       XDG_RUNTIME_DIR: runtime,
       WAYLAND_DISPLAY: waylandSocket,
       SWAYSOCK: swaysock,
@@ -249,7 +260,6 @@ export async function startSway(app: SwayApp): Promise<SwayDesktop> {
       QT_QPA_PLATFORM: "wayland",
       QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
       GTK_A11Y: "atspi",
-      LANG: "C.UTF-8",
     };
     const busLog = `${dir}/bus.log`;
     const bus = new Proc(
@@ -271,7 +281,13 @@ export async function startSway(app: SwayApp): Promise<SwayDesktop> {
     );
 
     const launch = async (a: SwayApp, log: string): Promise<{ proc: Proc; name: string }> => {
-      const proc = new Proc(a.cmd[0], a.cmd.slice(1), { ...env, ...(a.env ?? {}) }, log);
+      const appEnv = {
+        ...env,
+        HOME: `${dir}/home`,
+        XDG_CONFIG_HOME: `${dir}/home/.config`,
+        ...(a.env ?? {}),
+      };
+      const proc = new Proc(a.cmd[0], a.cmd.slice(1), appEnv, log);
       procs.push(proc);
       const name = await waitFor(
         "the app's registration",
