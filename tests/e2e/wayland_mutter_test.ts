@@ -174,21 +174,21 @@ Deno.test({
           assert.equal(JSON.parse(key.stdout || key.stderr).code, "PLATFORM_NOT_SUPPORTED");
           assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hello");
         } else {
-          // By ref, keys wait for the field to report the focus, which GTK 3 and Qt windows on
-          // headless mutter never do; the fallback would be a pointer click, which mutter lacks.
-          assert.notEqual(key.code, 0);
-          const err = JSON.parse(key.stdout || key.stderr);
-          assert.equal(err.code, "PLATFORM_NOT_SUPPORTED");
-          assert.match(err.message, /Wayland/);
-          // Without a ref, the key goes where the focus is: the field focused above.
+          // By ref: the field took the focus request but GTK 3 and Qt windows on headless mutter
+          // never report the focus, and no pointer click can give it: the keys go, and the
+          // field's text is the witness.
+          assert.equal(key.code, 0, key.stdout + key.stderr);
+          assert.match(key.stdout, /^ok key/);
+          assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hell");
+          // Without a ref, the key goes where the focus is: the same field.
           const free = await desk.cli("key", "BackSpace", ...app);
           assert.equal(free.code, 0, free.stdout + free.stderr);
           assert.match(free.stdout, /^ok key/);
-          assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hell");
+          assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hel");
           // The compositor's keyboard as the action code reaches it (src/platform/linux/input.ts).
           const typed = await desk.typeWithCompositor(" world", "BackSpace");
           assert.equal(typed.code, 0, typed.stderr);
-          assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hell worl");
+          assert.equal((await witness(desk.env, c.appName, c.entry)).text, "hel worl");
         }
 
         // The pointer: mutter tells no client where its window is.
