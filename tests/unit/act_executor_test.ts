@@ -477,3 +477,20 @@ Deno.test("executor without keys or pointer (Wayland): accessible routes first, 
     );
   }
 });
+
+Deno.test("executor key: a focus request taken but never reported, and no pointer: the keys go", () => {
+  // GTK 3 on headless mutter: grab_focus succeeds, FOCUSED never shows, no window place.
+  const el = fakeElement({ role: "input", editableText: true });
+  const facts = el.facts;
+  el.facts = () => ({ ...facts(), focused: false });
+  el.visiblePoint = () => {
+    throw new DesktopError("PLATFORM_NOT_SUPPORTED", "the element's place on screen is unknown");
+  };
+  const sent: string[] = [];
+  const r = executeOnElement(el, () => recordingInput(sent), { kind: "key", combo: "BackSpace" }, {
+    sleep: () => {},
+  });
+  assert.deepEqual(r, ok("input", "BackSpace"));
+  assert.deepEqual(el.calls, ["grabFocus"]);
+  assert.deepEqual(sent, ["key backspace x1"]);
+});
