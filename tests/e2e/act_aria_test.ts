@@ -15,12 +15,11 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { hasDesktopTools, REPO_ROOT, startDesktop, type TestDesktop } from "../harness/desktop.ts";
 import { cliError, runCli } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
+import { mcpClient } from "./mutation_scenarios.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/aria_widgets.html`;
 
@@ -208,11 +207,6 @@ Deno.test({
   },
 });
 
-interface ToolResult {
-  content: Array<{ type: string; text?: string }>;
-  isError?: boolean;
-}
-
 Deno.test({
   name: "aria widgets (MCP): the same policy through the generated tools (repeat, replace, " +
     "set-value, pointer fallback)",
@@ -222,24 +216,11 @@ Deno.test({
   async fn() {
     await using d = await startDesktop({ app: "chromium", url: PAGE });
     await loaded(d);
-    const client = new Client({ name: "aria-e2e", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: Deno.execPath(),
-        args: ["run", "-A", "--quiet", `${REPO_ROOT}cli.ts`, "mcp"],
-        cwd: REPO_ROOT,
-        env: { ...d.env, DESKTOP_STATE_DIR: `${d.env.XDG_RUNTIME_DIR}/state` },
-        stderr: "pipe",
-      }),
-    );
+    const { client, call: mcp } = await mcpClient(d);
     const call = async (name: string, args: Record<string, unknown>) => {
-      const res = await client.callTool({
-        name,
-        arguments: { app: d.appName, ...args },
-      }) as ToolResult;
-      const text = res.content.map((c) => c.text ?? "").join("\n");
-      assert.equal(!!res.isError, false, `${name} ${JSON.stringify(args)}: ${text}`);
-      return text;
+      const res = await mcp(name, { app: d.appName, ...args });
+      assert.equal(res.isError, false, `${name} ${JSON.stringify(args)}: ${res.text}`);
+      return res.text;
     };
     try {
       assert.match(await call("click", { ref: "tea/remove" }), /had no visible effect/);
