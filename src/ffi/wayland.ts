@@ -1,6 +1,6 @@
 /**
  * libwayland-client's symbol table, the libc calls a Wayland client needs
- * (memfd, poll, pread), and a builder of protocol interface descriptions
+ * (memfd, poll, pread; a unix socket for sway's IPC from synchronous code), and a builder of protocol interface descriptions
  * (`struct wl_interface` with its `struct wl_message` arrays) in memory, for
  * protocols the library does not ship (wlroots' virtual pointer and
  * screencopy, the virtual keyboard).
@@ -60,10 +60,23 @@ export const WAYLAND_LIBC_SYMBOLS = {
   pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize" },
   close: { parameters: ["i32"], result: "i32" },
   poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
+  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** `MFD_CLOEXEC`. */
 export const MFD_CLOEXEC = 1;
+
+/** `AF_UNIX`. */
+export const AF_UNIX = 1;
+
+/** `SOCK_STREAM | SOCK_CLOEXEC`. */
+export const SOCK_STREAM_CLOEXEC: number = 1 | 0o2000000;
+
+/** `POLLOUT`. */
+export const POLLOUT = 4;
 
 /** `POLLIN`. */
 export const POLLIN = 1;

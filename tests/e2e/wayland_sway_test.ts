@@ -17,7 +17,9 @@ import {
 } from "../../src/platform/linux/wayland/wlroots.ts";
 import {
   swayRequest,
+  swayRequestSync,
   swayWindowOrigin,
+  swayWindowOriginSync,
   windowsOfTree,
 } from "../../src/platform/linux/wayland/sway_ipc.ts";
 import { runCli } from "../harness/cli.ts";
@@ -147,6 +149,11 @@ async function onScreen(
 ): Promise<{ x: number; y: number }> {
   const origin = await swayWindowOrigin(d.pid, "Sway Form");
   assert.ok(origin, "sway shows the app's window");
+  assert.deepEqual(
+    swayWindowOriginSync(d.pid, "Sway Form"),
+    origin,
+    "the blocking IPC call agrees",
+  );
   return { x: origin.x + p.x, y: origin.y + p.y };
 }
 
@@ -273,6 +280,15 @@ Deno.test({
       );
       assert.throws(() => wlrootsCapture([5000, 5000, 10, 10]), /off the screen/);
       assert.throws(() => input.click({ x: 5000, y: 10 }, "left", 1), /off the screen/);
+      assert.equal(swayWindowOriginSync(d.pid + 100_000), undefined, "no window for another pid");
+      assert.throws(
+        () => swayRequestSync(4, 1_000, `${d.env.XDG_RUNTIME_DIR}/none.sock`),
+        /cannot reach sway's IPC/,
+      );
+      await assert.rejects(
+        () => swayRequest(4, 1_000, `${d.env.XDG_RUNTIME_DIR}/none.sock`),
+        /cannot reach sway's IPC/,
+      );
     } finally {
       closeWlroots();
     }

@@ -9,6 +9,13 @@
  */
 
 import { DesktopError } from "../../../errors.ts";
+import {
+  AF_UNIX,
+  POLLIN,
+  SOCK_STREAM_CLOEXEC,
+  WAYLAND_LIBC_LIBRARY,
+  WAYLAND_LIBC_SYMBOLS,
+} from "../../../ffi/wayland.ts";
 import type { Bounds } from "../../../model/element.ts";
 
 /** One window sway manages. */
@@ -180,9 +187,112 @@ export async function swayWindowOrigin(
   title?: string,
   timeoutMs = 5_000,
 ): Promise<{ x: number; y: number } | undefined> {
-  const mine = (await swayWindows(timeoutMs)).filter((w) => w.pid === pid);
-  const pick = mine.length === 1
-    ? mine[0]
-    : mine.find((w) => w.title === title) ?? (title === undefined ? mine[0] : undefined);
-  return pick?.origin;
+  return pickWindow(await swayWindows(timeoutMs), pid, title)?.origin;
+}
+
+/** The app's one window, or the one with that title. */
+function pickWindow(all: SwayWindow[], pid: number, title?: string): SwayWindow | undefined {
+  const mine = all.filter((w) => w.pid === pid);
+  if (mine.length === 1) return mine[0];
+  return mine.find((w) => w.title === title) ?? (title === undefined ? mine[0] : undefined);
+}
+
+let libc: Deno.DynamicLibrary<typeof WAYLAND_LIBC_SYMBOLS>["symbols"] | undefined;
+
+function noSocket(): DesktopError {
+  return new DesktopError("PLATFORM_NOT_SUPPORTED", "no sway IPC socket (SWAYSOCK is not set)", {
+    suggestion:
+      "run inside the sway session, or set SWAYSOCK to its socket ($XDG_RUNTIME_DIR/sway-ipc.*.sock)",
+  });
+}
+
+/**
+ * One IPC request and its JSON answer, blocking (for synchronous callers
+ * such as an element's point on screen): a unix socket through libc, each
+ * wait bounded by the deadline.
+ *
+ * @param type the message type (4 is GET_TREE)
+ * @param timeoutMs how long it may take
+ * @param socket the socket path (`SWAYSOCK` by default)
+ * @returns the parsed answer
+ * @throws DesktopError PLATFORM_NOT_SUPPORTED without SWAYSOCK or when it cannot be reached, TIMEOUT past the deadline
+ */
+export function swayRequestSync(
+  type: number,
+  timeoutMs = 5_000,
+  socket = Deno.env.get("SWAYSOCK"),
+): unknown {
+  if (!socket) throw noSocket();
+  libc ??= Deno.dlopen(WAYLAND_LIBC_LIBRARY, WAYLAND_LIBC_SYMBOLS).symbols;
+  const c = libc;
+  const deadline = Date.now() + timeoutMs;
+  const path = new TextEncoder().encode(socket);
+  if (path.length >= 108) {
+    throw new DesktopError("INVALID_ARGS", `SWAYSOCK is too long for a unix socket: ${socket}`);
+  }
+  const addr = new Uint8Array(110);
+  new DataView(addr.buffer).setUint16(0, AF_UNIX, true);
+  addr.set(path, 2);
+  const fd = c.socket(AF_UNIX, SOCK_STREAM_CLOEXEC, 0);
+  if (fd < 0) throw new DesktopError("ACTION_FAILED", "cannot open a unix socket");
+  const timeout = () =>
+    new DesktopError("TIMEOUT", `sway's IPC at ${socket} did not answer in time`, {
+      suggestion: "check sway is not stuck",
+    });
+  const wait = () => {
+    const pfd = new Uint8Array(8);
+    const v = new DataView(pfd.buffer);
+    v.setInt32(0, fd, true);
+    v.setInt16(4, POLLIN, true);
+    const left = deadline - Date.now();
+    if (left <= 0 || c.poll(pfd, 1n, left) <= 0) throw timeout();
+  };
+  const readN = (n: number): Uint8Array<ArrayBuffer> => {
+    const out = new Uint8Array(n);
+    let got = 0;
+    while (got < n) {
+      wait();
+      const k = Number(c.read(fd, out.subarray(got), BigInt(n - got)));
+      if (k <= 0) {
+        throw new DesktopError("ACTION_FAILED", `sway's IPC at ${socket} closed the connection`);
+      }
+      got += k;
+    }
+    return out;
+  };
+  try {
+    if (c.connect(fd, addr, 110) !== 0) {
+      throw new DesktopError("PLATFORM_NOT_SUPPORTED", `cannot reach sway's IPC at ${socket}`, {
+        suggestion: "check sway runs and SWAYSOCK names its socket",
+      });
+    }
+    const head = new Uint8Array(14);
+    head.set(MAGIC);
+    new DataView(head.buffer).setUint32(10, type, true);
+    if (Number(c.write(fd, head, 14n)) !== 14) {
+      throw new DesktopError("ACTION_FAILED", `cannot write to sway's IPC at ${socket}`);
+    }
+    const reply = readN(14);
+    const body = readN(new DataView(reply.buffer).getUint32(6, true));
+    return JSON.parse(new TextDecoder().decode(body));
+  } finally {
+    c.close(fd);
+  }
+}
+
+/**
+ * {@link swayWindowOrigin}, blocking: where a window's surface starts on the
+ * layout, for synchronous callers.
+ *
+ * @param pid the app's process id
+ * @param title the window's title, when the app has several
+ * @param timeoutMs how long the IPC call may take
+ * @returns the origin, or undefined when sway shows no such window
+ */
+export function swayWindowOriginSync(
+  pid: number,
+  title?: string,
+  timeoutMs = 5_000,
+): { x: number; y: number } | undefined {
+  return pickWindow(windowsOfTree(swayRequestSync(GET_TREE, timeoutMs)), pid, title)?.origin;
 }
