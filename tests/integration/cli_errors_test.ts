@@ -1,48 +1,5 @@
 import assert from "node:assert/strict";
-
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-const FORM = new URL("../fixtures/browser_form.json", import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI with a private state directory. */
-async function run(args: string[], stateDir: string): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
-    env: { DESKTOP_STATE_DIR: stateDir, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "desktop-cli-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** The error JSON on stderr: exactly one line, one object, no stack trace. */
-function errorOf(
-  r: Run,
-): { code: string; message: string; suggestion?: string; candidates?: unknown[] } {
-  const lines = r.stderr.trim().split("\n");
-  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
-  assert.doesNotMatch(r.stderr, /\n\s+at |Stack backtrace|Uncaught/);
-  const err = JSON.parse(lines[0]);
-  assert.equal(err.error, true);
-  assert.equal(typeof err.message, "string");
-  assert.equal(typeof err.suggestion, "string");
-  return err;
-}
+import { errorOf, FORM, run, withState } from "./_cli_harness.ts";
 
 const COMMANDS = [
   "list",

@@ -1,35 +1,5 @@
 import assert from "node:assert/strict";
-
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-const FORM = new URL("../fixtures/browser_form.json", import.meta.url).pathname;
-const AFTER = new URL("../fixtures/browser_form_after.json", import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI with a private state directory. */
-async function run(args: string[], stateDir: string): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
-    env: { DESKTOP_STATE_DIR: stateDir, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "desktop-cli-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { AFTER, FORM, run, withState } from "./_cli_harness.ts";
 
 Deno.test("cli find: exact refs, suffix refs, text and points resolve to one element", async () => {
   await withState(async (dir) => {
