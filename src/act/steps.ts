@@ -91,6 +91,7 @@ function readAfterKey(o: ValueStepping, before: ValueReading): ValueReading {
  *   deadline run out
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stepToValue } from "./steps.ts";
  * let v = 3;
  * const keys = stepToValue({
@@ -98,7 +99,7 @@ function readAfterKey(o: ValueStepping, before: ValueReading): ValueReading {
  *   read: () => ({ value: v }),
  *   press: (k) => { v = k === "Right" ? v + 1 : k === "Left" ? v - 1 : v; },
  * });
- * console.log(v, keys); // 7 4
+ * assert.deepEqual([v, keys], [7, 4]);
  * ```
  */
 export function stepToValue(o: ValueStepping): number {
