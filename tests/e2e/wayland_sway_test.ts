@@ -23,6 +23,18 @@ import {
   windowsOfTree,
 } from "../../src/platform/linux/wayland/sway_ipc.ts";
 import { runCli } from "../harness/cli.ts";
+import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
+import { DesktopError } from "../../src/errors.ts";
+
+/** Whether a file exists. */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A GTK 3 form: an entry, a check box and a long scrolled list. */
 const GTK3_FORM = `
@@ -364,3 +376,35 @@ for (const app of APPS) {
     },
   });
 }
+
+Deno.test({
+  name:
+    "wayland (mutter): a compositor without wlroots' protocols is PLATFORM_NOT_SUPPORTED naming what it lacks",
+  ignore: Deno.build.os !== "linux" || !hasDesktopTools() || !exists("/usr/bin/mutter"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using d = await startDesktop({
+      app: "gtk3-script",
+      url: `${REPO_ROOT}tests/fixtures/gtk3/rename_dialog.py`,
+      session: "mutter",
+    });
+    closeWlroots();
+    Deno.env.set("WAYLAND_DISPLAY", `${d.env.XDG_RUNTIME_DIR}/${d.env.WAYLAND_DISPLAY}`);
+    try {
+      assert.throws(() => wlrootsInput(), (e: unknown) => {
+        assert.ok(e instanceof DesktopError);
+        assert.equal(e.code, "PLATFORM_NOT_SUPPORTED");
+        assert.match(e.message, /does not offer the virtual keyboard or pointer protocols/);
+        assert.match(e.suggestion ?? "", /set-value/);
+        return true;
+      });
+      assert.throws(
+        () => wlrootsCapture(),
+        /does not offer the screencopy protocol \(zwlr_screencopy_manager_v1\)/,
+      );
+    } finally {
+      closeWlroots();
+    }
+  },
+});
