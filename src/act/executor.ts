@@ -623,7 +623,8 @@ class Execution {
    */
   checkTaken(before: number, text: string): void {
     if (before < 0 || text.replace(/[\p{Cc}]/gu, "") === "") return;
-    if (this.el.textLength() !== before) return;
+    // A busy app takes keys late: only a field that stays as it was took none.
+    if (this.waitFor(() => this.el.textLength() !== before, CHUNK_LAND_MS)) return;
     throw new DesktopError("ACTION_FAILED", "the field took none of the keys typed into it", {
       suggestion: "Something else holds the keyboard (an open menu or popup, another window): " +
         "read the app, close it (key Escape), then type again",
