@@ -68,7 +68,7 @@ class Refs {
 
 /** An action an agent asks for, the same through the CLI and MCP. */
 type Act =
-  | { verb: "click"; ref: string }
+  | { verb: "click"; ref: string; diff?: boolean }
   | { verb: "type"; ref: string; text: string }
   | { verb: "key"; combo: string; ref?: string }
   | { verb: "set-value"; ref: string; value: string };
@@ -101,7 +101,7 @@ function cliAgent(d: TestDesktop): Agent {
     async call(act) {
       agent.calls++;
       const args = act.verb === "click"
-        ? ["click", "--ref", act.ref]
+        ? ["click", "--ref", act.ref, ...(act.diff ? ["--diff"] : [])]
         : act.verb === "type"
         ? ["type", "--ref", act.ref, act.text]
         : act.verb === "key"
@@ -528,10 +528,13 @@ Deno.test({
     await t.step("sortable table: sort by age, then reverse it", async () => {
       await task(cli, "sortable table", async () => {
         const ref = (await cli.read()).of("btn", "Age");
-        await act(d, cli, K, { verb: "click", ref }, {
+        const sorting = await act(d, cli, K, { verb: "click", ref, diff: true }, {
           sort: "Age:ascending",
           order: "Bruno+Chen+Alice",
         });
+        // A reorder is a change: the rows that moved are named.
+        assert.match(sorting, /alice\] moved: \d+ -> \d+/);
+        assert.match(sorting, /sort: none -> "ascending"/);
         const sorted = await cli.read();
         assert.match(sorted.text, /colheader "Age" sort=ascending/);
       });
