@@ -11,6 +11,7 @@ import { landmarkRole, roleFromAtspiCode } from "../../model/roles.ts";
 import { walk } from "../../model/tree.ts";
 import { fold } from "../../model/text.ts";
 import type { AtspiRawNode } from "./raw.ts";
+import { ATSPI_STATE } from "../../ffi/atspi.ts";
 import {
   ATSPI_ROLE,
   DOCUMENT_ROLES,
@@ -19,24 +20,8 @@ import {
   TEXT_VALUE_ROLES,
 } from "./atspi_roles.ts";
 
-/** AtspiStateType bit numbers used by the conversion. */
-const S = {
-  CHECKED: 4,
-  EDITABLE: 7,
-  ENABLED: 8,
-  EXPANDABLE: 9,
-  EXPANDED: 10,
-  FOCUSABLE: 11,
-  FOCUSED: 12,
-  PRESSED: 20,
-  SELECTABLE: 22,
-  SELECTED: 23,
-  SENSITIVE: 24,
-  INDETERMINATE: 32,
-  REQUIRED: 33,
-  CHECKABLE: 41,
-  READ_ONLY: 43,
-} as const;
+/** AtspiStateType bit numbers. */
+const S = ATSPI_STATE;
 
 /** AtspiRole values the conversion names. */
 const R = ATSPI_ROLE;
@@ -197,9 +182,9 @@ export function isHidden(
 ): boolean {
   if (node.role === R.FRAME || node.role === R.APPLICATION) return false;
   if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
-  if (!hasState(node.states, 30 /* VISIBLE */)) return true;
-  if (parentRole === 37 /* page tab */ && !hasState(node.states, 25 /* SHOWING */)) return true;
-  return DOCUMENT_ROLES.has(node.role) && !hasState(node.states, 25 /* SHOWING */);
+  if (!hasState(node.states, S.VISIBLE)) return true;
+  if (parentRole === R.PAGE_TAB && !hasState(node.states, S.SHOWING)) return true;
+  return DOCUMENT_ROLES.has(node.role) && !hasState(node.states, S.SHOWING);
 }
 
 /**
@@ -311,7 +296,7 @@ export function isUndrawn(
   ) {
     return false;
   }
-  return !hasState(node.states, 25 /* SHOWING */);
+  return !hasState(node.states, S.SHOWING);
 }
 
 /** The node identity used as `nid`: bus name followed by object path. */
