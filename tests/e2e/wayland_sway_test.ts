@@ -48,6 +48,9 @@ entry = Gtk.Entry()
 entry.get_accessible().set_name("Name")
 box.pack_start(entry, False, False, 0)
 box.pack_start(Gtk.CheckButton(label="Subscribe"), False, False, 0)
+scale = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
+scale.get_accessible().set_name("Volume")
+box.pack_start(scale, False, False, 0)
 rows = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
 for i in range(200):
     rows.pack_start(Gtk.Label(label=f"Row {i}"), False, False, 0)
@@ -241,7 +244,7 @@ for (const app of APPS) {
 
 Deno.test({
   name:
-    "wayland (sway): the wheel scrolls a GTK 3 list; screencopy captures the screen and a region",
+    "wayland (sway): the wheel scrolls a GTK 3 list, a drag moves its slider; screencopy captures the screen and a region",
   ignore: Deno.build.os !== "linux" || !hasSway(),
   sanitizeOps: false,
   sanitizeResources: false,
@@ -263,6 +266,28 @@ Deno.test({
       await eventually(
         "the list scrolled back up",
         async () => (await scrolled(d)) < down || undefined,
+        10_000,
+      );
+
+      const slider = await pyatspiJson<number[]>(
+        d,
+        `e = next(o for o in walk(app) if o.getRoleName() == "slider").queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+print(json.dumps([e.x, e.y, e.width, e.height]))`,
+      );
+      const sliderValue = () =>
+        pyatspiJson<number>(
+          d,
+          `print(json.dumps(next(o for o in walk(app) if o.getRoleName() == "slider").queryValue().currentValue))`,
+        );
+      assert.equal(await sliderValue(), 0);
+      const knob = await onScreen(d, {
+        x: slider[0] + 8,
+        y: slider[1] + Math.floor(slider[3] / 2),
+      });
+      input.drag(knob, { x: knob.x + Math.floor(slider[2] * 0.6), y: knob.y });
+      await eventually(
+        "the dragged slider",
+        async () => (await sliderValue()) >= 40 || undefined,
         10_000,
       );
 

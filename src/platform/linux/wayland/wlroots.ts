@@ -8,7 +8,8 @@
  * into a shared-memory buffer). Nothing is shelled out.
  *
  * Points are global layout pixels (sway's IPC gives each window's place:
- * see sway_ipc.ts). One connection per process, opened on first use.
+ * see sway_ipc.ts). One connection per process, opened on first use and
+ * again after it broke.
  *
  * @module
  */
@@ -143,6 +144,7 @@ export interface WlrootsInput extends InputDelegate {
 let session: Session | undefined;
 
 function open(deadline: number): Session {
+  if (session?.client.broken) closeWlroots();
   session ??= new Session(deadline);
   return session;
 }

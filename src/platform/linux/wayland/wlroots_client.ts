@@ -226,6 +226,7 @@ export class WaylandClient {
     });
     const out = this.#wl.wl_proxy_marshal_array_flags(proxy, opcode, iface, version, flags, buf);
     if (iface !== null && out === null) {
+      this.#broke = true;
       throw new DesktopError(
         "ACTION_FAILED",
         `the Wayland compositor at ${this.socket} closed the connection`,
@@ -373,7 +374,15 @@ export class WaylandClient {
     this.pump(() => Date.now() >= until, slack);
   }
 
+  /** Whether the connection broke (a protocol error, a compositor that quit): open a new one. */
+  get broken(): boolean {
+    return this.#broke;
+  }
+
+  #broke = false;
+
   #broken(): never {
+    this.#broke = true;
     const err = this.#wl.wl_display_get_error(this.display);
     throw new DesktopError(
       "ACTION_FAILED",
