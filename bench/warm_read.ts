@@ -124,7 +124,8 @@ async function main(): Promise<void> {
     if (res.isError) throw new Error(`${name}: ${text}`);
     return text;
   };
-  const read = () => call("read", { app: d.appName });
+  // A generous timeout: a worker starts slowly on a busy machine (the times are measured anyway).
+  const read = () => call("read", { app: d.appName, timeout: 60_000 });
   let nodes = 0;
   try {
     // The page in the app, whole (the first read may come before the page is built).
@@ -146,7 +147,12 @@ async function main(): Promise<void> {
     }
     const changed: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      await call("click", { app: d.appName, text: "Change one row", roles: "btn" });
+      await call("click", {
+        app: d.appName,
+        text: "Change one row",
+        roles: "btn",
+        timeout: 60_000,
+      });
       // The page's events reach the worker while it idles.
       await new Promise((r) => setTimeout(r, 300));
       const [t, text] = await time(read);
