@@ -17,15 +17,38 @@ import type {
   Scope,
 } from "../../src/platform/provider.ts";
 
+/** How a fake app behaves. */
+export interface FakeOptions {
+  /** The platform it reports (default: linux, the backend whose rules the session applies). */
+  platform?: Provider["platform"];
+  /**
+   * How the app reacts to an action: it may change the snapshot in place,
+   * and may say how the action ran (default: `{ via: "accessible" }`).
+   */
+  react?: (snapshot: Snapshot, action: Action) => ActionResult | void;
+}
+
 /** A provider over `snapshot` (swap it to change the app) that records what was acted on. */
 export class FakeProvider implements Provider {
-  /** Reported as Linux, the backend whose rules the session applies. */
-  readonly platform = "linux" as const;
+  /** The platform it reports. */
+  readonly platform: Provider["platform"];
   /** Every action, in order, with the target the session resolved. */
   acted: Array<{ target: ActionTarget; action: Action }> = [];
+  readonly #react?: FakeOptions["react"];
 
-  /** @param snapshot what every read returns (a copy) */
-  constructor(public snapshot: Snapshot) {}
+  /**
+   * @param snapshot what every read returns (a copy)
+   * @param opts platform and reaction
+   */
+  constructor(public snapshot: Snapshot, opts: FakeOptions = {}) {
+    this.platform = opts.platform ?? "linux";
+    this.#react = opts.react;
+  }
+
+  /** The actions alone, in order. */
+  get actions(): Action[] {
+    return this.acted.map((a) => a.action);
+  }
 
   /** The snapshot's app. */
   listApps(): Promise<Snapshot["app"][]> {
@@ -48,10 +71,10 @@ export class FakeProvider implements Provider {
     return Promise.resolve(structuredClone(this.snapshot));
   }
 
-  /** Records the action; nothing in the app changes. */
+  /** Records the action, then lets the app react (by default nothing changes). */
   act(_scope: Scope, target: ActionTarget, action: Action): Promise<ActionResult> {
     this.acted.push({ target, action });
-    return Promise.resolve({ via: "accessible" });
+    return Promise.resolve(this.#react?.(this.snapshot, action) ?? { via: "accessible" });
   }
 
   /** The native id of each element acted on, in order ("point" for a point). */

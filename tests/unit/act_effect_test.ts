@@ -4,27 +4,21 @@ import { DesktopError } from "../../src/errors.ts";
 import { diffTrees } from "../../src/diff/diff.ts";
 import { judgeEffect, settleChanges } from "../../src/act/effect.ts";
 import type { Element, Snapshot } from "../../src/model/element.ts";
-import type { Action, ActionResult, ActionTarget, Provider } from "../../src/platform/provider.ts";
+import type { Action } from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { FakeProvider } from "../harness/fake_provider.ts";
 
-/** A fake app whose reaction to each action is a function of the snapshot. */
-class ReactingProvider implements Provider {
-  readonly platform = "replay" as const;
-  constructor(public snapshot: Snapshot, public react: (s: Snapshot, a: Action) => void) {}
-  listApps() {
-    return Promise.resolve([this.snapshot.app]);
+/** A fake app whose reaction to each action is a function of the snapshot; actions go by input. */
+class ReactingProvider extends FakeProvider {
+  constructor(snapshot: Snapshot, react: (s: Snapshot, a: Action) => void) {
+    super(snapshot, {
+      platform: "replay",
+      react: (s, a) => {
+        react(s, a);
+        return { via: "input" };
+      },
+    });
   }
-  listWindows() {
-    return Promise.resolve([]);
-  }
-  read() {
-    return Promise.resolve(structuredClone(this.snapshot));
-  }
-  act(_scope: unknown, _target: ActionTarget, action: Action): Promise<ActionResult> {
-    this.react(this.snapshot, action);
-    return Promise.resolve({ via: "input" });
-  }
-  close() {}
 }
 
 function app(): Snapshot {

@@ -21,31 +21,15 @@ import { allOps } from "../../src/ops/mod.ts";
 import type { Desktop } from "../../src/desktop_types.ts";
 import type { OpContext } from "../../src/ops/types.ts";
 import type { Snapshot } from "../../src/model/element.ts";
-import type { Action, ActionResult, ActionTarget, Provider } from "../../src/platform/provider.ts";
+import type { Action, ActionResult } from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
+import { FakeProvider } from "../harness/fake_provider.ts";
 
 /** A fake app: each action is recorded, and `react` changes the snapshot and says how it ran. */
-class FakeApp implements Provider {
-  readonly platform = "replay" as const;
-  actions: Action[] = [];
-  constructor(
-    public snapshot: Snapshot,
-    public react: (s: Snapshot, a: Action) => ActionResult,
-  ) {}
-  listApps() {
-    return Promise.resolve([this.snapshot.app]);
+class FakeApp extends FakeProvider {
+  constructor(snapshot: Snapshot, react: (s: Snapshot, a: Action) => ActionResult) {
+    super(snapshot, { platform: "replay", react });
   }
-  listWindows() {
-    return Promise.resolve([]);
-  }
-  read() {
-    return Promise.resolve(structuredClone(this.snapshot));
-  }
-  act(_scope: unknown, _target: ActionTarget, action: Action): Promise<ActionResult> {
-    this.actions.push(action);
-    return Promise.resolve(this.react(this.snapshot, action));
-  }
-  close() {}
 }
 
 function page(): Snapshot {
