@@ -288,6 +288,29 @@ Deno.test({
     });
 
     await t.step({
+      name: "editable combobox: type a prefix, take the suggestion with Down and Return (defect: " +
+        "key --ref on a combobox whose active descendant holds the focus is ACTION_FAILED could " +
+        "not give the element keyboard focus)",
+      ignore: true,
+      fn: async () => {
+        await task(cli, "editable combobox by keys", async () => {
+          const field = (await cli.read()).of("combo", "Destination");
+          await act(d, cli, K, { verb: "type", ref: field, text: "Ba" }, {}, /val="Ba"/);
+          const down = await cli.call({ verb: "key", combo: "Down", ref: field });
+          assert.ok(down.ok, down.text);
+          await act(
+            d,
+            cli,
+            K,
+            { verb: "key", combo: "Return", ref: field },
+            { city: "Barcelona" },
+            /val="Barcelona"/,
+          );
+        });
+      },
+    });
+
+    await t.step({
       name:
         "editable combobox: set-value types the text (defect: chooseOption finds no entry in an " +
         "input that is itself the combobox, ELEMENT_NOT_FOUND)",
