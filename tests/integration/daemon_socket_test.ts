@@ -4,7 +4,8 @@
  * without the token gets no answer and the process keeps serving the one
  * that has it; a runtime directory others can enter is not used; `daemon
  * stop` ends it and removes its files. No desktop is needed: nothing here
- * reads an app.
+ * reads an app (and with no DISPLAY and no bus named, the process has no
+ * desktop whose end would end it).
  */
 
 import assert from "node:assert/strict";
@@ -45,7 +46,6 @@ Deno.test({
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: runtime,
       XDG_RUNTIME_DIR: runtime,
-      DISPLAY: ":4242",
       DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
     };
     let pid = 0;
@@ -104,7 +104,6 @@ Deno.test({
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: open,
       XDG_RUNTIME_DIR: open,
-      DISPLAY: ":4244",
       DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
     };
     let pid = 0;
