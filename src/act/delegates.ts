@@ -64,6 +64,13 @@ export interface InputDelegate {
   /** Types text as key presses into whatever has the keyboard focus. */
   type(text: string): void;
   /**
+   * False where apps do not report the keyboard focus they took (Wayland:
+   * a window the compositor has not activated, headless sessions): a focus
+   * request the app accepted is then trusted, and the keys' effect tells.
+   * Default true.
+   */
+  readonly focusReported?: boolean;
+  /**
    * Optional: presses Shift alone once, for apps that miss the Shift of the
    * first shifted key they get (Qt on X11).
    */

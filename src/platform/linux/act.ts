@@ -43,6 +43,7 @@ import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
 import { X11 } from "./x11.ts";
 import { waylandInput } from "./wayland/mod.ts";
+import { swayWindowOriginSync } from "./wayland/sway_ipc.ts";
 import {
   actionsRunInDispatch,
   boxesRelativeToWindow,
@@ -130,7 +131,7 @@ function sameObject(a: Ptr, b: Ptr): boolean {
  */
 export function linuxInput(n: Native, deadline = Infinity): InputDelegate {
   // No X display: the Wayland compositor's own input path, or PLATFORM_NOT_SUPPORTED naming it.
-  if (!hasXDisplay()) return waylandInput();
+  if (!hasXDisplay()) return { ...waylandInput(), focusReported: false };
   return {
     name: "x11",
     primary: "ctrl",
@@ -157,6 +158,15 @@ export function linuxInput(n: Native, deadline = Infinity): InputDelegate {
       if (corner) mouseEvent(n, corner, "abs");
     },
   };
+}
+
+/** Whether sway's IPC socket is named (its windows' places can be asked). */
+function swayRunning(): boolean {
+  try {
+    return (Deno.env.get("SWAYSOCK") ?? "") !== "";
+  } catch {
+    return false;
+  }
 }
 
 /** Whether an X display is named (X11, or Xwayland beside a compositor). */
@@ -271,7 +281,9 @@ export class LinuxElement implements ElementDelegate {
       options: true,
       combo: code === COMBO_BOX_ROLE,
       habits: {
-        actionBlocksOnModal: actionsRunInDispatch(tk),
+        // Under Wayland a window's place comes from the compositor, if at all: the element's
+        // own action is the sure route there.
+        actionBlocksOnModal: hasXDisplay() && actionsRunInDispatch(tk),
         itemActionIsNotAClick: ITEM_ROLES.has(code) && (isGtk(tk) || isQt(tk)),
         missesFirstShift: missesFirstShift(tk),
       },
@@ -378,29 +390,21 @@ export class LinuxElement implements ElementDelegate {
   }
 
   /**
-   * The centre of the element's visible part on screen. Without an X display
-   * (Wayland) a client's boxes are relative to its window and the compositor
-   * does not say where the window is: PLATFORM_NOT_SUPPORTED, never a guessed
-   * point.
+   * The centre of the element's visible part on screen. Under Wayland a
+   * client's boxes are relative to its window: the window's place comes from
+   * the compositor (sway), or PLATFORM_NOT_SUPPORTED says it is unknown, never
+   * a guessed point.
    */
   visiblePoint(): Point | null {
-    if (!hasXDisplay()) {
-      throw new DesktopError(
-        "PLATFORM_NOT_SUPPORTED",
-        "the element's place on screen is unknown on Wayland: its box is relative to its " +
-          "window, and the compositor does not tell where the window is",
-        {
-          suggestion: "Act through the element: click by ref (its accessible action), " +
-            "set-value, type, focus and scroll by ref need no pointer",
-        },
-      );
-    }
     const part = this.#visiblePart();
     return part ? centreOf(part) : null;
   }
 
-  hitTest(at: Point): boolean {
+  hitTest(screen: Point): boolean {
     const n = this.#n;
+    // Under Wayland the app answers in its window's coordinates.
+    const [ox, oy] = hasXDisplay() ? [0, 0] : this.#windowOrigin();
+    const at = { x: screen.x - ox, y: screen.y - oy };
     using held = new DisposableStack();
     // Descend from the top-level window to the deepest object at the point.
     let cur: Ptr | null = this.#topLevelAcc(held);
@@ -742,6 +746,7 @@ export class LinuxElement implements ElementDelegate {
    */
   #windowOrigin(): [number, number] {
     if (this.#origin) return this.#origin;
+    if (!hasXDisplay()) return this.#origin = this.#waylandOrigin();
     this.#origin = [0, 0];
     if (!boxesRelativeToWindow(this.#toolkit())) return this.#origin;
     const top = this.#topWindowAsReported();
@@ -750,6 +755,29 @@ export class LinuxElement implements ElementDelegate {
     this.#n.check("read process id", "STALE_REF");
     this.#origin = windowOrigin(pid, top.title, top.box) ?? [0, 0];
     return this.#origin;
+  }
+
+  /**
+   * Where the element's window starts on screen under Wayland, where every
+   * client's boxes are relative to its window: sway tells it over its IPC;
+   * other compositors do not, and PLATFORM_NOT_SUPPORTED says so (never a
+   * guessed point).
+   */
+  #waylandOrigin(): [number, number] {
+    const top = this.#topWindowAsReported();
+    const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
+    this.#n.check("read process id", "STALE_REF");
+    const origin = swayRunning() ? swayWindowOriginSync(pid, top?.title) : undefined;
+    if (origin) return [origin.x, origin.y];
+    throw new DesktopError(
+      "PLATFORM_NOT_SUPPORTED",
+      "the element's place on screen is unknown on Wayland: its box is relative to its " +
+        "window, and the compositor does not tell where the window is",
+      {
+        suggestion: "Act through the element: click by ref (its accessible action), " +
+          "set-value, type, focus and scroll by ref need no pointer",
+      },
+    );
   }
 
   /** {@link ElementActor.#topWindow} with the box as the app reports it. */
