@@ -581,11 +581,11 @@ class Execution {
     else if (moved && (f.editableText || f.keyboardText)) {
       this.input.key(this.primary(this.input.primary === "super" ? "down" : "end"), 1);
     }
-    const before = this.el.textLength();
+    const before = this.fieldState();
     this.typeKeys(f, text);
     this.el.settle();
     try {
-      this.checkTaken(before, text);
+      this.checkTaken(f.role, before, text);
     } catch (e) {
       if (kept && f.editableText && quietly(() => (this.el.setText(kept), true))) {
         const err = e as DesktopError;
@@ -623,15 +623,28 @@ class Execution {
    * went to something else that holds the keyboard (an open menu or popup,
    * another window), and an ok would say text is there that is not.
    */
-  checkTaken(before: number, text: string): void {
-    if (before < 0 || text.replace(/[\p{Cc}]/gu, "") === "") return;
-    // A busy app takes keys late: only a field that stays as it was took none.
-    if (this.waitFor(() => this.el.textLength() !== before, CHUNK_LAND_MS)) return;
+  checkTaken(role: string, before: string | null, text: string): void {
+    // Text fields only: a spreadsheet cell edits in an editor of its own.
+    if (role !== "input" || before === null || text.replace(/[\p{Cc}]/gu, "") === "") return;
+    // A busy app takes keys late: only a field that stays as it was took none. Its text is
+    // compared, not its length: a terminal's screen keeps its size as it echoes.
+    if (this.waitFor(() => this.fieldState() !== before, CHUNK_LAND_MS)) return;
     throw new DesktopError("ACTION_FAILED", "the field took none of the keys typed into it", {
       suggestion: "Something else holds the keyboard (an open menu or popup, another window): " +
         "read the app, close it (key Escape), then type again",
       details: { typed: [...text].length },
     });
+  }
+
+  /**
+   * What tells whether a field took keys: its text, or its length where the
+   * text is never read (a password field); null for an element without text.
+   */
+  fieldState(): string | null {
+    const text = this.el.textNow();
+    if (text !== null) return `text:${text}`;
+    const length = this.el.textLength();
+    return length < 0 ? null : `length:${length}`;
   }
 
   /** Empties the focused field; says how. */
