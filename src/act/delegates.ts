@@ -126,6 +126,8 @@ export interface ElementFacts {
   radio: boolean;
   /** Its text can be set through the accessibility API (EditableText, a settable AXValue). */
   editableText: boolean;
+  /** It takes typed text (the EDITABLE state: an editable combo box's own field). */
+  editable?: boolean;
   /** A text-entry role typed into with keys (a password field, an entry without EditableText). */
   keyboardText: boolean;
   /** Its numeric value can be set (Value, a numeric AXValue), with its range when reported. */
@@ -209,4 +211,10 @@ export interface ElementDelegate {
   option(index: number): ElementDelegate | null;
   /** The editable field inside it (a combo box with an entry), or null. */
   entry(): ElementDelegate | null;
+  /**
+   * Optional: whether the keyboard focus is on an option of the popup it
+   * controls (ARIA's active descendant: the combo box keeps the keys while
+   * the browser reports the focus on the option).
+   */
+  focusInPopup?(): boolean;
 }

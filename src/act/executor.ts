@@ -521,7 +521,8 @@ class Execution {
       throw blockedByModal(modal);
     }
     this.el.raise();
-    if (this.el.facts().focused) return false;
+    const focused = () => this.el.facts().focused || (this.el.focusInPopup?.() ?? false);
+    if (focused()) return false;
     if (f.topLevel) return false;
     let asked = false;
     try {
@@ -530,7 +531,6 @@ class Execution {
     } catch (e) {
       if (!(e instanceof DesktopError) || e.code === "APP_UNRESPONSIVE") throw e;
     }
-    const focused = () => this.el.facts().focused;
     if (this.waitFor(focused, FOCUS_WAIT_MS)) return true;
     let at: Point;
     try {
@@ -849,14 +849,49 @@ class Execution {
         const picked = this.chooseFromPopup(el, value);
         if (picked) return picked;
       }
-      const typed = this.setEntry(el, value);
+      const typed = this.setEntry(el, value) ?? this.typeIntoCombo(el, f, value);
       if (!typed) throw e;
       return typed;
     }
     if (chosen) return chosen;
-    const typed = this.setEntry(el, value);
+    const typed = this.setEntry(el, value) ?? this.typeIntoCombo(el, f, value);
     if (typed) return typed;
     throw noSettableValue();
+  }
+
+  /**
+   * An editable combo box that is its own field (ARIA: an input with role
+   * combobox, its list empty until text is typed) takes the value typed, as
+   * a user types it; then, when its popup shows an option of exactly that
+   * name, the option is clicked. Null when it is not editable.
+   */
+  typeIntoCombo(el: ElementDelegate, f: ElementFacts, value: string): ActionResult | null {
+    if (!f.combo || !(f.editableText || f.editable)) return null;
+    let detail: string;
+    if (f.editableText) {
+      el.setText(value);
+      detail = "EditableText";
+    } else {
+      this.focusForKeys(f, false);
+      this.input.key(this.primary("a"), 1);
+      this.typeKeys(f, value);
+      detail = "keyboard";
+    }
+    el.settle();
+    const want = value.trim().toLowerCase();
+    let option: ElementDelegate | null = null;
+    this.waitFor(() => {
+      const popup = el.controlled();
+      if (!popup || !popup.showing()) return false;
+      const i = popup.optionNames().findIndex((x) => x.trim().toLowerCase() === want);
+      option = i < 0 ? null : popup.option(i);
+      return option !== null;
+    }, MENU_OPEN_WAIT_MS);
+    if (option) {
+      this.pointerClick(option, "left", 1);
+      return { via: "input", detail: `${detail}, typed; option clicked` };
+    }
+    return { via: detail === "keyboard" ? "input" : "accessible", detail: `${detail}, typed` };
   }
 
   /** Sets the text of the field inside a combo box; null when it has none. */

@@ -273,6 +273,7 @@ export class LinuxElement implements ElementDelegate {
       checked: hasState(states, ATSPI_STATE.CHECKED) || hasState(states, ATSPI_STATE.PRESSED),
       radio: code === RADIO_BUTTON_ROLE,
       editableText: et !== null,
+      editable: hasState(states, ATSPI_STATE.EDITABLE),
       keyboardText: KEYBOARD_TEXT_ROLES.has(code),
       ...(number ? { number: range ?? {} } : {}),
       ...(code === SLIDER_ROLE ? { ranged: "slider" as const } : {}),
@@ -639,6 +640,27 @@ export class LinuxElement implements ElementDelegate {
       n.sym.g_array_unref(arr);
     }
     return found ? new LinuxElement(n, found, this.#held) : null;
+  }
+
+  focusInPopup(): boolean {
+    const popup = this.controlled() as LinuxElement | null;
+    return popup ? popup.#holdsFocus(3) : false;
+  }
+
+  /** Whether it or something within `depth` levels below it has the keyboard focus. */
+  #holdsFocus(depth: number): boolean {
+    const n = this.#n;
+    n.sym.atspi_accessible_clear_cache(this.#acc);
+    if (hasState(this.#states(), ATSPI_STATE.FOCUSED)) return true;
+    if (depth <= 0) return false;
+    const count = Math.min(n.sym.atspi_accessible_get_child_count(this.#acc, n.err.buf), 200);
+    if (!optional(() => (n.check("read children"), true))) return false;
+    for (let i = 0; i < count; i++) {
+      using c = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, i, n.err.buf));
+      if (!optional(() => (n.check("read child"), true)) || !c) continue;
+      if (new LinuxElement(n, c.ptr, this.#held).#holdsFocus(depth - 1)) return true;
+    }
+    return false;
   }
 
   optionNames(): string[] {
