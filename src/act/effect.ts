@@ -275,8 +275,13 @@ export function judgeEffect(
     if (!after.f) effect.unverified = "the element does not report the keyboard focus";
     return effect;
   }
+  // A key that moved the focus to another element (an arrow in a menu, Tab) did its work.
+  const focusMovedOn = action.kind === "key" &&
+    changes.some((c) =>
+      c.type === "changed" && "f" in c.changes && c.changes.f[1] === true && c.ref !== after?.ref
+    );
   if (changes.length === 0 && !moved) effect.unverified = `nothing changed within ${settleMs} ms`;
-  else if (!moved && !TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
+  else if (!moved && !focusMovedOn && !TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
     // Synthesized input gives the app (and a clicked button) the keyboard focus: that alone
     // says nothing of what the click was for (a calculator's key that did not register).
     effect.unverified = changes.some((c) => c.type === "changed" && "f" in c.changes)

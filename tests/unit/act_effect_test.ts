@@ -296,3 +296,18 @@ Deno.test("act: an app that quits after the action (a quit dialog's Save) report
   assert.equal(e.after, null);
   assert.equal(e.unverified, undefined);
 });
+
+Deno.test("act: a key that moves the focus to another element did its work (a menu's Down)", async () => {
+  // The field has the focus; Down moves it to the button, as an arrow moves a menu's focus.
+  const start = app();
+  win(start).c![0].f = true;
+  const moves = createDesktop(
+    new ReactingProvider(start, (s) => {
+      delete win(s).c![0].f;
+      win(s).c![1].f = true;
+    }),
+    { store: createMemoryRefStore() },
+  );
+  const res = await moves.act({}, {}, { kind: "key", combo: "Down" }, fast);
+  assert.equal(res.unverified, undefined, "the focus moving on is the key's effect");
+});
