@@ -313,7 +313,10 @@ function movesOf(
     if (stayed.length < 2) continue;
     const kept = longestIncreasing(stayed.map((s) => s.from));
     stayed.forEach((s, n) => {
-      if (!kept.has(n)) out.push({ el: s.el, at: [s.from, s.to], in: parent.ref! });
+      // One that kept its place while others moved around it did not move ("3 -> 3").
+      if (!kept.has(n) && s.from !== s.to) {
+        out.push({ el: s.el, at: [s.from, s.to], in: parent.ref! });
+      }
     });
   }
   return out;

@@ -355,3 +355,14 @@ Deno.test("trim: boxes leave changes and added elements unless asked for", () =>
     changes: trimmed,
   });
 });
+
+Deno.test("diff: a row that kept its place while others moved around it is not 'moved'", () => {
+  // Reversed around the middle row: it stays where it was ("3 -> 3" was printed).
+  const order = ["Ada", "Ben", "Cy", "Dee", "Eve"];
+  const changes = diffTrees(people(order), people([...order].reverse()));
+  for (const c of changes) {
+    if (c.type !== "changed" || !("at" in c.changes)) continue;
+    const [from, to] = c.changes.at as number[];
+    assert.notEqual(from, to, `${c.ref} moved ${from} -> ${to}`);
+  }
+});
