@@ -136,6 +136,7 @@ export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}):
   const out: Change[] = [];
   const changedByRef = new Map<string, Extract<Change, { type: "changed" }>>();
   for (const ch of changes) if (ch.type === "changed") changedByRef.set(ch.ref, ch);
+  const renamed = renamedPrefixes(changes);
   for (const ch of changes) {
     if (ch.type === "changed" && echoesParent(ch, changedByRef)) continue;
     if (ch.type === "added") {
@@ -151,7 +152,7 @@ export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}):
     }
     const kept = Object.entries(ch.changes).filter(([k, [a, b]]) => {
       if (k === "b") return opts.bounds === true;
-      if (k === "ref") return !isTwinShift(a, b);
+      if (k === "ref") return !isTwinShift(a, b) && !followsRename(a, b, renamed);
       if (k === "a") return actionsSaid(a) !== actionsSaid(b);
       return !isSilentField(k, a, b);
     });
@@ -159,4 +160,44 @@ export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}):
     else if (kept.length) out.push({ ...ch, changes: Object.fromEntries(kept) });
   }
   return out;
+}
+
+/**
+ * The ref renames a change list shows for containers: a changed ref, or a
+ * row removed and one added beside it (a row keyed by its text, renamed).
+ * Their children's refs follow them and say nothing more.
+ */
+function renamedPrefixes(changes: readonly Change[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const parent = (ref: string) => ref.slice(0, Math.max(0, ref.lastIndexOf("/")));
+  const removed = changes.filter((c) => c.type === "removed").map((c) => c.ref);
+  const added = changes.filter((c) => c.type === "added").map((c) => c.ref);
+  for (const c of changes) {
+    if (c.type !== "changed" || !("ref" in c.changes)) continue;
+    const [a, b] = c.changes.ref;
+    if (typeof a === "string" && typeof b === "string") out.push([a, b]);
+  }
+  // One row out and one in under the same parent: the row was renamed.
+  const byParent = new Map<string, { out: string[]; in: string[] }>();
+  for (const r of removed) {
+    const e = byParent.get(parent(r)) ?? { out: [], in: [] };
+    e.out.push(r);
+    byParent.set(parent(r), e);
+  }
+  for (const r of added) {
+    const e = byParent.get(parent(r));
+    if (e) e.in.push(r);
+  }
+  for (const e of byParent.values()) {
+    if (e.out.length === 1 && e.in.length === 1) out.push([e.out[0], e.in[0]]);
+  }
+  return out;
+}
+
+/** Whether a child's ref change is its container's rename, the rest of the ref kept. */
+function followsRename(a: unknown, b: unknown, renamed: ReadonlyArray<[string, string]>): boolean {
+  if (typeof a !== "string" || typeof b !== "string") return false;
+  return renamed.some(([from, to]) =>
+    a !== from && a.startsWith(`${from}/`) && b === `${to}${a.slice(from.length)}`
+  );
 }

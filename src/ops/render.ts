@@ -8,6 +8,7 @@
 import type { ActResult } from "../desktop.ts";
 import type { Change } from "../diff/diff.ts";
 import { renderChanges } from "../output/render.ts";
+import { trimChanges } from "../diff/noise.ts";
 import {
   type AppInfo,
   type Element,
@@ -171,7 +172,8 @@ export function actText(r: ActReport, showChanges: boolean): string {
   const line = actLine(r);
   const changes = r.changes as Change[] | undefined;
   if (!showChanges || !changes) return line;
-  return `${line}\n${renderChanges(changes, "agent")}`.trimEnd();
+  // Boxes are already out unless asked for (the action's own diff): only what says nothing goes.
+  return `${line}\n${renderChanges(trimChanges(changes, { bounds: true }), "agent")}`.trimEnd();
 }
 
 /**

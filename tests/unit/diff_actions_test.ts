@@ -366,3 +366,31 @@ Deno.test("diff: a row that kept its place while others moved around it is not '
     assert.notEqual(from, to, `${c.ref} moved ${from} -> ${to}`);
   }
 });
+
+Deno.test("diff: a renamed row is one change: its cells' refs follow it and say nothing", () => {
+  // thunar: renaming beta.txt to gamma.txt re-keys the row; its cells keep their nodes.
+  const t = "details/table";
+  const raw: Change[] = [
+    { type: "added", ref: `${t}/gamma-txt`, el: { i: 4, r: "row" } },
+    ...["name", "size", "type"].map((c): Change => ({
+      type: "changed",
+      ref: `${t}/gamma-txt/${c}`,
+      i: 1,
+      changes: { ref: [`${t}/beta-txt/${c}`, `${t}/gamma-txt/${c}`] },
+    })),
+    {
+      type: "changed",
+      ref: `${t}/gamma-txt/cell.2`,
+      i: 2,
+      changes: {
+        ref: [`${t}/beta-txt/cell.2`, `${t}/gamma-txt/cell.2`],
+        t: ["beta.txt", "gamma.txt"],
+      },
+    },
+    { type: "removed", ref: `${t}/beta-txt`, i: 3, r: "row" },
+  ];
+  const trimmed = trimChanges(raw);
+  assert.deepEqual(trimmed.map((c) => c.type), ["added", "changed", "removed"]);
+  const cell = trimmed[1] as Extract<Change, { type: "changed" }>;
+  assert.deepEqual(Object.keys(cell.changes), ["t"], "the label change stays, the ref change goes");
+});
