@@ -887,8 +887,8 @@ class Execution {
       option = i < 0 ? null : popup.option(i);
       return option !== null;
     }, MENU_OPEN_WAIT_MS);
-    if (option) {
-      this.pointerClick(option, "left", 1);
+    const shown: ElementDelegate | null = option;
+    if (shown && unlessNoPointer(() => this.pointerClick(shown, "left", 1))) {
       return { via: "input", detail: `${detail}, typed; option clicked` };
     }
     return { via: detail === "keyboard" ? "input" : "accessible", detail: `${detail}, typed` };
