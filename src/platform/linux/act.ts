@@ -42,6 +42,7 @@ import { type Native, objectId, type Owned, type Ptr, stateWords } from "./nativ
 import { optional, readActions, readExtents } from "./walk.ts";
 import { ensureAppFocused, windowOrigin } from "./windows.ts";
 import { X11 } from "./x11.ts";
+import { OPENABLE_MENU_ROLES } from "./atspi_roles.ts";
 import { waylandInput } from "./wayland/mod.ts";
 import { swayWindowOriginSync } from "./wayland/sway_ipc.ts";
 import {
@@ -54,53 +55,65 @@ import {
   type Toolkit,
 } from "./toolkit.ts";
 
-/** AtspiRole codes of menu items (plain, check, radio, tear-off). */
-const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([35, 8, 45, 59]);
+const R = ATSPI_ROLE;
+
+/** Menu items (plain, check, radio, tear-off). */
+const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([
+  R.MENU_ITEM,
+  R.CHECK_MENU_ITEM,
+  R.RADIO_MENU_ITEM,
+  R.TEAROFF_MENU_ITEM,
+]);
 
 /** Push button, toggle button, check box, radio button, link: a click is their press. */
-const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([43, 62, 7, 44, 88]);
+const BUTTON_LIKE_ROLES: ReadonlySet<number> = new Set([
+  R.PUSH_BUTTON,
+  R.TOGGLE_BUTTON,
+  R.CHECK_BOX,
+  R.RADIO_BUTTON,
+  R.LINK,
+]);
 
-/**
- * AtspiRole codes of containers that scroll what they hold, so clip it: list,
- * scroll pane, table, tree, tree table, viewport, list box.
- */
-const SCROLLING_ROLES: ReadonlySet<number> = new Set([31, 49, 55, 65, 66, 68, 98]);
+/** Containers that scroll what they hold, so clip it. */
+const SCROLLING_ROLES: ReadonlySet<number> = new Set([
+  R.LIST,
+  R.SCROLL_PANE,
+  R.TABLE,
+  R.TREE,
+  R.TREE_TABLE,
+  R.VIEWPORT,
+  R.LIST_BOX,
+]);
 
-/** AtspiRole of a web document. */
-const DOCUMENT_WEB_ROLE = 95;
-
-/** AtspiRole codes of items a single click selects: list item, table cell, table row, tree item. */
-const ITEM_ROLES: ReadonlySet<number> = new Set([32, 56, 90, 91]);
-
-/** AtspiRole code of a menu that opens from a menu bar or another menu (popup menus cannot be opened by an action). */
-const MENU_ROLES: ReadonlySet<number> = new Set([33]);
-
-/** AtspiRole of a combo box: its options are what set-value chooses from. */
-const COMBO_BOX_ROLE = 11;
-
-/** AtspiRole of a menu bar: the chain of menus to open stops there. */
-const MENU_BAR_ROLE = 34;
+/** Items a single click selects: list item, table cell, table row, tree item. */
+const ITEM_ROLES: ReadonlySet<number> = new Set([
+  R.LIST_ITEM,
+  R.TABLE_CELL,
+  R.TABLE_ROW,
+  R.TREE_ITEM,
+]);
 
 /** Text roles whose value can be replaced by typing when EditableText is missing. */
-const KEYBOARD_TEXT_ROLES = new Set([ATSPI_ROLE.PASSWORD_TEXT, 61, 79]);
+const KEYBOARD_TEXT_ROLES: ReadonlySet<number> = new Set([R.PASSWORD_TEXT, R.TEXT, R.ENTRY]);
+
+/** Roles whose set-value means "checked or not". */
+const TOGGLE_ROLES: ReadonlySet<number> = new Set([
+  R.CHECK_BOX,
+  R.CHECK_MENU_ITEM,
+  R.RADIO_BUTTON,
+  R.RADIO_MENU_ITEM,
+  R.TOGGLE_BUTTON,
+  R.SWITCH,
+]);
 
 /** The longest text kept to put back into a field when a replace did not take. */
 const MAX_KEPT_TEXT = 1_000_000;
 
-/** AtspiRole of a radio button. */
-const RADIO_BUTTON_ROLE = 44;
-
 /** How long a menu or popup may take to open (ms). */
 const MENU_OPEN_WAIT_MS = 1500;
 
-/** AtspiRole of a spin button. */
-const SPIN_BUTTON_ROLE = 52;
-/** AtspiRole of a slider. */
-const SLIDER_ROLE = 51;
 /** AtspiRelationType CONTROLLER_FOR (ARIA's aria-controls). */
 const RELATION_CONTROLLER_FOR = 3;
-/** Roles whose set-value means "checked or not". */
-const TOGGLE_ROLES = new Set([7, 8, 44, 45, 62, 130]);
 
 /**
  * Picks the action index for a left click: the first press-like action the
@@ -271,16 +284,16 @@ export class LinuxElement implements ElementDelegate {
       buttonLike: BUTTON_LIKE_ROLES.has(code),
       toggle: TOGGLE_ROLES.has(code) || hasState(states, ATSPI_STATE.CHECKABLE),
       checked: hasState(states, ATSPI_STATE.CHECKED) || hasState(states, ATSPI_STATE.PRESSED),
-      radio: code === RADIO_BUTTON_ROLE,
+      radio: code === R.RADIO_BUTTON,
       editableText: et !== null,
       editable: hasState(states, ATSPI_STATE.EDITABLE),
       keyboardText: KEYBOARD_TEXT_ROLES.has(code),
       ...(number ? { number: range ?? {} } : {}),
-      ...(code === SLIDER_ROLE ? { ranged: "slider" as const } : {}),
-      ...(code === SPIN_BUTTON_ROLE ? { ranged: "spin" as const } : {}),
+      ...(code === R.SLIDER ? { ranged: "slider" as const } : {}),
+      ...(code === R.SPIN_BUTTON ? { ranged: "spin" as const } : {}),
       selectable: false,
       options: true,
-      combo: code === COMBO_BOX_ROLE,
+      combo: code === R.COMBO_BOX,
       habits: {
         // Under Wayland a window's place comes from the compositor, if at all: the element's
         // own action is the sure route there.
@@ -497,9 +510,9 @@ export class LinuxElement implements ElementDelegate {
       if (!parent) break;
       const role = n.sym.atspi_accessible_get_role(parent, n.err.buf);
       n.check("read role", "STALE_REF");
-      if (role === MENU_BAR_ROLE || role === ATSPI_ROLE.APPLICATION) break;
+      if (role === R.MENU_BAR || role === ATSPI_ROLE.APPLICATION) break;
       // GTK puts a submenu's items under the menu item that opens it (role menu).
-      if (MENU_ROLES.has(role)) menus.unshift(new LinuxElement(n, parent, this.#held));
+      if (OPENABLE_MENU_ROLES.has(role)) menus.unshift(new LinuxElement(n, parent, this.#held));
       cur = parent;
     }
     return menus;
@@ -538,7 +551,7 @@ export class LinuxElement implements ElementDelegate {
       n.check("read child");
       if (only) holders.push(only.ptr);
     }
-    let selectable = this.#role() === COMBO_BOX_ROLE;
+    let selectable = this.#role() === R.COMBO_BOX;
     const offered: string[] = [];
     for (const holder of holders) {
       using sel = n.own(n.sym.atspi_accessible_get_selection_iface(holder));
@@ -735,7 +748,7 @@ export class LinuxElement implements ElementDelegate {
       if (!optional(() => (n.check("read role"), true)) || role === ATSPI_ROLE.APPLICATION) break;
       // A page's boxes say nothing of CSS overflow (a list may be shorter than its items): the
       // browser clips, and scrolls an element into view itself.
-      if (role === DOCUMENT_WEB_ROLE) return [];
+      if (role === R.DOCUMENT_WEB) return [];
       if (SCROLLING_ROLES.has(role)) {
         const box = readExtents(n, parent.ptr);
         // A box the app does not know (-1, INT32_MIN, empty) clips nothing.
