@@ -98,6 +98,21 @@ win.show()
 sys.exit(app.exec())
 `;
 
+/** This process's own Wayland variables, put back after each test (other tests run here too). */
+const OWN_ENV = {
+  WAYLAND_DISPLAY: Deno.env.get("WAYLAND_DISPLAY"),
+  SWAYSOCK: Deno.env.get("SWAYSOCK"),
+};
+
+/** Closes this process's Wayland client and puts its Wayland variables back. */
+function leaveSession(): void {
+  closeWlroots();
+  for (const [k, v] of Object.entries(OWN_ENV)) {
+    if (v === undefined) Deno.env.delete(k);
+    else Deno.env.set(k, v);
+  }
+}
+
 /** Points this process's Wayland client at the session. */
 function useSession(d: SwayDesktop): void {
   closeWlroots();
@@ -236,7 +251,7 @@ for (const app of APPS) {
       try {
         await typeAndClick(d);
       } finally {
-        closeWlroots();
+        leaveSession();
       }
     },
   });
@@ -327,7 +342,7 @@ print(json.dumps([e.x, e.y, e.width, e.height]))`,
         /cannot reach sway's IPC/,
       );
     } finally {
-      closeWlroots();
+      leaveSession();
     }
   },
 });
@@ -429,7 +444,7 @@ Deno.test({
         /does not offer the screencopy protocol \(zwlr_screencopy_manager_v1\)/,
       );
     } finally {
-      closeWlroots();
+      leaveSession();
     }
   },
 });

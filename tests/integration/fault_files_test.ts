@@ -412,7 +412,10 @@ Deno.test("files: the last-click note is written 0600", async () => {
       check: () => {},
     } as unknown as Parameters<typeof clickAt>[0];
     const before = Deno.env.get("DESKTOP_STATE_DIR");
+    const wayland = Deno.env.get("WAYLAND_DISPLAY");
     Deno.env.set("DESKTOP_STATE_DIR", dir);
+    // The X11 path (the fake session's): no Wayland compositor is asked.
+    Deno.env.delete("WAYLAND_DISPLAY");
     try {
       const note = `${dir}/last-click.json`;
       await Deno.writeTextFile(note, "{}");
@@ -421,6 +424,7 @@ Deno.test("files: the last-click note is written 0600", async () => {
       assert.equal(modeOf(note), 0o600);
       assert.equal(JSON.parse(await Deno.readTextFile(note)).x, 5);
     } finally {
+      if (wayland !== undefined) Deno.env.set("WAYLAND_DISPLAY", wayland);
       if (before === undefined) Deno.env.delete("DESKTOP_STATE_DIR");
       else Deno.env.set("DESKTOP_STATE_DIR", before);
     }
