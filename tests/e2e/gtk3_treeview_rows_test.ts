@@ -63,19 +63,21 @@ print(json.dumps({"names": names, "hidden": hidden, "editable": editable, "withE
     assert.equal(witness.editable, 0, "no cell of the table is editable");
     assert.ok(witness.withEdit > 0, "yet the cells list an edit action");
 
-    const res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
-    assert.equal(res.code, 0, res.stderr);
-    const lines = res.stdout.split("\n");
-    assert.ok(!res.stdout.includes("actions=edit"), res.stdout.slice(0, 2000));
-    const rowLines = lines.filter((l) => / row: "/.test(l));
-    // Every process pyatspi names is a row line that starts with its name.
-    for (const name of witness.names.slice(0, 5)) {
-      const quoted = JSON.stringify(name);
-      assert.ok(
-        rowLines.some((l) => l.includes(` row: ${quoted} | `)),
-        `a row line for ${name}:\n${lines.slice(0, 40).join("\n")}`,
+    // The app fills a new row's cells a moment after adding it: read until the first processes
+    // pyatspi names are there (each a row line that starts with its name), within 20 s.
+    let res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
+    let lines: string[] = [];
+    await eventually("a row line for each of the first processes", async () => {
+      res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
+      assert.equal(res.code, 0, res.stderr);
+      lines = res.stdout.split("\n");
+      const rowLines = lines.filter((l) => / row: "/.test(l));
+      const missing = witness.names.slice(0, 5).filter((name) =>
+        !rowLines.some((l) => l.includes(` row: ${JSON.stringify(name)} | `))
       );
-    }
+      return missing.length === 0 ? true : undefined;
+    }, 20_000);
+    assert.ok(!res.stdout.includes("actions=edit"), res.stdout.slice(0, 2000));
     // One line per process, not one per cell.
     assert.ok(lines.length < witness.names.length * 2 + 60, `${lines.length} lines`);
 
