@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
-import { runCli } from "../harness/cli.ts";
+import { type CliResult, runCli } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
@@ -65,7 +65,7 @@ print(json.dumps({"names": names, "hidden": hidden, "editable": editable, "withE
 
     // The app fills a new row's cells a moment after adding it: read until the first processes
     // pyatspi names are there (each a row line that starts with its name), within 20 s.
-    let res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
+    let res: CliResult | undefined;
     let lines: string[] = [];
     await eventually("a row line for each of the first processes", async () => {
       res = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
@@ -79,6 +79,7 @@ print(json.dumps({"names": names, "hidden": hidden, "editable": editable, "withE
       );
       return present.length >= 3 ? true : undefined;
     }, 20_000);
+    assert.ok(res, "a read");
     assert.ok(!res.stdout.includes("actions=edit"), res.stdout.slice(0, 2000));
     // One line per process, not one per cell.
     assert.ok(lines.length < witness.names.length * 2 + 60, `${lines.length} lines`);
