@@ -391,13 +391,16 @@ class Execution {
     const now = el.visiblePoint();
     if (now) return now;
     const shown = () => {
-      // The app scrolls on its next frame: give it a few before judging.
-      for (let tries = 0; tries < 8; tries++) {
+      // The app scrolls on its next frames: its box is taken once two reads agree (GTK 3 gives
+      // a focused row's old place first, and a click there missed the row).
+      let last: Point | null = null;
+      for (let tries = 0; tries < 10; tries++) {
         el.settle();
         const p = el.visiblePoint();
-        if (p) return p;
+        if (p && last && p.x === last.x && p.y === last.y) return p;
+        last = p;
       }
-      return null;
+      return last;
     };
     const scrolled = quietly(() => el.scrollIntoView()) ? shown() : null;
     if (scrolled) return scrolled;
