@@ -147,14 +147,21 @@ Deno.test({
       const [x, y, w, h] = JSON.parse(found.stdout)[0].b as number[];
       const [cx, cy] = [x + (w >> 1), y + (h >> 1)];
       // A user's pointer over the link (the tool parks its own after a click): the bubble shows.
-      const hover = await new Deno.Command("xdotool", {
-        args: ["mousemove", `${cx}`, `${cy}`],
-        env: d.env,
-        clearEnv: true,
-      }).output();
-      assert.equal(hover.code, 0, "xdotool mousemove");
+      // Chromium shows it on a motion that enters the link, so each try moves off and back on.
+      const hover = async () => {
+        for (const [px, py] of [[cx + w, cy + 4 * h], [cx, cy]]) {
+          const moved = await new Deno.Command("xdotool", {
+            args: ["mousemove", `${px}`, `${py}`],
+            env: d.env,
+            clearEnv: true,
+          }).output();
+          assert.equal(moved.code, 0, "xdotool mousemove");
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
       // pyatspi sees the bubble: a window of its own that shows the link's address.
       const bubbles = await eventually("the status bubble", async () => {
+        await hover();
         const texts = await pyatspiJson<string[]>(
           d,
           `
@@ -168,7 +175,7 @@ print(json.dumps([" ".join(text(c) for c in walk(w)) for w in app
 `,
         );
         return texts.some((s) => s.includes("#reports")) ? texts : undefined;
-      });
+      }, 15_000);
       assert.ok(bubbles.length > 0);
       const out = await act(d, ["click", "--x", `${cx}`, "--y", `${cy}`]);
       assert.doesNotMatch(out, /^[+-] .*\] window/m);
