@@ -21,7 +21,8 @@ import {
 } from "./desktop_types.ts";
 import { assignIds } from "./model/tree.ts";
 import { foldLabels } from "./model/semantics.ts";
-import { filterTree } from "./model/filter.ts";
+import { type FilterResult, filterTree } from "./model/filter.ts";
+import { ReadMemo, treePrint } from "./state/read_memo.ts";
 import { assignRefs } from "./refs/generate.ts";
 import { findElements, resolveRef } from "./refs/resolve.ts";
 import {
@@ -119,12 +120,21 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 
   /** A fresh read with ids and refs, not persisted, ending by `deadline`. */
   async function readFull(scope: Scope, deadline: number, bounds = true): Promise<Snapshot> {
-    const snapshot = await provider.read(scope, { bounds, deadline });
+    return prepared(await provider.read(scope, { bounds, deadline }));
+  }
+
+  /** A backend's read with its labels folded, and ids and refs (in place). */
+  function prepared(snapshot: Snapshot): Snapshot {
     foldLabels(snapshot.root);
     assignIds(snapshot.root);
     assignRefs(snapshot.root);
     return snapshot;
   }
+
+  /** The last read, for a read that repeats it over an unchanged tree (see the option). */
+  const memo = opts.reuseUnchangedReads
+    ? new ReadMemo<{ snapshot: Snapshot; view: FilterResult; stored: StoredRead }>()
+    : null;
 
   /** The last read of this app (by pid, else an earlier run of the same name). */
   function lastRead(app: { pid: number; name: string }) {
@@ -221,13 +231,25 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     listWindows: (scope) => provider.listWindows(scope),
 
     async read(scope, req = {}) {
-      const snapshot = await readFull(scope, callDeadline(), req.bounds ?? true);
+      const fetched = await provider.read(scope, {
+        bounds: req.bounds ?? true,
+        deadline: callDeadline(),
+      });
+      const question = memo ? JSON.stringify([scope, req]) : "";
+      const tree = memo ? treePrint(fetched) : "";
+      const kept = memo?.get(question, tree);
+      if (kept) {
+        // The same tree asked the same: the same ids, refs and records, read now.
+        await store.save({ ...kept.stored, readAt: fetched.readAt });
+        return { snapshot: { ...kept.snapshot, readAt: fetched.readAt }, view: kept.view };
+      }
+      const snapshot = prepared(fetched);
       const view = filterTree(snapshot.root, req);
       const all = locateAll(snapshot.root);
       const located = new Map(all.map((x) => [x.el.i, x]));
       const twins = twinCounts(all);
       const printed = view.root ? locateAll(view.root) : [];
-      await store.save({
+      const stored = {
         app: {
           name: snapshot.app.name,
           pid: snapshot.app.pid,
@@ -240,7 +262,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
           const x = located.get(el.i) ?? { el, path: "" };
           return toStored({ ...x, el }, base ? twins.get(base) : undefined);
         }),
-      });
+      };
+      await store.save(stored);
+      memo?.set(question, tree, { snapshot, view, stored });
       return { snapshot, view };
     },
 

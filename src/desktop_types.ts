@@ -114,6 +114,14 @@ export interface DesktopOptions {
    * the default session. Ids belong to the session that read them.
    */
   session?: string;
+  /**
+   * A read that repeats the last one (same scope and options) of a tree
+   * that did not change returns the same result objects, without ids,
+   * refs and filters worked out again: for long-lived processes that print
+   * each result and drop it (the background process, the MCP worker). The
+   * results are then shared between reads: do not change them.
+   */
+  reuseUnchangedReads?: boolean;
 }
 
 /** A session over one provider. */

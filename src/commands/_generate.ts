@@ -23,7 +23,8 @@ import {
   parseCliValue,
   validateArgs,
 } from "../ops/mod.ts";
-import { openDesktopFromOptions, runCommand, writeAllSync } from "./_shared.ts";
+import { openDesktopFromOptions, runCommand } from "./_shared.ts";
+import { writeAllSync } from "../io/write_all.ts";
 
 const writeOut = (text: string) => writeAllSync(Deno.stdout, text);
 

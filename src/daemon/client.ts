@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DEFAULT_TIMEOUT_MS } from "../desktop.ts";
+import { DEFAULT_TIMEOUT_MS } from "../desktop_types.ts";
 import { daemonPaths } from "./paths.ts";
 import type { DaemonRequest, RunReply, StatusReply } from "./server.ts";
 

@@ -8,7 +8,8 @@
  */
 
 import { DesktopError } from "../errors.ts";
-import { runCommand, writeAllSync } from "../commands/_shared.ts";
+import { runCommand } from "../commands/_shared.ts";
+import { writeAllSync } from "../io/write_all.ts";
 import type { CliMain } from "./server.ts";
 
 const print = (v: unknown) => void writeAllSync(Deno.stdout, JSON.stringify(v) + "\n");

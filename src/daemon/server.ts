@@ -116,6 +116,7 @@ function sessionPool() {
         connect({
           ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
           persistRefs: true,
+          reuseUnchangedReads: true,
           ...(opts.session !== undefined ? { session: opts.session } : {}),
         })
       );

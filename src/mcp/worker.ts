@@ -47,6 +47,7 @@ export async function serveWorker(
         connect({
           timeoutMs,
           persistRefs: true,
+          reuseUnchangedReads: true,
           ...(sessionName !== undefined ? { session: sessionName } : {}),
         })
       );

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { buildProgram } from "../../cli.ts";
+import { buildProgram } from "../../src/commands/program.ts";
 import { allOps, defaultOn, nameOn, paramsOn } from "../../src/ops/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -69,6 +69,9 @@ async function saveSnapshot(path: string, text: string): Promise<void> {
   await writePrivateFile(path, text, "--save");
 }
 
+/** The text last printed of each view, for a view read again unchanged (one per view). */
+const renderedViews = new WeakMap<object, { asked: string; text: string }>();
+
 /** The `read` operation. */
 export const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>({
   name: "read",
@@ -172,20 +175,38 @@ export const read: Op<ReadArgs, ReadOpResult> = defineOp<ReadArgs, ReadOpResult>
         : toYaml({ ...meta, root: null }).replace(/\n$/, "");
       return { text, ...counts };
     }
-    let text = renderElements(view.root, {
+    // A session that reuses unchanged reads gives the same view again: so is its text. The
+    // agent format prints no meta (json and yaml carry the read's time, so they are new).
+    const asked = JSON.stringify([
       format,
-      flat: args.flat,
-      meta,
+      args.flat,
       bounds,
-      viewport: windowBoundsOf(snapshot.root, view.root.i),
-      refsFrom: snapshot.root,
-      shortRefs: !args.full_refs,
-      ...(args.max_text !== undefined ? { maxText: args.max_text } : {}),
-    });
-    if (args.budget && format === "agent") {
-      text = fitBudget(text, args.budget, await o200kCounter());
+      args.full_refs,
+      args.max_text,
+      args.budget,
+      format === "agent" ? null : meta,
+    ]);
+    const before = renderedViews.get(view);
+    let text: string;
+    if (before?.asked === asked) {
+      text = before.text;
+    } else {
+      text = renderElements(view.root, {
+        format,
+        flat: args.flat,
+        meta,
+        bounds,
+        viewport: windowBoundsOf(snapshot.root, view.root.i),
+        refsFrom: snapshot.root,
+        shortRefs: !args.full_refs,
+        ...(args.max_text !== undefined ? { maxText: args.max_text } : {}),
+      });
+      if (args.budget && format === "agent") {
+        text = fitBudget(text, args.budget, await o200kCounter());
+      }
+      text = text.replace(/\n$/, "");
+      renderedViews.set(view, { asked, text });
     }
-    text = text.replace(/\n$/, "");
     if (view.truncated && format === "agent") {
       // yaml/json carry `truncated`; agent text says it in words.
       const [max, scopeRef, roles] = ["max_elements", "scope_ref", "roles"].map((n) =>

@@ -1,0 +1,75 @@
+/**
+ * The last read a long-lived session answered, kept so that the same read
+ * of a tree that has not changed gets the same answer without the work
+ * after the app's tree is fetched (labels folded, ids, refs, filters, the
+ * ref store's records, the rendered text). The tree is compared whole, as
+ * the backend returned it, so a memo can never print what a fresh read
+ * would not: any change in any field of any element is a new read.
+ *
+ * @module
+ */
+
+import type { Snapshot } from "../model/element.ts";
+
+/**
+ * What a read returned, as the backend returned it, without the moment of
+ * the read: two reads of an unchanged tree print the same.
+ *
+ * @param snapshot the backend's read, before ids and refs
+ * @returns a string equal for equal trees
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { treePrint } from "./read_memo.ts";
+ * const a = { app: { name: "Calc", pid: 7 }, readAt: "1", root: { i: 0, r: "app" as const, t: "Calc" } };
+ * assert.equal(treePrint(a), treePrint({ ...a, readAt: "2" }));
+ * assert.notEqual(treePrint(a), treePrint({ ...a, root: { ...a.root, t: "Calc 2" } }));
+ * ```
+ */
+export function treePrint(snapshot: Snapshot): string {
+  const { readAt: _readAt, ...rest } = snapshot;
+  return JSON.stringify(rest);
+}
+
+/**
+ * One kept answer: the last question asked, the tree it was asked of, and
+ * its answer. A different question or tree replaces it (one answer is
+ * what a loop of reads needs, and bounds the memory to one read).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ReadMemo } from "./read_memo.ts";
+ * const memo = new ReadMemo<string>();
+ * memo.set("read app=Calc", "tree 1", "answer");
+ * assert.equal(memo.get("read app=Calc", "tree 1"), "answer");
+ * assert.equal(memo.get("read app=Calc", "tree 2"), undefined);
+ * assert.equal(memo.get("read app=Other", "tree 1"), undefined);
+ * ```
+ */
+export class ReadMemo<T> {
+  #last: { question: string; tree: string; answer: T } | null = null;
+
+  /**
+   * The answer kept for this question of this tree, if any.
+   *
+   * @param question the read's scope and options, as a string
+   * @param tree {@link treePrint} of the backend's read
+   * @returns the kept answer, or undefined
+   */
+  get(question: string, tree: string): T | undefined {
+    const last = this.#last;
+    return last && last.question === question && last.tree === tree ? last.answer : undefined;
+  }
+
+  /**
+   * Keeps an answer, in place of the one kept before.
+   *
+   * @param question the read's scope and options, as a string
+   * @param tree {@link treePrint} of the backend's read
+   * @param answer what the read returned
+   */
+  set(question: string, tree: string, answer: T): void {
+    this.#last = { question, tree, answer };
+  }
+}
