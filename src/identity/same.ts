@@ -116,29 +116,30 @@ function bandRows(kids: readonly Element[]): Map<Element, string> | undefined {
  */
 export function locateAll(root: Element): Located[] {
   const out: Located[] = [];
-  const stack: Array<{ el: Element; path: string; row?: string; parent?: Located }> = [
-    { el: root, path: "0" },
-  ];
-  while (stack.length) {
-    const { el, path, row: outer, parent } = stack.pop()!;
+  // Parallel stacks, not an object per pending element: every read locates all its elements.
+  const els: Element[] = [root];
+  const paths: string[] = ["0"];
+  const rows: Array<string | undefined> = [undefined];
+  const parents: Array<Located | undefined> = [undefined];
+  while (els.length) {
+    const el = els.pop()!;
+    const path = paths.pop()!;
+    const outer = rows.pop();
+    const parent = parents.pop();
     const row = ROW_ROLES.has(el.r) ? rowKey(el) : outer;
-    const x: Located = {
-      el,
-      path,
-      ...(row !== undefined ? { row } : {}),
-      ...(parent ? { parent } : {}),
-    };
+    // Keys in one order (el, path, row, parent), set only when present.
+    const x = { el, path } as Located;
+    if (row !== undefined) x.row = row;
+    if (parent) x.parent = parent;
     out.push(x);
-    const kids = el.c ?? [];
+    const kids = el.c;
+    if (!kids?.length) continue;
     const bands = row === undefined ? bandRows(kids) : undefined;
     for (let k = kids.length - 1; k >= 0; k--) {
-      const kidRow = bands?.get(kids[k]) ?? row;
-      stack.push({
-        el: kids[k],
-        path: `${path}.${k}`,
-        ...(kidRow !== undefined ? { row: kidRow } : {}),
-        parent: x,
-      });
+      els.push(kids[k]);
+      paths.push(`${path}.${k}`);
+      rows.push(bands?.get(kids[k]) ?? row);
+      parents.push(x);
     }
   }
   return out;
@@ -219,17 +220,18 @@ export function rowOf(x: Located): string | undefined {
  */
 export function toStored(x: Located, twins?: number): StoredElement {
   const el = x.el;
-  return {
-    i: el.i,
-    ...(el.ref !== undefined ? { ref: el.ref } : {}),
-    r: el.r,
-    ...(el.t !== undefined ? { t: el.t } : {}),
-    ...(el.nid !== undefined ? { nid: el.nid } : {}),
-    ...(el.b !== undefined ? { b: el.b } : {}),
-    path: x.path,
-    ...(storedRow(x, twins) !== undefined ? { row: storedRow(x, twins) } : {}),
-    ...(twins !== undefined ? { n: twins } : {}),
-  };
+  // Keys in the order the store file has always had them; each set only when present.
+  const out = { i: el.i } as StoredElement;
+  if (el.ref !== undefined) out.ref = el.ref;
+  out.r = el.r;
+  if (el.t !== undefined) out.t = el.t;
+  if (el.nid !== undefined) out.nid = el.nid;
+  if (el.b !== undefined) out.b = el.b;
+  out.path = x.path;
+  const row = storedRow(x, twins);
+  if (row !== undefined) out.row = row;
+  if (twins !== undefined) out.n = twins;
+  return out;
 }
 
 /**

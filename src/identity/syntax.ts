@@ -17,8 +17,20 @@ export const MAX_REF_LENGTH = 500;
 /** A segment: a base without `.`, `/` or whitespace, then an optional `.N` index (N >= 1). */
 const SEGMENT = /^[^\s./]+(\.[1-9][0-9]*)?$/u;
 
-/** The twin index at the end of a ref. */
-const INDEX = /\.([0-9]+)$/;
+/**
+ * Where the twin index at the end of a ref starts (its `.`), or -1: the
+ * `.` of a final `.` followed by digits only. A scan, not a pattern: every
+ * ref of a read is taken apart a few times (store, short refs, rows).
+ */
+function indexAt(ref: string): number {
+  let k = ref.length;
+  while (k > 0) {
+    const c = ref.charCodeAt(k - 1);
+    if (c < 48 || c > 57) break; // not 0-9
+    k--;
+  }
+  return k < ref.length && k > 0 && ref.charCodeAt(k - 1) === 46 ? k - 1 : -1; // 46: "."
+}
 
 /** A ref taken apart. */
 export interface ParsedRef {
@@ -43,9 +55,10 @@ export interface ParsedRef {
  * ```
  */
 export function parseRef(ref: string): ParsedRef {
-  const m = ref.match(INDEX);
-  const base = m ? ref.slice(0, m.index) : ref;
-  return { base, ...(m ? { index: Number(m[1]) } : {}), segments: base.split("/") };
+  const at = indexAt(ref);
+  if (at < 0) return { base: ref, segments: ref.split("/") };
+  const base = ref.slice(0, at);
+  return { base, index: Number(ref.slice(at + 1)), segments: base.split("/") };
 }
 
 /**
@@ -83,8 +96,9 @@ export function formatRef(base: string, index?: number): string {
  * ```
  */
 export function rowPartRef(rowRef: string, suffix: string): string {
-  const { base, index } = parseRef(rowRef);
-  return formatRef(`${base}/${suffix}`, index);
+  const at = indexAt(rowRef);
+  if (at < 0) return `${rowRef}/${suffix}`;
+  return formatRef(`${rowRef.slice(0, at)}/${suffix}`, Number(rowRef.slice(at + 1)));
 }
 
 /**
@@ -103,10 +117,24 @@ export function rowPartRef(rowRef: string, suffix: string): string {
  */
 export function rowPartSuffix(ref: string | undefined, rowRef: string): string | null {
   if (ref === undefined) return null;
-  const row = parseRef(rowRef);
-  const part = parseRef(ref);
-  if (part.index !== row.index || !part.base.startsWith(row.base + "/")) return null;
-  return part.base.slice(row.base.length + 1);
+  // Compared as written: the same index (digits as they stand) on both, and the part's base
+  // below the row's.
+  const rowAt = indexAt(rowRef);
+  const partAt = indexAt(ref);
+  const rowBase = rowAt < 0 ? rowRef : rowRef.slice(0, rowAt);
+  const partEnd = partAt < 0 ? ref.length : partAt;
+  if (rowAt < 0 ? partAt >= 0 : partAt < 0 || !sameIndex(rowRef, rowAt, ref, partAt)) return null;
+  if (
+    partEnd <= rowBase.length || ref.charCodeAt(rowBase.length) !== 47 || // 47: "/"
+    !ref.startsWith(rowBase)
+  ) return null;
+  return ref.slice(rowBase.length + 1, partEnd);
+}
+
+/** Whether two refs' twin indexes (from their `.` at `a` and `b`) are the same number. */
+function sameIndex(x: string, a: number, y: string, b: number): boolean {
+  const xs = x.slice(a + 1), ys = y.slice(b + 1);
+  return xs === ys || Number(xs) === Number(ys);
 }
 
 /**
@@ -125,8 +153,8 @@ export function rowPartSuffix(ref: string | undefined, rowRef: string): string |
  */
 export function indexedBase(ref: string | undefined): string | undefined {
   if (ref === undefined) return undefined;
-  const m = ref.match(INDEX);
-  return m ? ref.slice(0, m.index) : undefined;
+  const at = indexAt(ref);
+  return at < 0 ? undefined : ref.slice(0, at);
 }
 
 /**

@@ -13,11 +13,47 @@
 
 import { rowPartRef, stripIndex } from "../identity/syntax.ts";
 
-/** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
-function suffixes(ref: string): string[] {
-  const out = [ref];
-  for (let k = ref.indexOf("/"); k >= 0; k = ref.indexOf("/", k + 1)) out.push(ref.slice(k + 1));
-  return out;
+/**
+ * How many refs end with each suffix, kept as a trie of segments read from
+ * the end: the node of `b/c` is the child `b` of the node `c`. Equal suffix
+ * strings have equal segments, so a node counts what a map keyed by suffix
+ * would; but no suffix string is ever built, and keys are short segments.
+ */
+interface SuffixNode {
+  /** How many refs end with this suffix. */
+  n: number;
+  /** Longer suffixes, by the segment in front. */
+  kids?: Map<string, SuffixNode>;
+}
+
+/** Counts every suffix of `ref` on a segment boundary (the ref itself included). */
+function addSuffixes(root: SuffixNode, ref: string): void {
+  let node = root;
+  let end = ref.length;
+  for (;;) {
+    const cut = end === 0 ? -1 : ref.lastIndexOf("/", end - 1);
+    const seg = ref.slice(cut + 1, end);
+    const kids = node.kids ??= new Map();
+    let next = kids.get(seg);
+    if (next === undefined) kids.set(seg, next = { n: 0 });
+    next.n++;
+    if (cut < 0) return;
+    node = next;
+    end = cut;
+  }
+}
+
+/** How many refs end with `suffix` (0 when none). */
+function suffixCount(root: SuffixNode, suffix: string): number {
+  let node: SuffixNode | undefined = root;
+  let end = suffix.length;
+  for (;;) {
+    const cut = end === 0 ? -1 : suffix.lastIndexOf("/", end - 1);
+    node = node.kids?.get(suffix.slice(cut + 1, end));
+    if (node === undefined) return 0;
+    if (cut < 0) return node.n;
+    end = cut;
+  }
 }
 
 /** Shortens refs against the refs of one tree. */
@@ -56,17 +92,15 @@ export interface RefShortener {
  * ```
  */
 export function refShortener(refs: Iterable<string>): RefShortener {
-  const count = new Map<string, number>();
-  const add = (s: string) => count.set(s, (count.get(s) ?? 0) + 1);
+  const root: SuffixNode = { n: 0 };
   const full = new Set<string>();
   for (const ref of refs) {
     full.add(ref);
-    const own = suffixes(ref);
-    for (const s of own) add(s);
+    addSuffixes(root, ref);
     const bare = stripIndex(ref);
-    if (bare !== ref) { for (const s of suffixes(bare)) add(s); }
+    if (bare !== ref) addSuffixes(root, bare);
   }
-  const unique = (s: string, ref: string) => s === ref || count.get(s) === 1;
+  const unique = (s: string, ref: string) => s === ref || suffixCount(root, s) === 1;
   const memo = new Map<string, string>();
   return {
     short(ref) {
@@ -74,12 +108,19 @@ export function refShortener(refs: Iterable<string>): RefShortener {
       if (out !== undefined) return out;
       out = ref;
       if (full.has(ref)) {
-        const all = suffixes(ref);
-        for (let k = all.length - 1; k >= 0; k--) {
-          if (unique(all[k], ref)) {
-            out = all[k];
+        // The shortest suffix first: walked down the trie from the last segment.
+        // Every suffix of a ref of the tree has its node.
+        let node = root;
+        let end = ref.length;
+        for (;;) {
+          const cut = end === 0 ? -1 : ref.lastIndexOf("/", end - 1);
+          node = node.kids!.get(ref.slice(cut + 1, end))!;
+          if (cut < 0) break; // the ref itself
+          if (node.n === 1) {
+            out = ref.slice(cut + 1);
             break;
           }
+          end = cut;
         }
       }
       memo.set(ref, out);
@@ -96,4 +137,11 @@ export function refShortener(refs: Iterable<string>): RefShortener {
       return ref;
     },
   };
+}
+
+/** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
+function suffixes(ref: string): string[] {
+  const out = [ref];
+  for (let k = ref.indexOf("/"); k >= 0; k = ref.indexOf("/", k + 1)) out.push(ref.slice(k + 1));
+  return out;
 }

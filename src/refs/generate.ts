@@ -121,6 +121,9 @@ function badgeOf(el: Element): string | undefined {
  */
 const TOOLTIP_TAIL = /(?<=^(?:\S+ ){0,3}\S+): .*$/s;
 
+/** A digit anywhere: what a count needs. */
+const HAS_DIGIT = /\d/;
+
 /** Labels made only of printable ASCII characters. */
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
@@ -560,14 +563,19 @@ function cachedSlug(): SlugOf {
     return s;
   };
   // Each label's slug without its count ("" when it has none), by label, key use and badge.
-  const bareCache = new Map<string, string>();
+  // Without a badge (nearly always) the label alone is the key: no key string is built.
+  const bareByLabel = [new Map<string, string>(), new Map<string, string>()];
+  const bareWithBadge = new Map<string, string>();
   const bareSlug = (label: string, asKey: boolean, badge: string | undefined) => {
-    const k = `${asKey ? 1 : 0}${badge ?? ""}\u0000${label}`;
-    let s = bareCache.get(k);
+    // A count is made of digits: a label without one has none to leave out.
+    if (!HAS_DIGIT.test(label)) return "";
+    const cache = badge === undefined ? bareByLabel[asKey ? 1 : 0] : bareWithBadge;
+    const k = badge === undefined ? label : `${asKey ? 1 : 0}${badge}\u0000${label}`;
+    let s = cache.get(k);
     if (s === undefined) {
-      const bare = /\d/.test(label) ? uncounted(label, asKey, badge) : "";
+      const bare = uncounted(label, asKey, badge);
       s = bare ? slugOnce(bare) : "";
-      bareCache.set(k, s);
+      cache.set(k, s);
     }
     return s;
   };
@@ -587,6 +595,9 @@ function cachedSlug(): SlugOf {
   };
 }
 
+/** A letter anywhere: a text without one (a number, a symbol) is named by its role. */
+const HAS_LETTER = /\p{L}/u;
+
 /** Roles that say their window's title: its text or heading, or the document's text field. */
 const TITLE_ROLES: ReadonlySet<Role> = new Set<Role>(["txt", "heading", "input"]);
 
@@ -601,15 +612,17 @@ function segmentOf(
   // A text that is only a number ("4" in a badge, "$20") is a value, named by its role. A row
   // with no label of its own is keyed by what it shows before its tooltip (GTK's places
   // sidebar: "Home", not "Open your personal folder").
-  const labelSlug = LIVE_TEXT_ROLES.has(el.r) || (el.r === "txt" && !/\p{L}/u.test(el.t ?? "")) ||
-      (ROW_ROLES.has(el.r) && !el.t?.trim() && rowKey(el, slugOf) !== "")
+  // The row key of a row with no title, found once for both uses below.
+  const untitledRowKey = ROW_ROLES.has(el.r) && !el.t?.trim() ? rowKey(el, slugOf) : undefined;
+  const labelSlug = LIVE_TEXT_ROLES.has(el.r) || (el.r === "txt" && !HAS_LETTER.test(el.t ?? "")) ||
+      (untitledRowKey !== undefined && untitledRowKey !== "")
     ? ""
     : slugOf(el);
   out.own = labelSlug || el.r;
   out.contributes = null;
   // A label that repeats its container's segment is an echo: name it by role (the link
   // "Invoice 17" that keys its row `invoice-17`, counted or not).
-  const counted = labelSlug !== "" && /\d/.test(el.t ?? "");
+  const counted = labelSlug !== "" && HAS_DIGIT.test(el.t ?? "");
   if (labelSlug && path && (path.seg === labelSlug || (counted && path.seg === slugOf(el, true)))) {
     out.own = el.r;
   } else if (SKIPPED_ROLES.has(el.r)) {
@@ -617,7 +630,7 @@ function segmentOf(
     // "dconf Editor") repeats the app: named by its role, no twin of the app.
     if (el.r === "window" && parent?.r === "app" && labelSlug === slugOf(parent)) out.own = el.r;
   } else if (ROW_ROLES.has(el.r) && !labelSlug) {
-    const key = rowKey(el, slugOf);
+    const key = untitledRowKey ?? rowKey(el, slugOf);
     if (key && !(path && path.seg === key)) out.own = out.contributes = key;
   } else if (LANDMARK_ROLES.has(el.r)) {
     const popup = !labelSlug && (el.r === "menu" || el.r === "list" || el.r === "listbox") &&

@@ -281,19 +281,29 @@ async function listPids(refsDir: string): Promise<number[]> {
 /** Serializes a read, dropping trailing elements until it fits `maxBytes`. */
 function encodeCapped(read: StoredRead, maxBytes: number): string {
   let text = JSON.stringify(read);
-  if (byteLength(text) <= maxBytes) return text;
+  if (fitsBytes(text, maxBytes)) return text;
   let keep = read.elements.length;
   // Shrink proportionally, then step down: a few passes at most.
   while (keep > 0) {
     keep = Math.min(keep - 1, Math.floor(keep * maxBytes / byteLength(text)));
     text = JSON.stringify({ ...read, elements: read.elements.slice(0, keep), truncated: true });
-    if (byteLength(text) <= maxBytes) return text;
+    if (fitsBytes(text, maxBytes)) return text;
   }
   return JSON.stringify({ ...read, elements: [], truncated: true });
 }
 
 function byteLength(text: string): number {
   return new TextEncoder().encode(text).length;
+}
+
+/**
+ * Whether a text's UTF-8 form fits `maxBytes`. A UTF-16 code unit takes at
+ * most 3 bytes in UTF-8 (a surrogate pair, two units, takes 4), so a text
+ * short enough needs no encoding: a read is encoded on every save, and most
+ * are far below the cap.
+ */
+function fitsBytes(text: string, maxBytes: number): boolean {
+  return text.length * 3 <= maxBytes || byteLength(text) <= maxBytes;
 }
 
 /** Parses a store file, returning null for anything that is not a stored read. */
