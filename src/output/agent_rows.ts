@@ -27,6 +27,7 @@ import {
   idText,
   informativeActions,
   labelOf,
+  LINE_MAX_TEXT,
   quote,
   shownChildren,
   textCap,
@@ -150,8 +151,14 @@ export interface FoldedRow {
 export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
   const parts = rowParts(row);
   if (!parts) return null;
-  const line = `${elementLine(row, opts)}: ${parts.map((p) => partText(p, opts)).join(" | ")}`;
-  if (line.length > MAX_ROW_LINE) return null;
+  const lineWith = (o: AgentOptions) =>
+    `${elementLine(row, o)}: ${parts.map((p) => partText(p, o)).join(" | ")}`;
+  const line = lineWith(opts);
+  // Too many cells for one line, not one long text: a process's command line is printed whole
+  // either way, and as a tree it would cost a line per cell on top.
+  if (line.length > MAX_ROW_LINE && textCap(opts) > LINE_MAX_TEXT) {
+    if (lineWith({ ...opts, maxText: LINE_MAX_TEXT }).length > MAX_ROW_LINE) return null;
+  } else if (line.length > MAX_ROW_LINE) return null;
   return { row, parts, line, shape: shapeOf(row, parts) };
 }
 

@@ -975,3 +975,32 @@ Deno.test("agent: an untitled window prints no line when nothing inside it would
   assert.match(out, /\[6\|window\.2\] window\n {4}\[7\|save\] btn "Save"/, out);
   assert.match(out, /\[2\|page\] window "Page - Chromium"/, out);
 });
+
+Deno.test("agent: a row whose one cell holds a long text is still one line, the text whole", () => {
+  // A process list: a command line of 600 characters in the name cell (gnome-system-monitor).
+  const command = "chromium --type=renderer" + " --flag=value".repeat(45);
+  const cell = (t: string): Element => ({ i: 0, r: "cell", t });
+  const root: Element = {
+    i: 0,
+    r: "table",
+    t: "Processes",
+    c: [{ i: 0, r: "row", c: [cell(command), cell("root"), cell("0.00"), cell("31953")] }],
+  };
+  assignIds(root);
+  assignRefs(root);
+  const lines = renderElements(root, { format: "agent" }).trimEnd().split("\n");
+  assert.equal(lines.length, 2, lines.join("\n"));
+  assert.ok(
+    lines[1].includes(`row: ${JSON.stringify(command)} | "root" | "0.00" | "31953"`),
+    lines[1],
+  );
+  // Many cells are still a tree: the limit is on cells, not on one long text.
+  const wide: Element = {
+    i: 0,
+    r: "table",
+    c: [{ i: 0, r: "row", c: Array.from({ length: 40 }, (_, k) => cell(`cell ${k} text`)) }],
+  };
+  assignIds(wide);
+  assignRefs(wide);
+  assert.ok(renderElements(wide, { format: "agent" }).trimEnd().split("\n").length > 2);
+});
