@@ -40,6 +40,10 @@ Deno.test({
 
       Deno.kill(d.pid, "SIGSTOP");
       try {
+        // The signal takes effect a moment later on a busy machine.
+        for (let i = 0; i < 40 && procState(d.pid) !== "T"; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
         assert.equal(procState(d.pid), "T", "the app is stopped");
         const started = Date.now();
         const hung = await call("read", { app: d.appName, timeout });
