@@ -344,6 +344,10 @@ export function wlrootsInput(): WlrootsInput {
     click(p, btn, count) {
       const ptr = pointerOf(s);
       moveTo(s, ptr, p);
+      // The app takes the pointer's arrival before the press: GTK 4 dropped a click sent in the
+      // same batch as the motion that brought the pointer in (GTK 3 took it).
+      s.client.roundtrip(Date.now() + CALL_MS);
+      s.client.settle(POINTER_SETTLE_MS);
       for (let i = 0; i < count; i++) {
         button(s, ptr, BUTTONS[btn], true);
         button(s, ptr, BUTTONS[btn], false);
