@@ -177,3 +177,139 @@ Deno.test({
     }
   },
 });
+
+/**
+ * The probe: this file run as a program (`deno run -A warm_reads_test.ts
+ * --probe APP`, with the test desktop's environment) holds two providers of
+ * its own, one with warm reads on and one reading cold, and answers each
+ * line on stdin (`warm` or `cold`) with one JSON line: the read's tree and
+ * the kept trees' counters. A process of its own: libatspi binds to one
+ * accessibility bus per process.
+ */
+async function probe(app: string): Promise<void> {
+  const { LinuxProvider } = await import("../../src/platform/linux/provider.ts");
+  const { setLiveTrees } = await import("../../src/platform/linux/live_tree.ts");
+  const warm = await LinuxProvider.open({ timeoutMs: 20_000 });
+  const cold = await LinuxProvider.open({ timeoutMs: 20_000 });
+  setLiveTrees(true);
+  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+  let buf = "";
+  for await (const chunk of lines) {
+    buf += chunk;
+    for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+      const cmd = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (cmd === "cold") setLiveTrees(false);
+      const snap = await (cmd === "cold" ? cold : warm).read({ app });
+      setLiveTrees(true);
+      const out = { root: snap.root, stats: warm.liveTreeStats() };
+      await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(out) + "\n"));
+    }
+  }
+  // The providers' event pumps would keep the process alive.
+  warm.close();
+  cold.close();
+  Deno.exit(0);
+}
+
+/** A page of rows (link, button, check box) and a button that renames one row's link. */
+function rowsPage(rows: number): string {
+  const items = Array.from(
+    { length: rows },
+    (_, i) =>
+      `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
+      `<input type="checkbox" aria-label="Select ${i}"></li>`,
+  ).join("\n");
+  return `<!doctype html><html><head><title>Rows</title></head><body>
+<h1>Orders</h1><button onclick="change()">Change one row</button>
+<ul aria-label="orders">${items}</ul>
+<script>
+let n = 0;
+function change() { document.querySelectorAll("li a")[(n * 7) % ${rows}].textContent = "Changed " + (++n); }
+</script></body></html>`;
+}
+
+Deno.test({
+  name:
+    "warm reads: after one row's link is renamed, the read re-reads that row alone and equals a cold read",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const ROWS = 150;
+    const file = await Deno.makeTempFile({ suffix: ".html" });
+    await Deno.writeTextFile(file, rowsPage(ROWS));
+    await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", new URL(import.meta.url).pathname, "--probe", d.appName],
+      env: d.env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const stdin = child.stdin.getWriter();
+    const replies = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let pending = "";
+    type Stats = { patched: number; nodesReread: number; hits: number; nodes: number };
+    const ask = async (cmd: "warm" | "cold") => {
+      await stdin.write(new TextEncoder().encode(cmd + "\n"));
+      while (!pending.includes("\n")) {
+        const { value, done } = await replies.read();
+        if (done) throw new Error("the probe quit");
+        pending += value;
+      }
+      const line = pending.slice(0, pending.indexOf("\n"));
+      pending = pending.slice(line.length + 1);
+      return JSON.parse(line) as { root: unknown; stats: Stats };
+    };
+    try {
+      // The page in the app, whole.
+      for (let i = 0; i < 40; i++) {
+        const res = await runCli(d, ["read", "--app", d.appName]);
+        if (res.code === 0 && res.stdout.includes(`Select ${ROWS - 1}`)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await ask("warm");
+      let last = await ask("warm");
+      assert.equal(last.stats.hits, 1, "the unchanged page is answered from the kept tree");
+      const whole = last.stats.nodes;
+      for (let step = 1; step <= 3; step++) {
+        const clicked = await runCli(d, ["click", "--app", d.appName, "--text", "Change one row"]);
+        assert.equal(clicked.code, 0, clicked.stderr);
+        // Settled (read cold): the page shows the change, and two reads agree.
+        let before = "";
+        for (let i = 0; i < 20; i++) {
+          const now = JSON.stringify((await ask("cold")).root);
+          if (now.includes(`Changed ${step}`) && now === before) break;
+          before = now;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        const w = await ask("warm");
+        const c = await ask("cold");
+        assert.ok(JSON.stringify(c.root).includes(`Changed ${step}`), `step ${step} not seen`);
+        assert.deepEqual(w.root, c.root, `step ${step}: warm and cold reads differ`);
+        // The change was read in its part (the renamed row), not the whole page.
+        const reread = w.stats.nodesReread - last.stats.nodesReread;
+        assert.equal(
+          w.stats.patched,
+          last.stats.patched + 1,
+          `step ${step}: ${JSON.stringify(w.stats)}`,
+        );
+        assert.ok(
+          reread > 0 && reread < whole / 20,
+          `step ${step}: re-read ${reread} of ${whole} nodes`,
+        );
+        last = w;
+      }
+    } finally {
+      await stdin.close().catch(() => {});
+      const ended = setTimeout(() => child.kill(), 5000);
+      await child.status;
+      clearTimeout(ended);
+      await Deno.remove(file).catch(() => {});
+    }
+  },
+});
+
+if (import.meta.main && Deno.args[0] === "--probe") await probe(Deno.args[1]);

@@ -1,14 +1,25 @@
 /**
- * The kept trees' rules, on a scripted backend: a tree is reused only while
- * its app sent no event and its sampled boxes hold; an event during the read
- * that made it makes the next read cold; memory is bounded per app and in
- * total; an app that quit is forgotten; an app whose boxes change without
- * events is read cold for good; a secure field's text is never held.
+ * The kept trees' rules, on a scripted backend: a tree is reused as kept
+ * while its app sent no event and its sampled boxes hold; after events, only
+ * the parts they name are read again (a node alone, a subtree, a parent's
+ * subtree; a part whose box moved grows to its parent, a table's cell to the
+ * table) and the answer equals the app's tree now; an event the tree cannot
+ * place, too many events or too large a part mean a cold read; an event
+ * during the read is re-checked by the next one; memory is bounded per app
+ * and in total; an app that quit is forgotten; an app whose boxes change
+ * without events is read cold for good; a secure field's text is never held.
  */
 
 import assert from "node:assert/strict";
-import { type LiveTreeHooks, LiveTrees } from "../../src/platform/linux/live_tree.ts";
+import {
+  countRaw,
+  type LiveEvent,
+  type LiveTreeHooks,
+  LiveTrees,
+  type Reread,
+} from "../../src/platform/linux/live_tree.ts";
 import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
+import { isHidden } from "../../src/platform/linux/convert.ts";
 
 function node(path: string, children: AtspiRawNode[] = [], extra: Partial<AtspiRawNode> = {}) {
   return {
@@ -27,8 +38,10 @@ function node(path: string, children: AtspiRawNode[] = [], extra: Partial<AtspiR
 
 /** A scripted app: boxes by path, events fired by hand, watches counted. */
 function fakeApp() {
-  const listeners = new Map<string, () => void>();
+  const listeners = new Map<string, (event?: LiveEvent) => void>();
   const boxes = new Map<string, [number, number, number, number]>();
+  /** The app's tree now, when a test follows one: boxes not set by hand come from it. */
+  let now: (() => AtspiRawNode) | null = null;
   let hung = false;
   const hooks: LiveTreeHooks = {
     watch(bus, onEvent) {
@@ -37,7 +50,8 @@ function fakeApp() {
     },
     extents(_bus, path) {
       if (hung) throw new Error("no reply");
-      return boxes.get(path) ?? [0, 0, 10, 10];
+      const live = now && find(now(), path);
+      return boxes.get(path) ?? (live ? live.extents : [0, 0, 10, 10]);
     },
     pump() {},
   };
@@ -45,64 +59,95 @@ function fakeApp() {
     hooks,
     listeners,
     boxes,
-    fire: (bus = ":1.5") => listeners.get(bus)?.(),
+    fire: (bus = ":1.5", event?: LiveEvent) => listeners.get(bus)?.(event),
     hang: (on: boolean) => (hung = on),
+    follow: (tree: () => AtspiRawNode) => (now = tree),
   };
+}
+
+/** The node at `path` in a tree, if any. */
+function find(n: AtspiRawNode, path: string): AtspiRawNode | undefined {
+  return n.path === path ? n : n.children.map((c) => find(c, path)).find(Boolean);
+}
+
+/**
+ * The app's tree now, and a part reader over it: what it was asked (path,
+ * and "alone" for a node without its children) is noted; `during` runs while
+ * a part is read (an event arriving meanwhile).
+ */
+function liveApp(initial: AtspiRawNode) {
+  const state = { tree: initial, asked: [] as string[], during: () => {} };
+  const reread: Reread = (path, depth) => {
+    state.asked.push(`${path}${depth === 0 ? " alone" : ""}`);
+    state.during();
+    const found = find(state.tree, path);
+    if (!found) return Promise.reject(new Error("gone"));
+    const copy = structuredClone(found);
+    // A reader leaves hidden children out.
+    const shown = (n: AtspiRawNode) => {
+      n.children = n.children.filter((c) => !isHidden(c, n.role));
+      n.children.forEach(shown);
+    };
+    shown(copy);
+    if (depth === 0) copy.children = [];
+    return Promise.resolve(copy);
+  };
+  return { state, reread };
 }
 
 const KEY = { bus: ":1.5", path: "/root", bounds: true };
 const tree = () => node("/root", [node("/w1", [node("/a"), node("/b")])]);
 
-Deno.test("live tree: an unchanged app's tree is reused, as a copy", () => {
+Deno.test("live tree: an unchanged app's tree is reused, as a copy", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks);
-  assert.equal(live.get(KEY), null);
+  assert.equal(await live.get(KEY), null);
   live.put(KEY, tree(), live.begin(KEY.bus));
-  const a = live.get(KEY)!;
+  const a = (await live.get(KEY))!;
   assert.deepEqual(a, tree());
   a.children.length = 0;
-  assert.deepEqual(live.get(KEY), tree(), "the caller's changes do not reach the kept tree");
+  assert.deepEqual(await live.get(KEY), tree(), "the caller's changes do not reach the kept tree");
   assert.equal(live.stats().hits, 2);
 });
 
-Deno.test("live tree: an event since the read, or during it, makes the next read cold", () => {
+Deno.test("live tree: an event since the read, or during it, makes the next read cold", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks);
   live.put(KEY, tree(), live.begin(KEY.bus));
   app.fire();
-  assert.equal(live.get(KEY), null);
+  assert.equal(await live.get(KEY), null);
   const seq = live.begin(KEY.bus);
   app.fire(); // arrives while the read runs
   live.put(KEY, tree(), seq);
-  assert.equal(live.get(KEY), null);
+  assert.equal(await live.get(KEY), null);
   live.put(KEY, tree(), live.begin(KEY.bus));
   app.fire(":1.9"); // another app's event changes nothing here
-  assert.ok(live.get(KEY));
+  assert.ok(await live.get(KEY));
 });
 
-Deno.test("live tree: a box that changed without an event fails validation; repeated, it turns the app cold", () => {
+Deno.test("live tree: a box that changed without an event fails validation; repeated, it turns the app cold", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks, { maxMisses: 2 });
   for (let i = 1; i <= 2; i++) {
     live.put(KEY, tree(), live.begin(KEY.bus));
     app.boxes.set("/b", [0, i, 10, 10]);
-    assert.equal(live.get(KEY), null, "scrolled without events");
+    assert.equal(await live.get(KEY), null, "scrolled without events");
   }
   assert.equal(live.begin(KEY.bus), null, "the app is read cold from now on");
   live.put(KEY, tree(), live.begin(KEY.bus));
-  assert.equal(live.get(KEY), null);
+  assert.equal(await live.get(KEY), null);
   assert.deepEqual(live.stats().coldApps, [":1.5"]);
 });
 
-Deno.test("live tree: an app that does not answer the validation is read cold", () => {
+Deno.test("live tree: an app that does not answer the validation is read cold", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks);
   live.put(KEY, tree(), live.begin(KEY.bus));
   app.hang(true);
-  assert.equal(live.get(KEY), null);
+  assert.equal(await live.get(KEY), null);
 });
 
-Deno.test("live tree: memory is bounded per app and in total, least recently used dropped", () => {
+Deno.test("live tree: memory is bounded per app and in total, least recently used dropped", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks, { maxNodesPerApp: 4, maxNodesTotal: 8 });
   live.put(KEY, node("/root", [node("/1"), node("/2"), node("/3"), node("/4")]), 0);
@@ -112,8 +157,8 @@ Deno.test("live tree: memory is bounded per app and in total, least recently use
   live.begin(KEY.bus);
   assert.equal(live.stats().trees, 2);
   assert.ok(live.stats().nodes <= 8);
-  assert.equal(live.get(keys[0]), null, "the oldest went first");
-  assert.ok(live.get(keys[2]));
+  assert.equal(await live.get(keys[0]), null, "the oldest went first");
+  assert.ok(await live.get(keys[2]));
 });
 
 Deno.test("live tree: an app that quit is forgotten and no longer followed", () => {
@@ -126,7 +171,7 @@ Deno.test("live tree: an app that quit is forgotten and no longer followed", () 
   live.close();
 });
 
-Deno.test("live tree: a password field's text is never held", () => {
+Deno.test("live tree: a password field's text is never held", async () => {
   const app = fakeApp();
   const live = new LiveTrees(app.hooks);
   const pw = node("/pw", [], {
@@ -135,8 +180,223 @@ Deno.test("live tree: a password field's text is never held", () => {
     value: { current: 0, min: 0, max: 0, text: "x" },
   });
   live.put(KEY, node("/root", [pw]), live.begin(KEY.bus));
-  const kept = live.get(KEY)!;
+  const kept = (await live.get(KEY))!;
   assert.equal(kept.children[0].text, undefined);
   assert.equal(kept.children[0].value?.text, undefined);
   assert.ok(!JSON.stringify(kept).includes("hunter2"));
+});
+
+const ev = (path: string, kind: string): LiveEvent => ({ path, kind });
+const NAME = "object:property-change:accessible-name";
+const CHILDREN = "object:children-changed:add";
+
+/** The app's tree: a window with a list of three rows, each a link and a button. */
+function page(): AtspiRawNode {
+  const row = (i: number) =>
+    node(`/row${i}`, [
+      node(`/link${i}`, [], { extents: [0, i * 10, 40, 10] }),
+      node(`/btn${i}`, [], { extents: [50, i * 10, 20, 10] }),
+    ], { extents: [0, i * 10, 100, 10] });
+  return node("/root", [
+    node("/w1", [node("/list", [row(0), row(1), row(2)], { extents: [0, 0, 100, 30] })], {
+      extents: [0, 0, 100, 100],
+    }),
+  ], { extents: [0, 0, 100, 100] });
+}
+
+/** The node at `path` in a tree (it must be there). */
+function at(root: AtspiRawNode, path: string): AtspiRawNode {
+  const found = find(root, path);
+  assert.ok(found, path);
+  return found;
+}
+
+/** A kept tree of `page()`, its app, and the part reader over the app's tree now. */
+function keptPage(limits = {}) {
+  const app = fakeApp();
+  const live = new LiveTrees(app.hooks, limits);
+  const now = liveApp(page());
+  app.follow(() => now.state.tree);
+  live.put(KEY, page(), live.begin(KEY.bus));
+  return { app, live, now: now.state, reread: now.reread };
+}
+
+Deno.test("live tree: a renamed node is read again alone, and the answer equals the app now", async () => {
+  const { app, live, now, reread } = keptPage();
+  at(now.tree, "/link1").name = "Changed";
+  app.fire(KEY.bus, ev("/link1", NAME));
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.deepEqual(now.asked, ["/link1 alone"]);
+  assert.equal(live.stats().patched, 1);
+  assert.equal(live.stats().nodesReread, 1);
+  // Read again with no event since: the patched tree, as kept.
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.equal(now.asked.length, 1);
+});
+
+Deno.test("live tree: changed children make the node's subtree read again, spliced in place", async () => {
+  const { app, live, now, reread } = keptPage();
+  at(now.tree, "/row1").children.push(node("/extra", [], { extents: [80, 10, 10, 10] }));
+  app.fire(KEY.bus, ev("/row1", CHILDREN));
+  app.fire(KEY.bus, ev("/link1", NAME)); // inside the subtree: nothing more to read
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.deepEqual(now.asked, ["/row1"]);
+  assert.equal(live.stats().nodesReread, 4);
+});
+
+Deno.test("live tree: a node shown or hidden makes its parent's subtree read again; a hidden one leaves", async () => {
+  const { app, live, now, reread } = keptPage();
+  at(now.tree, "/btn2").states = [1, 0]; // not VISIBLE: a read leaves it out
+  app.fire(KEY.bus, ev("/btn2", "object:state-changed:visible"));
+  const got = (await live.get(KEY, reread))!;
+  assert.deepEqual(now.asked, ["/row2"]);
+  assert.deepEqual(at(got, "/row2").children.map((c) => c.path), ["/link2"]);
+  assert.equal(countRaw(got), countRaw(page()) - 1);
+});
+
+Deno.test("live tree: a part whose box moved grows to its parent until the boxes hold", async () => {
+  const { app, live, now, reread } = keptPage();
+  // A longer link pushes the button after it.
+  at(now.tree, "/link0").name = "A much longer link";
+  at(now.tree, "/link0").extents = [0, 0, 45, 10];
+  at(now.tree, "/btn0").extents = [55, 0, 20, 10];
+  app.fire(KEY.bus, ev("/link0", NAME));
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.deepEqual(now.asked, ["/link0 alone", "/row0"]);
+});
+
+Deno.test("live tree: a table cell whose box moved is read again with its whole table", async () => {
+  const app = fakeApp();
+  const live = new LiveTrees(app.hooks, { maxPatchShare: 1 }); // a small tree: any share
+  const table = () =>
+    node("/root", [
+      node("/w1", [
+        node("/table", [
+          node("/r0", [node("/c0", [], { role: 56 }), node("/c1", [], { role: 56 })], { role: 90 }),
+          node("/r1", [node("/c2", [], { role: 56 }), node("/c3", [], { role: 56 })], { role: 90 }),
+        ], { role: 55 }),
+        node("/after"),
+      ]),
+    ]);
+  const now = liveApp(table());
+  app.follow(() => now.state.tree);
+  live.put(KEY, table(), live.begin(KEY.bus));
+  at(now.state.tree, "/c0").extents = [0, 0, 20, 10]; // a column grew
+  at(now.state.tree, "/c2").extents = [0, 0, 20, 10];
+  app.fire(KEY.bus, ev("/c0", "object:text-changed:insert"));
+  assert.deepEqual(await live.get(KEY, now.reread), now.state.tree);
+  assert.deepEqual(now.state.asked, ["/c0", "/table"]);
+});
+
+Deno.test("live tree: a node under one that manages its descendants is read with that ancestor", async () => {
+  const app = fakeApp();
+  const live = new LiveTrees(app.hooks, { maxPatchShare: 1 }); // a small tree: any share
+  const view = () =>
+    node("/root", [
+      node("/w1", [
+        node("/tree", [node("", [node("/cell")], { role: 90 })], {
+          states: [2 ** 31 + 2 ** 30, 0], // MANAGES_DESCENDANTS, VISIBLE
+        }),
+      ]),
+    ]);
+  const now = liveApp(view());
+  app.follow(() => now.state.tree);
+  live.put(KEY, view(), live.begin(KEY.bus));
+  app.fire(KEY.bus, ev("/cell", "object:state-changed:selected"));
+  assert.deepEqual(await live.get(KEY, now.reread), now.state.tree);
+  assert.deepEqual(now.state.asked, ["/tree"]);
+});
+
+Deno.test("live tree: an event the tree cannot place means a cold read; a gone object it does not hold is ignored", async () => {
+  for (
+    const [event, cold] of [
+      [ev("/elsewhere", NAME), true],
+      [ev("/w1", "window:create"), true],
+      [undefined, true],
+      [ev("/root", CHILDREN), true], // the whole tree: a cold read is cheaper
+      [ev("/gone", "object:state-changed:defunct"), false],
+    ] as const
+  ) {
+    const { app, live, reread } = keptPage();
+    app.fire(KEY.bus, event);
+    const got = await live.get(KEY, reread);
+    assert.equal(got === null, cold, JSON.stringify(event));
+  }
+});
+
+Deno.test("live tree: too many events, too large a part, a depth-limited tree or no part reader mean a cold read", async () => {
+  {
+    const { app, live, reread } = keptPage({ maxEvents: 3 });
+    for (let i = 0; i < 4; i++) app.fire(KEY.bus, ev("/link0", NAME));
+    assert.equal(await live.get(KEY, reread), null, "events dropped for room");
+  }
+  {
+    const { app, live, reread } = keptPage({ maxPatchShare: 0.2 });
+    app.fire(KEY.bus, ev("/list", CHILDREN)); // 10 of 12 nodes
+    assert.equal(await live.get(KEY, reread), null, "a part too large");
+  }
+  {
+    const { app, live, reread } = keptPage();
+    const k = { ...KEY, depth: 3 };
+    live.put(k, page(), live.begin(KEY.bus));
+    app.fire(KEY.bus, ev("/link0", NAME));
+    assert.equal(await live.get(k, reread), null, "depth-limited");
+  }
+  {
+    const { app, live } = keptPage();
+    app.fire(KEY.bus, ev("/link0", NAME));
+    assert.equal(await live.get(KEY), null, "no part reader");
+  }
+  {
+    const app = fakeApp();
+    const live = new LiveTrees(app.hooks);
+    const { reread } = liveApp(page());
+    live.put(KEY, page(), live.begin(KEY.bus), false);
+    app.fire(KEY.bus, ev("/link0", NAME));
+    assert.equal(await live.get(KEY, reread), null, "a tree whose parts cannot be read alike");
+  }
+});
+
+Deno.test("live tree: an event during the re-read is re-checked by the next read", async () => {
+  const { app, live, now, reread } = keptPage();
+  at(now.tree, "/link0").name = "First";
+  app.fire(KEY.bus, ev("/link0", NAME));
+  now.during = () => {
+    now.during = () => {};
+    at(now.tree, "/btn2").name = "Second";
+    app.fire(KEY.bus, ev("/btn2", NAME));
+  };
+  await live.get(KEY, reread);
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.deepEqual(now.asked, ["/link0 alone", "/btn2 alone"]);
+});
+
+Deno.test("live tree: a sampled box outside the parts read that moved means a cold read, not an unreliable app", async () => {
+  const { app, live, reread } = keptPage();
+  app.boxes.set("/btn2", [0, 99, 10, 10]);
+  app.fire(KEY.bus, ev("/link0", NAME));
+  assert.equal(await live.get(KEY, reread), null);
+  assert.equal(live.stats().silentChanges, 0);
+});
+
+Deno.test("live tree: a part that cannot be read means a cold read", async () => {
+  const { app, live, now, reread } = keptPage();
+  at(now.tree, "/row1").children = [];
+  app.fire(KEY.bus, ev("/link1", NAME)); // the link is gone by the time it is read
+  assert.equal(await live.get(KEY, reread), null);
+});
+
+Deno.test("live tree: a password field read again keeps no text", async () => {
+  const app = fakeApp();
+  const live = new LiveTrees(app.hooks);
+  const form = () => node("/root", [node("/w1", [node("/pw", [], { role: 40 })])]);
+  const now = liveApp(form());
+  app.follow(() => now.state.tree);
+  live.put(KEY, form(), live.begin(KEY.bus));
+  at(now.state.tree, "/pw").text = "hunter2";
+  app.fire(KEY.bus, ev("/pw", "object:text-changed:insert"));
+  const got = await live.get(KEY, now.reread);
+  assert.ok(got);
+  assert.ok(!JSON.stringify(got).includes("hunter2"));
+  assert.ok(!JSON.stringify(await live.get(KEY, now.reread)).includes("hunter2"));
 });

@@ -12,11 +12,14 @@ import type { Toolkit } from "./toolkit.ts";
 
 /** The part of the D-Bus client the provider uses. */
 export interface BulkReader {
-  /** Reads one app's tree from its root path. */
+  /**
+   * Reads one app's tree from its root path (or a subtree from any path);
+   * `bulk: false` leaves the app's cache unasked (read object by object).
+   */
   readTree(
     bus: string,
     rootPath: string,
-    opts: { depth?: number; bounds: boolean; deadline: number },
+    opts: { depth?: number; bounds: boolean; deadline: number; bulk?: boolean },
   ): Promise<AtspiRawNode>;
   /** The app's toolkit, as its read asked it (fields "" when it does not say). */
   toolkit(bus: string, deadline: number): Promise<Toolkit>;

@@ -4,9 +4,17 @@
  * events. A read of an app that sent no event since its tree was read, and
  * that passes a cheap validation of what events do not cover (the screen
  * boxes of a few nodes, which scrolling and moving change silently), is
- * answered from the kept tree; any event, a failed validation or an old
- * tree means a cold read. Each app gets its own event counter, so an event
- * that arrives while a read runs makes the next read cold too.
+ * answered from the kept tree. An app that did send events has the parts
+ * they name read again (a node whose name, value, text or state changed;
+ * the subtree of a node whose children changed), spliced into the kept
+ * tree: a read costs what changed, not the whole app. A part whose box moved
+ * may have moved what lies around it (a longer link pushes the button after
+ * it), so the part grows to its parent (a table cell's to its table) until
+ * its box holds. An event the kept tree cannot place (a node it does not
+ * hold, a kind it cannot tell the extent of, too many events), parts that
+ * would cover much of the tree, a failed validation or an old tree mean a
+ * cold read. Each app's events are numbered, so an event that arrives while
+ * a read runs is re-checked by the next read.
  *
  * Bounds: trees larger than {@link LiveTreeLimits.maxNodesPerApp} are not
  * kept, the trees kept hold at most {@link LiveTreeLimits.maxNodesTotal}
@@ -26,9 +34,18 @@
  */
 
 import type { AtspiRawNode } from "./raw.ts";
+import { isHidden } from "./convert.ts";
 
 /** AT-SPI's password text role: its value is never held. */
 const ROLE_PASSWORD_TEXT = 40;
+/** AT-SPI's combo box role: its choices come from its hidden popup, read with its subtree. */
+const ROLE_COMBO_BOX = 11;
+/** Table parts whose width follows the other rows' (a column grows for one cell). */
+const TABLE_PART_ROLES: ReadonlySet<number> = new Set([10, 47, 56, 57, 58, 90]);
+/** Tables, tree tables and trees: where a table part's change is re-read from. */
+const TABLE_ROLES: ReadonlySet<number> = new Set([55, 65, 66]);
+/** ATSPI_STATE_MANAGES_DESCENDANTS (31) in the low state word. */
+const MANAGES_DESCENDANTS_BIT = 2 ** 31;
 
 /** Bounds of the trees kept. */
 export interface LiveTreeLimits {
@@ -42,6 +59,10 @@ export interface LiveTreeLimits {
   maxMisses: number;
   /** Nodes whose boxes a validation asks the app for. */
   samples: number;
+  /** Events noted per app between reads; more, and the next read is cold. */
+  maxEvents: number;
+  /** Largest share of a tree's nodes that a read re-reads in parts; more, and it reads cold. */
+  maxPatchShare: number;
 }
 
 /** The default bounds. */
@@ -51,16 +72,85 @@ export const DEFAULT_LIMITS: LiveTreeLimits = {
   maxAgeMs: 60_000,
   maxMisses: 3,
   samples: 8,
+  maxEvents: 256,
+  maxPatchShare: 0.3,
 };
+
+/** An event from an app: its source's object path and its type. */
+export interface LiveEvent {
+  /** The source's object path. */
+  path: string;
+  /** The event type with its detail (`object:state-changed:focused`). */
+  kind: string;
+}
+
+/**
+ * Reads the subtree at `path` again, exactly as the cold read that made the
+ * kept tree read those nodes (same paths, child order and fields); depth 0
+ * reads the node alone. `exact`: the part holds a closed combo box's
+ * choices, which a read of a part orders only the way the whole read did
+ * when it reads as the whole read did (from the app's cache).
+ */
+export type Reread = (path: string, depth: number | undefined, exact: boolean) => Promise<
+  AtspiRawNode
+>;
+
+/** How much of the kept tree an event makes a read re-read. */
+export type EventExtent = "node" | "subtree" | "parent";
+
+/** States whose change can show or hide a node (its parent's children change). */
+const VISIBILITY_STATES: ReadonlySet<string> = new Set([
+  "showing",
+  "visible",
+  "defunct",
+  "manages-descendants",
+]);
+
+/**
+ * What an event makes a read re-read: the source alone (a name, value or
+ * state of its own), its subtree (its children, its text, which places the
+ * links in it, its selection), or its parent's subtree (it was shown, hidden
+ * or destroyed); null when the event's reach is not known (a window opened
+ * or closed, a kind not listed): the read is then cold.
+ *
+ * @param kind the event type with its detail
+ * @returns the extent, or null
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { eventExtent } from "./live_tree.ts";
+ * assert.equal(eventExtent("object:children-changed:add"), "subtree");
+ * assert.equal(eventExtent("object:state-changed:checked"), "node");
+ * assert.equal(eventExtent("object:state-changed:showing"), "parent");
+ * assert.equal(eventExtent("window:create"), null);
+ * ```
+ */
+export function eventExtent(kind: string): EventExtent | null {
+  if (kind.startsWith("object:children-changed")) return "subtree";
+  if (kind.startsWith("object:text-changed")) return "subtree";
+  if (kind === "object:selection-changed") return "subtree";
+  if (
+    kind === "object:property-change:accessible-name" ||
+    kind === "object:property-change:accessible-description" ||
+    kind === "object:property-change:accessible-value" ||
+    kind === "object:value-changed" ||
+    kind === "window:activate" ||
+    kind === "window:deactivate"
+  ) return "node";
+  const state = /^object:state-changed:(.+)$/.exec(kind)?.[1];
+  if (state !== undefined) return VISIBILITY_STATES.has(state) ? "parent" : "node";
+  return null;
+}
 
 /** What the kept trees need from the backend. */
 export interface LiveTreeHooks {
   /**
    * Starts following an app's events; `onEvent` is called for each event
-   * from it. Returns the stop function, or null when the app's events cannot
+   * from it, with its source and type (an event without them makes the next
+   * read cold). Returns the stop function, or null when the app's events cannot
    * be followed (its trees are then never kept).
    */
-  watch(bus: string, onEvent: () => void): (() => void) | null;
+  watch(bus: string, onEvent: (event?: LiveEvent) => void): (() => void) | null;
   /**
    * Asks the app for a node's screen box now (a round trip, so the events
    * the app sent before it are in by the time it returns). Undefined when it
@@ -97,6 +187,10 @@ export interface LiveTreeStats {
   nodes: number;
   /** Apps read cold for good (their events proved unreliable). */
   coldApps: string[];
+  /** Reads answered by re-reading the parts that events named. */
+  patched: number;
+  /** Nodes those reads re-read, in all. */
+  nodesReread: number;
 }
 
 interface Entry {
@@ -109,12 +203,27 @@ interface Entry {
   at: number;
   /** Nodes checked by validation: path and box. */
   samples: Array<{ path: string; box: [number, number, number, number] | undefined }>;
+  /** Whether its parts may be re-read alone (the read that made it can read parts alike). */
+  patchable: boolean;
+  /** A read is re-reading its parts now (a second read at once reads cold). */
+  patching?: boolean;
 }
 
 interface AppState {
   seq: number;
   stop: (() => void) | null;
   misses: number;
+  /** The events since the oldest kept tree's read, numbered (at most maxEvents). */
+  events: Array<{ seq: number; event: LiveEvent | undefined }>;
+  /** The number of the last event dropped from `events` for room. */
+  dropped: number;
+}
+
+/** A part of a kept tree a read re-reads: a node alone, or its subtree. */
+interface Part {
+  node: AtspiRawNode;
+  whole: boolean;
+  fresh?: AtspiRawNode;
 }
 
 let enabled = false;
@@ -276,6 +385,50 @@ function sameBox(a?: readonly number[], b?: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
+/** A kept tree's nodes by path, and each node's parent (nodes a reader made up have no path). */
+interface Places {
+  byPath: Map<string, AtspiRawNode>;
+  parentOf: Map<AtspiRawNode, AtspiRawNode | null>;
+}
+
+function placesOf(root: AtspiRawNode): Places {
+  const byPath = new Map<string, AtspiRawNode>();
+  const parentOf = new Map<AtspiRawNode, AtspiRawNode | null>([[root, null]]);
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.path && !byPath.has(node.path)) byPath.set(node.path, node);
+    for (const c of node.children) {
+      parentOf.set(c, node);
+      stack.push(c);
+    }
+  }
+  return { byPath, parentOf };
+}
+
+/** A node's ancestors, nearest first. */
+function ancestors(places: Places, node: AtspiRawNode): AtspiRawNode[] {
+  const out: AtspiRawNode[] = [];
+  for (let p = places.parentOf.get(node); p; p = places.parentOf.get(p)) out.push(p);
+  return out;
+}
+
+/** Whether a node's fields depend on children the tree does not hold (a combo box's choices). */
+function readWithChildren(node: AtspiRawNode): boolean {
+  return node.role === ROLE_COMBO_BOX || node.choices !== undefined || node.chosen !== undefined;
+}
+
+/** Whether a subtree holds a closed combo box's choices. */
+function holdsChoices(root: AtspiRawNode): boolean {
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.choices !== undefined || node.chosen !== undefined) return true;
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
+}
+
 /**
  * The trees one process keeps, per app, kept true by the apps' events.
  */
@@ -289,6 +442,8 @@ export class LiveTrees {
   #hits = 0;
   #misses = 0;
   #silent = 0;
+  #patched = 0;
+  #nodesReread = 0;
 
   /**
    * @param hooks the backend's event and box calls
@@ -309,13 +464,11 @@ export class LiveTrees {
   begin(bus: string): number | null {
     let app = this.#apps.get(bus);
     if (!app) {
-      app = { seq: 0, stop: null, misses: 0 };
+      app = { seq: 0, stop: null, misses: 0, events: [], dropped: 0 };
       const state = app;
       this.#apps.set(bus, app);
       try {
-        app.stop = this.#hooks.watch(bus, () => {
-          state.seq++;
-        });
+        app.stop = this.#hooks.watch(bus, (event) => this.#note(state, event));
       } catch {
         app.stop = null;
       }
@@ -325,13 +478,16 @@ export class LiveTrees {
   }
 
   /**
-   * The kept tree for a read, when no event came since it was read and the
-   * validation finds the sampled boxes unchanged; else null (read cold).
+   * The kept tree for a read: as kept when no event came since it was read;
+   * with the parts the events named read again (through `reread`) when
+   * events came; null (read cold) when the tree cannot be trusted or the
+   * events cannot be placed. Either way the sampled boxes must hold.
    *
    * @param k which tree
+   * @param reread reads a part of the tree again; without it, any event means a cold read
    * @returns a copy the caller may change, or null
    */
-  get(k: TreeKey): AtspiRawNode | null {
+  async get(k: TreeKey, reread?: Reread): Promise<AtspiRawNode | null> {
     const key = treeKey(k);
     const entry = this.#entries.get(key);
     const app = this.#apps.get(k.bus);
@@ -340,28 +496,49 @@ export class LiveTrees {
       return null;
     }
     if (Date.now() - entry.at > this.#limits.maxAgeMs) return this.#cold(key);
-    let changed = false;
+    const moved = new Set<string>();
     try {
       // Round trips first: the events the app sent before its answers are in after them.
       for (const s of entry.samples) {
-        if (!sameBox(this.#hooks.extents(k.bus, s.path), s.box)) changed = true;
+        if (!sameBox(this.#hooks.extents(k.bus, s.path), s.box)) moved.add(s.path);
       }
       if (entry.samples.length === 0) this.#hooks.extents(k.bus, k.path);
       this.#hooks.pump();
     } catch {
       return this.#cold(key);
     }
-    if (app.seq !== entry.seq) return this.#cold(key);
-    if (changed) {
-      this.#silent++;
-      app.misses++;
+    if (app.seq === entry.seq) {
+      if (moved.size > 0) {
+        this.#silent++;
+        app.misses++;
+        return this.#cold(key);
+      }
+      this.#touch(key, entry);
+      this.#hits++;
+      return copyRaw(entry.tree);
+    }
+    if (!reread || !entry.patchable || entry.patching || k.depth !== undefined) {
       return this.#cold(key);
     }
-    // Most recently used last.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    this.#hits++;
-    return copyRaw(entry.tree);
+    const seq = app.seq;
+    entry.patching = true;
+    const patched = await this.#patch(k, entry, app, moved, reread).catch(() => null).finally(
+      () => entry.patching = false,
+    );
+    if (!patched) {
+      // A read that kept a tree meanwhile keeps it.
+      if (this.#entries.get(key) === entry) return this.#cold(key);
+      this.#misses++;
+      return null;
+    }
+    if (this.#entries.get(key) === entry) {
+      // Events that arrive from here on are re-checked by the next read.
+      this.#nodes += patched.nodes - entry.nodes;
+      Object.assign(entry, patched, { seq });
+      this.#touch(key, entry);
+      this.#trim(app);
+    }
+    return copyRaw(patched.tree);
   }
 
   /**
@@ -370,8 +547,10 @@ export class LiveTrees {
    * @param k which tree
    * @param tree the tree read
    * @param seq the app's event count from {@link LiveTrees.begin} before the read
+   * @param patchable whether its parts may be re-read alone later (the reader can read parts
+   *   as it read them in the whole), default true
    */
-  put(k: TreeKey, tree: AtspiRawNode, seq: number | null): void {
+  put(k: TreeKey, tree: AtspiRawNode, seq: number | null, patchable = true): void {
     const key = treeKey(k);
     this.#drop(key);
     if (seq === null) return;
@@ -379,12 +558,23 @@ export class LiveTrees {
     if (nodes > this.#limits.maxNodesPerApp) return;
     const kept = copyRaw(tree);
     const samples = k.bounds ? pickSamples(kept, this.#limits.samples) : [];
-    this.#entries.set(key, { key, bus: k.bus, tree: kept, nodes, seq, at: Date.now(), samples });
+    this.#entries.set(key, {
+      key,
+      bus: k.bus,
+      tree: kept,
+      nodes,
+      seq,
+      at: Date.now(),
+      samples,
+      patchable,
+    });
     this.#nodes += nodes;
     for (const [old] of this.#entries) {
       if (this.#nodes <= this.#limits.maxNodesTotal) break;
       this.#drop(old);
     }
+    const app = this.#apps.get(k.bus);
+    if (app) this.#trim(app);
   }
 
   /**
@@ -423,12 +613,130 @@ export class LiveTrees {
       coldApps: [...this.#apps].filter(([, a]) => a.misses >= this.#limits.maxMisses).map(([b]) =>
         b
       ),
+      patched: this.#patched,
+      nodesReread: this.#nodesReread,
     };
   }
 
   /** Forgets everything and stops following every app. */
   close(): void {
     for (const bus of [...this.#apps.keys()]) this.forget(bus);
+  }
+
+  /** Numbers an event and notes it, within the bound (the oldest go: see `dropped`). */
+  #note(app: AppState, event: LiveEvent | undefined): void {
+    app.seq++;
+    app.events.push({ seq: app.seq, event });
+    if (app.events.length > this.#limits.maxEvents) app.dropped = app.events.shift()!.seq;
+  }
+
+  /** Drops the events no kept tree of the app needs any longer. */
+  #trim(app: AppState): void {
+    let oldest = app.seq;
+    for (const e of this.#entries.values()) {
+      if (this.#apps.get(e.bus) === app) oldest = Math.min(oldest, e.seq);
+    }
+    let n = 0;
+    while (n < app.events.length && app.events[n].seq <= oldest) n++;
+    if (n > 0) app.events.splice(0, n);
+  }
+
+  /**
+   * The entry's tree with the parts its app's events named read again, its
+   * node count and new samples; null when a cold read is the answer (an
+   * event it cannot place, too much to re-read, a box outside the parts
+   * that moved). Throws when a part cannot be read.
+   */
+  async #patch(
+    k: TreeKey,
+    entry: Entry,
+    app: AppState,
+    moved: ReadonlySet<string>,
+    reread: Reread,
+  ): Promise<Pick<Entry, "tree" | "nodes" | "samples"> | null> {
+    if (app.dropped > entry.seq) return null;
+    const tree = entry.tree;
+    const places = placesOf(tree);
+    const labels = new Set<string>();
+    for (const node of places.byPath.values()) if (node.labelledBy) labels.add(node.labelledBy);
+    const parts = new Map<AtspiRawNode, Part>();
+    for (const { seq, event } of app.events) {
+      if (seq <= entry.seq) continue;
+      const extent = event ? eventExtent(event.kind) : null;
+      if (!event || !extent) return null;
+      const node = places.byPath.get(event.path);
+      if (!node) {
+        // A destroyed object the tree does not hold changes nothing in it.
+        if (event.kind === "object:state-changed:defunct") continue;
+        return null;
+      }
+      const target = extent === "parent" ? places.parentOf.get(node) : node;
+      if (!target) return null;
+      addPart(parts, places, target, extent !== "node");
+    }
+    const budget = Math.max(1, Math.floor(entry.nodes * this.#limits.maxPatchShare));
+    let nodesReread = 0;
+    // Read the parts; a part whose box moved grows to where the move stops.
+    for (let round = 0; round < 64; round++) {
+      const todo = [...parts.values()].filter((p) => !p.fresh);
+      if (todo.length === 0) break;
+      let size = 0;
+      for (const p of parts.values()) size += p.whole ? countRaw(p.node) : 1;
+      if (size > budget) return null;
+      await Promise.all(todo.map(async (part) => {
+        const exact = part.whole && holdsChoices(part.node);
+        part.fresh = await reread(part.node.path, part.whole ? undefined : 0, exact);
+        nodesReread += part.whole ? countRaw(part.fresh) : 1;
+      }));
+      for (const part of todo) {
+        const fresh = part.fresh!;
+        if (fresh.path !== part.node.path) return null;
+        // A label renamed: the controls it labels hold its name (labelledBy), and no event
+        // names them.
+        if (fresh.name !== part.node.name && labels.has(part.node.name)) return null;
+        const parent = places.parentOf.get(part.node) ?? null;
+        if (!parent) return null;
+        if (sameBox(fresh.extents, part.node.extents) && !isHidden(fresh, parent.role)) continue;
+        addPart(parts, places, growTo(places, part.node), true);
+      }
+    }
+    if ([...parts.values()].some((p) => !p.fresh)) return null;
+    // A sampled box outside the parts read that moved: the change reached further, or the
+    // app scrolled; either way a whole read is the answer.
+    const covered = (node: AtspiRawNode) =>
+      parts.has(node) || ancestors(places, node).some((a) => parts.get(a)?.whole);
+    for (const path of moved) {
+      const node = places.byPath.get(path);
+      if (!node || !covered(node)) return null;
+    }
+    for (const part of parts.values()) {
+      const parent = places.parentOf.get(part.node);
+      if (!parent) return null;
+      const fresh = part.fresh!;
+      const replacement = part.whole
+        ? copyRaw(fresh)
+        : { ...copyRaw({ ...fresh, children: [] }), children: part.node.children };
+      if (!part.whole) {
+        delete replacement.pending;
+        if (part.node.pending) replacement.pending = true;
+      }
+      const siblings = parent.children;
+      const i = siblings.indexOf(part.node);
+      if (i < 0) return null;
+      if (isHidden(fresh, parent.role)) siblings.splice(i, 1);
+      else siblings[i] = replacement;
+    }
+    this.#patched++;
+    this.#nodesReread += nodesReread;
+    const nodes = countRaw(tree);
+    if (nodes > this.#limits.maxNodesPerApp) return null;
+    return { tree, nodes, samples: k.bounds ? pickSamples(tree, this.#limits.samples) : [] };
+  }
+
+  #touch(key: string, entry: Entry): void {
+    // Most recently used last.
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
   }
 
   #drop(key: string): null {
@@ -445,4 +753,50 @@ export class LiveTrees {
     this.#misses++;
     return this.#drop(key);
   }
+}
+
+/**
+ * Adds a part to re-read, merged with the others: a part inside a whole
+ * subtree already listed adds nothing, a subtree swallows the parts inside
+ * it, a node under one that manages its descendants (a tree view, whose rows
+ * the reader makes up from its cells and their states) is read with the
+ * outermost such ancestor, and a node whose fields come from children the
+ * tree does not hold (a combo box's choices) with its subtree.
+ */
+function addPart(
+  parts: Map<AtspiRawNode, Part>,
+  places: Places,
+  node: AtspiRawNode,
+  whole: boolean,
+): void {
+  let chain = ancestors(places, node);
+  const manager = chain.findLast((a) => (a.states[0] & MANAGES_DESCENDANTS_BIT) !== 0);
+  if (manager) {
+    [node, whole] = [manager, true];
+    chain = ancestors(places, node);
+  }
+  if (readWithChildren(node)) whole = true;
+  if (chain.some((a) => parts.get(a)?.whole)) return;
+  const had = parts.get(node);
+  if (had && (had.whole || !whole)) return;
+  if (whole) {
+    for (const other of [...parts.keys()]) {
+      if (other !== node && ancestors(places, other).includes(node)) parts.delete(other);
+    }
+  }
+  parts.set(node, { node, whole });
+}
+
+/**
+ * Where a part whose box moved is read again from: its parent (the siblings
+ * after it moved with it), or for a table's cell, row or header, the table
+ * (a column that grew moved the cells of every row).
+ */
+function growTo(places: Places, node: AtspiRawNode): AtspiRawNode {
+  const chain = ancestors(places, node);
+  if (TABLE_PART_ROLES.has(node.role)) {
+    const table = chain.find((a) => TABLE_ROLES.has(a.role));
+    if (table) return table;
+  }
+  return chain[0];
 }

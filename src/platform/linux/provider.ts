@@ -53,7 +53,7 @@ import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
 import { optional, readExtents, readNode, walkTree } from "./walk.ts";
-import { LiveTrees, liveTreesEnabled } from "./live_tree.ts";
+import { LiveTrees, liveTreesEnabled, type LiveTreeStats } from "./live_tree.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
@@ -219,7 +219,8 @@ export class LinuxProvider implements Provider {
       return this.#live = null;
     }
     return this.#live ??= new LiveTrees({
-      watch: (bus, onEvent) => startWatch(this.#n, bus, () => onEvent()),
+      watch: (bus, onEvent) =>
+        startWatch(this.#n, bus, (_hint, ev) => onEvent({ path: ev.path, kind: ev.type })),
       extents: (bus, path) =>
         this.#op((stack) => {
           const acc = stack.use(lookupOrStale(this.#n, `${bus}${path}`));
@@ -385,7 +386,10 @@ export class LinuxProvider implements Provider {
     return toolkit;
   }
 
-  /** Reads from the kept tree when it is still true (see live_tree.ts), else cold. */
+  /**
+   * Reads from the kept tree when it is still true, with the parts the app's
+   * events named read again (see live_tree.ts), else cold.
+   */
   async #readRaw(
     bus: string,
     path: string,
@@ -397,12 +401,49 @@ export class LinuxProvider implements Provider {
     const live = this.#liveTrees();
     if (!live) return await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
     const key = { bus, path, depth, bounds };
-    const kept = live.get(key);
+    const kept = await live.get(
+      key,
+      (part, partDepth, exact) => this.#readPart(bus, part, partDepth, bounds, deadline, exact),
+    );
     if (kept) return kept;
     const seq = live.begin(bus);
-    const tree = await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
-    live.put(key, tree, seq);
+    const reader = { bulk: false };
+    const tree = await this.#readRawCold(
+      bus,
+      path,
+      depth,
+      bounds,
+      deadline,
+      expectChildren,
+      reader,
+    );
+    // Parts are read by the bulk reader: a tree the libatspi walk made is not patched.
+    live.put(key, tree, seq, reader.bulk);
     return tree;
+  }
+
+  /**
+   * Reads a part of an app again for the kept tree, with the bulk reader as
+   * the whole read did: object by object, the app's cache unasked (one
+   * GetItems is the whole app), unless `exact` says the part holds choices
+   * a read orders as the whole read did only from the cache.
+   */
+  async #readPart(
+    bus: string,
+    path: string,
+    depth: number | undefined,
+    bounds: boolean,
+    deadline: number,
+    exact: boolean,
+  ): Promise<AtspiRawNode> {
+    const bulk = await this.#bulk;
+    if (!bulk) throw new DesktopError("INTERNAL", "no bulk reader");
+    return await bulk.readTree(bus, path, { depth, bounds, deadline, bulk: exact });
+  }
+
+  /** Counters of the kept trees (see live_tree.ts), or null while warm reads are off. */
+  liveTreeStats(): LiveTreeStats | null {
+    return this.#live?.stats() ?? null;
   }
 
   /** Reads with the bulk reader when it works, else with the libatspi walk. */
@@ -413,6 +454,7 @@ export class LinuxProvider implements Provider {
     bounds: boolean,
     deadline: number,
     expectChildren: boolean,
+    reader?: { bulk: boolean },
   ): Promise<AtspiRawNode> {
     this.#bulk ??= connectBulkReader(Math.max(1, deadline - Date.now()));
     const bulk = await this.#bulk;
@@ -422,7 +464,10 @@ export class LinuxProvider implements Provider {
         // The read asked the toolkit already: the toolkit rules need no libatspi call.
         if (!this.#toolkits.has(bus)) this.#toolkits.set(bus, await bulk.toolkit(bus, deadline));
         // An app that reports windows but comes back empty was not read: fall back.
-        if (tree.children.length > 0 || !expectChildren || depth === 0) return tree;
+        if (tree.children.length > 0 || !expectChildren || depth === 0) {
+          if (reader) reader.bulk = true;
+          return tree;
+        }
       } catch (e) {
         // A verdict about the app stands; anything else falls back to libatspi.
         if (e instanceof DesktopError && isAppVerdict(e)) throw e;

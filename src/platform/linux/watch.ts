@@ -72,6 +72,14 @@ export function isNodeLocal(type: string): boolean {
   return state !== undefined && NODE_LOCAL_STATES.has(state);
 }
 
+/** One event as it came: its source's object path and its type. */
+export interface WatchedEvent {
+  /** The source's D-Bus object path (`/org/a11y/atspi/accessible/17`). */
+  path: string;
+  /** The event type, with its detail (`object:state-changed:focused`). */
+  type: string;
+}
+
 /** How often the main context is pumped while watching. */
 export const PUMP_INTERVAL_MS = 15;
 
@@ -80,19 +88,21 @@ export const PUMP_INTERVAL_MS = 15;
  *
  * @param n the native session
  * @param bus the app's bus name; events from other apps are ignored
- * @param onChange called (synchronously, from the pump) for each relevant event
+ * @param onChange called (synchronously, from the pump) for each relevant event, with the
+ *   hint and the event's source path and type (the kept trees re-read only what it names)
  * @returns a stop function (deregisters, frees the listener and the callback)
  */
 export function startWatch(
   n: Native,
   bus: string,
-  onChange: (hint: ChangeHint) => void,
+  onChange: (hint: ChangeHint, event: WatchedEvent) => void,
 ): () => void {
   const boxedType = n.sym.atspi_event_get_type();
   // Kept alive (and referenced by the closure below) until stop().
   const callback = new Deno.UnsafeCallback(ATSPI_EVENT_CALLBACK, (ev) => {
     if (ev === null) return;
     let hint: ChangeHint | null = null;
+    let event: WatchedEvent | null = null;
     try {
       const view = new Deno.UnsafePointerView(ev);
       const source = view.getPointer(8);
@@ -102,15 +112,16 @@ export function startWatch(
           const typePtr = view.getPointer(0);
           const type = typePtr === null ? "" : Deno.UnsafePointerView.getCString(typePtr);
           hint = { nid: nodeId(id), structural: !isNodeLocal(type) };
+          event = { path: id.path, type };
         }
       }
     } finally {
       // The listener owns each event it receives (libatspi hands over a copy).
       n.sym.g_boxed_free(boxedType, ev);
     }
-    if (hint) {
+    if (hint && event) {
       try {
-        onChange(hint);
+        onChange(hint, event);
       } catch {
         // A throwing observer must not unwind through native code.
       }
