@@ -66,23 +66,33 @@ function target(id: string, ref: string): AgentTarget {
  */
 export function agentTargets(text: string): AgentTarget[] {
   const out: AgentTarget[] = [];
-  let run: { indent: number; suffixes: string[] } | null = null;
+  // A run's header: per element cell, the suffix below the row's ref, or null for a cell
+  // printed with its own ref (`[id|ref]`).
+  let run: { indent: number; suffixes: Array<string | null> } | null = null;
   const placeholder = `id|${ROW_PLACEHOLDER}/`;
   for (const raw of text.split("\n")) {
     const body = raw.trimStart();
     const indent = raw.length - body.length;
     const tokens = bracketTokens(body);
     if (body.startsWith(RUN_HEADER + " ")) {
-      const suffixes = tokens.filter((t) => t.startsWith(placeholder))
-        .map((t) => t.slice(placeholder.length));
+      const suffixes = tokens.filter((t) => t.startsWith(placeholder) || t === "id|ref")
+        .map((t) => t === "id|ref" ? null : t.slice(placeholder.length));
       run = { indent, suffixes };
       continue;
     }
     const head = tokens.length ? ID_REF.exec(tokens[0]) : null;
-    if (run && indent === run.indent && head && tokens.slice(1).every((t) => ID_ONLY.test(t))) {
+    const cells = tokens.slice(1);
+    if (
+      run && indent === run.indent && head && cells.length <= run.suffixes.length &&
+      cells.every((t, k) => run!.suffixes[k] === null ? ID_REF.test(t) : ID_ONLY.test(t))
+    ) {
       out.push(target(head[1], head[2]));
-      tokens.slice(1).forEach((t, k) => {
-        if (k < run!.suffixes.length) out.push(target(t, rowPartRef(head[2], run!.suffixes[k])));
+      cells.forEach((t, k) => {
+        const suffix = run!.suffixes[k];
+        if (suffix === null) {
+          const m = ID_REF.exec(t)!;
+          out.push(target(m[1], m[2]));
+        } else out.push(target(t, rowPartRef(head[2], suffix)));
       });
       continue;
     }

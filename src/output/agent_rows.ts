@@ -23,9 +23,9 @@ import {
   elementLine,
   elementTail,
   fold,
+  hasInformativeActions,
   hasState,
   idText,
-  informativeActions,
   labelOf,
   LINE_MAX_TEXT,
   quote,
@@ -80,7 +80,7 @@ function partOf(kid: Element): RowPart | null {
   // A cell packing several renderers (GTK 3: an icon beside a name) shows what says something.
   const inner = shownChildren(kid, label).filter((k) => !(kid.r === "cell" && isBlankCell(k)));
   const plain = INLINE_TEXT_ROLES.has(kid.r) && !hasState(kid) &&
-    informativeActions(kid).length === 0 && !kid.d && (!kid.v || fold(kid.v) === fold(label));
+    !hasInformativeActions(kid) && !kid.d && (!kid.v || fold(kid.v) === fold(label));
   if (plain && inner.length === 0) return { text: label };
   // A cell that only wraps one simple element shows that element (browsers name a cell by its
   // content, so a cell holding a Refund button is called "Refund"); so does a heading that
@@ -96,7 +96,7 @@ function partOf(kid: Element): RowPart | null {
 /** A cell that says nothing: no label, value, state, informative action or content (an icon renderer). */
 function isBlankCell(el: Element): boolean {
   return el.r === "cell" && !labelOf(el) && !el.v && !hasState(el) &&
-    informativeActions(el).length === 0 && !el.c?.length;
+    !hasInformativeActions(el) && !el.c?.length;
 }
 
 /** The cells of a row that can be folded onto one line, or null. */
@@ -165,7 +165,28 @@ export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
 /** The ref of `ref` below `rowRef` (`delete` for `list/a/delete` in `list/a`), or null. */
 const refSuffix = rowPartSuffix;
 
-/** A key equal for rows whose element cells agree in role and ref suffix; null if there are none. */
+/** The row's own key: the last segment of its ref, without a twin index (`so-1005`). */
+function rowKey(rowRef: string): string {
+  const last = rowRef.slice(rowRef.lastIndexOf("/") + 1);
+  const dot = last.search(/\.\d+$/);
+  return dot < 0 ? last : last.slice(0, dot);
+}
+
+/**
+ * Whether a cell's ref below its row repeats the row's key (`select-so-1005`
+ * in row `so-1005`, a check box named "Select SO-1005"): each row's differs,
+ * so a run prints that cell with its own ref.
+ */
+function keyedSuffix(suffix: string, rowRef: string): boolean {
+  const key = rowKey(rowRef);
+  return key.length > 0 && suffix !== key && suffix.includes(key);
+}
+
+/**
+ * A key equal for rows whose element cells agree in role and ref suffix (a
+ * suffix that repeats the row's key agrees with any other that does); null
+ * if there are none.
+ */
 function shapeOf(row: Element, parts: RowPart[]): string | null {
   if (!row.ref) return null;
   const keys: string[] = [];
@@ -177,7 +198,7 @@ function shapeOf(row: Element, parts: RowPart[]): string | null {
     }
     const suffix = refSuffix(p.el.ref, row.ref);
     if (suffix === null) return null;
-    keys.push(`${p.el.r}\u0000${suffix}`);
+    keys.push(`${p.el.r}\u0000${keyedSuffix(suffix, row.ref) ? "\u0002" : suffix}`);
     elements++;
   }
   return elements > 0 ? keys.join("\u0001") : null;
@@ -217,16 +238,21 @@ export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
     const label = labelOf(p.el);
     return run.every((r) => labelOf((r.parts[c] as { el: Element }).el) === label) ? label : null;
   });
+  // Cells whose ref repeats the row's key print their own ref on each row (`[id|ref]` in the
+  // header); the others' refs are the row's ref and the header's suffix.
+  const keyed = run[0].parts.map((p) =>
+    !("text" in p) && keyedSuffix(refSuffix(p.el.ref, run[0].row.ref!)!, run[0].row.ref!)
+  );
   const header = run[0].parts.map((p, c) => {
     if ("text" in p) return `"…"`;
     const suffix = refSuffix(p.el.ref, run[0].row.ref!)!;
     const role = p.el.r === "txt" ? "" : ` ${p.el.r}`;
     const label = shared[c] === null ? ` "…"` : shared[c] ? ` ${quote(shared[c]!, max)}` : "";
-    return `[id|${ROW_PLACEHOLDER}/${suffix}]${role}${label}`;
+    return `[id|${keyed[c] ? "ref" : `${ROW_PLACEHOLDER}/${suffix}`}]${role}${label}`;
   });
   const lines = [`${RUN_HEADER} ${header.join(" | ")}`];
-  const below = run[0].parts.flatMap((p) =>
-    "text" in p ? [] : [refSuffix(p.el.ref, run[0].row.ref!)!]
+  const below = run[0].parts.flatMap((p, c) =>
+    "text" in p || keyed[c] ? [] : [refSuffix(p.el.ref, run[0].row.ref!)!]
   );
   for (const { row, parts } of run) {
     const label = labelOf(row);
@@ -239,7 +265,10 @@ export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
       if ("text" in p) return quote(p.text, max);
       const label = labelOf(p.el);
       const own = shared[c] === null ? [quote(label, max)] : [];
-      return [`[${idText(p.el)}]`, ...own, ...elementTail(p.el, label, opts)].join(" ");
+      const handle = keyed[c]
+        ? `[${idText(p.el)}|${opts.short ? opts.short.short(p.el.ref!) : p.el.ref}]`
+        : `[${idText(p.el)}]`;
+      return [handle, ...own, ...elementTail(p.el, label, opts)].join(" ");
     });
     lines.push(`${head.join(" ")}: ${cells.join(" | ")}`);
   }

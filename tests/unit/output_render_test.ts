@@ -1004,3 +1004,46 @@ Deno.test("agent: a row whose one cell holds a long text is still one line, the 
   assignRefs(wide);
   assert.ok(renderElements(wide, { format: "agent" }).trimEnd().split("\n").length > 2);
 });
+
+Deno.test("agent: a run prints the ref of a part named after its row on each row; every ref resolves", () => {
+  // An orders table: a check box named after its order, the order's link, a Refund button.
+  const rows = Array.from({ length: 5 }, (_, k) => {
+    const id = `SO-${1001 + k}`;
+    return el("row", undefined, [
+      el("cell", undefined, [el("chk", `Select ${id}`)]),
+      el("cell", undefined, [el("lnk", id)]),
+      el("cell", `$${10 * (k + 1)}.00`),
+      el("cell", undefined, [el("btn", "Refund")]),
+    ]);
+  });
+  const root = el("app", "Shop", [
+    el("window", "Shop", [el("table", "Orders", rows)]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  for (const shortRefs of [false, true]) {
+    const text = renderElements(root, { format: "agent", shortRefs, refsFrom: root });
+    const lines = text.trimEnd().split("\n");
+    assert.ok(
+      lines.some((l) => /rows: \[id\|ref\] chk "…" \| \[id\|<row>\/lnk\] lnk "…"/.test(l)),
+      text,
+    );
+    const row = lines.find((l) => l.includes('"Select SO-1003"'))!;
+    assert.match(
+      row,
+      /^\s+\[\d+\|[^\]]*so-1003\]: \[\d+\|[^\]]*select-so-1003\] "Select SO-1003" \| \[\d+\] "SO-1003" \| "\$30\.00" \| \[\d+\]$/,
+    );
+    // Read back, every id and ref reaches its element: the check boxes by their own refs, the
+    // links and buttons by the row's ref and the header's suffix.
+    const targets = agentTargets(text);
+    assert.equal(targets.length, 3 + 5 * 4, JSON.stringify(targets));
+    for (const t of targets) {
+      const found = resolveRef(root, t.ref);
+      assert.equal(found.i, t.i, `${t.ref} (${shortRefs ? "short" : "full"})`);
+    }
+    assert.deepEqual(
+      targets.filter((t) => /select/.test(t.ref)).map((t) => resolveRef(root, t.ref).t),
+      rows.map((_, k) => `Select SO-${1001 + k}`),
+    );
+  }
+});
