@@ -84,8 +84,11 @@ function firstKeyText(els: readonly Element[], skip?: Element): string {
  * without bounds get no row.
  */
 function bandRows(kids: readonly Element[]): Map<Element, string> | undefined {
+  // Counted before anything is allocated: most containers hold no cells.
+  let boxed = 0;
+  for (const k of kids) if (k.r === "cell" && k.b !== undefined) boxed++;
+  if (boxed < 2) return undefined;
   const cells = kids.filter((k) => k.r === "cell" && k.b !== undefined);
-  if (cells.length < 2) return undefined;
   const bands = new Map<string, Element[]>();
   for (const c of cells) {
     const band = `${c.b![1]}:${c.b![3]}`;

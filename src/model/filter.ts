@@ -159,10 +159,14 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     const item = stack.pop()!;
     const at = order.length;
     order.push(item);
-    // A container that is not printed adds no level: its children stand in its place.
-    const printed = at === 0 || !(isAnonymous(item.el) || (opts.prune && isPrunable(item.el)));
-    const next = item.depth + (printed ? 1 : 0);
-    if (opts.depth !== undefined && next > opts.depth) continue;
+    // A container that is not printed adds no level: its children stand in its place. Levels
+    // only count for a depth limit.
+    let next = item.depth;
+    if (opts.depth !== undefined) {
+      const printed = at === 0 || !(isAnonymous(item.el) || (opts.prune && isPrunable(item.el)));
+      next += printed ? 1 : 0;
+      if (next > opts.depth) continue;
+    }
     const kids = item.el.c ?? [];
     const whole = item.whole || keepsContent(item.el);
     for (let k = kids.length - 1; k >= 0; k--) {
@@ -170,24 +174,26 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     }
   }
   const context = selective ? twinContext(order, (el) => matches(el)) : new Set<number>();
-  // Kept children of each position, collected in reverse document order.
-  const keptKids: Element[][] = order.map(() => []);
+  // Kept children of each position, collected in reverse document order (a list only for
+  // positions that keep any).
+  const keptKids: Array<Element[] | undefined> = new Array(order.length);
+  const keptOf = (at: number) => keptKids[at] ??= [];
   let out: Element | null = null;
   for (let k = order.length - 1; k >= 0; k--) {
     const { el, parent, whole } = order[k];
-    const kids = keptKids[k].reverse();
+    const kids = keptKids[k]?.reverse() ?? NO_ELEMENTS;
     const keep = !selective || whole || matches(el) || kids.length > 0 || context.has(k);
     if (!keep) continue;
     const lift = opts.prune && parent >= 0 && isPrunable(el);
     if (lift) {
       // Children go to the parent in place of the container (reverse order there).
-      for (let j = kids.length - 1; j >= 0; j--) keptKids[parent].push(kids[j]);
+      for (let j = kids.length - 1; j >= 0; j--) keptOf(parent).push(kids[j]);
       continue;
     }
     const { c: _c, ...own } = el;
     const copy: Element = own;
     if (kids.length) copy.c = kids;
-    if (parent >= 0) keptKids[parent].push(copy);
+    if (parent >= 0) keptOf(parent).push(copy);
     else out = copy;
   }
 
@@ -200,6 +206,9 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
   }
   return { root: out, total, kept, truncated };
 }
+
+/** No elements (read only): the kept children of a position that keeps none. */
+const NO_ELEMENTS: Element[] = [];
 
 /** A twin's index at the end of its ref: `.2` of `watchlist/remove.2`. */
 const TWIN_INDEX = /\.\d+$/;

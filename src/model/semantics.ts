@@ -173,6 +173,9 @@ function onlyText(el: Element): boolean {
 const IMAGE_DESCRIPTION_OFFER =
   /\.?\s*To get missing image descriptions, open the context menu\.?$/;
 
+/** The words of {@link IMAGE_DESCRIPTION_OFFER}, looked for before the pattern is tried. */
+const IMAGE_DESCRIPTION_WORDS = "To get missing image descriptions, open the context menu";
+
 /**
  * What Chromium appends to a tab's name: the memory its page uses ("Orders -
  * Memory usage - 113 MB"). It is the browser's hover card speaking, not the
@@ -193,8 +196,19 @@ const QT_MNEMONIC = /&(&|(?=[\p{L}\p{N}]))/gu;
 /** Roles whose name is a widget title, where an ampersand is a mnemonic, not text. */
 const TITLE_MNEMONIC_ROLES: ReadonlySet<string> = new Set(["toolbar", "menu", "tab", "group"]);
 
-/** A label that says the same thing twice ("7 7"), captured once. */
-const DOUBLED = /^(.+) \1$/s;
+/**
+ * The half of a label that says the same thing twice ("7" of "7 7"): what
+ * `/^(.+) \1$/s` captures, found without a backtracking match (the half is
+ * the text before the middle character, a space, when the text after it is
+ * the same).
+ */
+function doubledHalf(t: string): string | undefined {
+  if (t.length < 3 || t.length % 2 === 0) return undefined;
+  const mid = (t.length - 1) / 2;
+  if (t.charCodeAt(mid) !== 32) return undefined;
+  const half = t.slice(0, mid);
+  return t.endsWith(half) ? half : undefined;
+}
 
 /**
  * A label made of its text child's mnemonic form and that text ("_Add World
@@ -206,6 +220,8 @@ const DOUBLED = /^(.+) \1$/s;
  * @returns the child's text, or `t` unchanged
  */
 function withoutMnemonicEcho(t: string, children: readonly Element[]): string {
+  // The mnemonic form has an underscore: without one there is no echo to look for.
+  if (!t.includes("_")) return t;
   for (const k of children) {
     const text = labelText(k);
     if (!text || !t.endsWith(` ${text}`)) continue;
@@ -268,9 +284,10 @@ export function withoutMarkup(s: string): string {
 
 function clean(el: Element): void {
   if (el.t !== undefined) {
-    let t = withoutBidiControls(withoutObjectChars(el.t)).replace(IMAGE_DESCRIPTION_OFFER, "");
+    let t = withoutBidiControls(withoutObjectChars(el.t));
+    if (t.includes(IMAGE_DESCRIPTION_WORDS)) t = t.replace(IMAGE_DESCRIPTION_OFFER, "");
     if (el.r === "tab") t = t.replace(TAB_MEMORY_USAGE, "");
-    const half = DOUBLED.exec(t)?.[1];
+    const half = doubledHalf(t);
     if (half !== undefined && el.c?.some((k) => labelText(k) === half)) t = half;
     else t = withoutMnemonicEcho(t, el.c ?? []);
     if (TITLE_MNEMONIC_ROLES.has(el.r) && t.includes("&")) {
@@ -380,17 +397,21 @@ function unlabelled(el: Element): boolean {
  * ```
  */
 export function foldLabels(root: Element): void {
-  const byNid = new Map<string, Element>();
   const all: Element[] = [];
   const stack: Element[] = [root];
+  let relations = false;
   while (stack.length) {
     const el = stack.pop()!;
     clean(el);
     all.push(el);
-    if (el.nid) byNid.set(el.nid, el);
+    if (el.lf !== undefined) relations = true;
     const kids = el.c ?? [];
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
   }
+  // Elements by native id, for the labels that name theirs: only a tree that has such a label
+  // needs it (a native id is a long string, costly to hash).
+  const byNid = new Map<string, Element>();
+  if (relations) { for (const el of all) if (el.nid) byNid.set(el.nid, el); }
   // One focused element where a toolkit marks several.
   const focusBelow = new Map<Element, Element>();
   for (let k = all.length - 1; k >= 0; k--) oneFocus(all[k], focusBelow);
@@ -408,17 +429,23 @@ export function foldLabels(root: Element): void {
   // Parents first (document order): a fold only touches an element's children.
   for (const el of all) {
     if (!el.c?.length) continue;
-    const out: Element[] = [];
-    const gone = new Set<Element>();
-    for (const kid of el.c) {
-      const target = kid.lf !== undefined ? byNid.get(kid.lf) : undefined;
-      if (target && target !== kid && foldRelation(kid, target, out)) gone.add(kid);
-      else out.push(kid);
+    // Most parents hold no label of a relation: their children are looked at as they are,
+    // and nothing is allocated for them.
+    let out: Element[] = el.c;
+    let gone: Set<Element> | undefined;
+    if (relations && el.c.some((kid) => kid.lf !== undefined)) {
+      out = [];
+      for (const kid of el.c) {
+        const target = kid.lf !== undefined ? byNid.get(kid.lf) : undefined;
+        if (target && target !== kid && foldRelation(kid, target, out)) {
+          (gone ??= new Set()).add(kid);
+        } else out.push(kid);
+      }
     }
     for (const [text, control] of screenLabels(out)) {
-      if (foldScreenLabel(text, control)) gone.add(text);
+      if (foldScreenLabel(text, control)) (gone ??= new Set()).add(text);
     }
-    if (gone.size) {
+    if (gone?.size) {
       const kept = out.filter((k) => !gone.has(k));
       if (kept.length) el.c = kept;
       else delete el.c;
@@ -623,12 +650,14 @@ const TOUCH = 4;
  * @returns text and control pairs
  */
 function screenLabels(kids: Element[]): Array<[Element, Element]> {
+  // No control, nothing to label: the texts need not be looked at.
+  if (!kids.some(takesScreenLabel)) return [];
   const texts = kids.filter((k) => onlyText(k) && labelText(k) !== "");
   if (texts.length === 0) return [];
   const out: Array<[Element, Element]> = [];
   const used = new Set<Element>();
   kids.forEach((control, k) => {
-    if (!FORM_CONTROLS.has(control.r) && !opensChoices(control)) return;
+    if (!takesScreenLabel(control)) return;
     let best: Element | undefined;
     const c = control.b;
     if (c) {
@@ -657,6 +686,11 @@ function screenLabels(kids: Element[]): Array<[Element, Element]> {
     }
   });
   return out;
+}
+
+/** Whether an element may take the text before it as its label: a form control or a choice button. */
+function takesScreenLabel(el: Element): boolean {
+  return FORM_CONTROLS.has(el.r) || opensChoices(el);
 }
 
 /**

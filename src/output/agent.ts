@@ -35,8 +35,8 @@ import {
   type AgentOptions,
   elementLine,
   fold,
+  hasInformativeActions,
   hasState,
-  informativeActions,
   isPunctuation,
   isStaticText,
   labelOf,
@@ -78,6 +78,9 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
   const tree = opts.tree ?? true;
   const lines: string[] = [];
   const stack: Entry[] = [{ el: root, depth: 0, opts }];
+  // Where lifted children came from: one pair of collections for the whole walk, emptied
+  // before each element that fills them (an element's are used before the next one's).
+  const from: LiftedTexts = { origins: new Map(), inline: new Set() };
   while (stack.length) {
     const entry = stack.pop()!;
     if ("line" in entry) {
@@ -102,7 +105,8 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       continue;
     }
     const level = wrapper ? ` heading${wrapper.lv !== undefined ? ` lv=${wrapper.lv}` : ""}` : "";
-    const from: LiftedTexts = { origins: new Map(), inline: new Set() };
+    if (from.origins.size) from.origins.clear();
+    if (from.inline.size) from.inline.clear();
     const shown = shownChildren(el, labelOf(el), from);
     const kids = o.bareText && !o.bounds
       ? joinTextRuns(shown, from, textCap(o))
@@ -220,7 +224,7 @@ function echoWrapped(el: Element): Element | null {
       (labelOf(el) !== "" || (el.d ?? "") !== "");
     return same ? kid : null;
   }
-  if (!ECHO_WRAPPERS.has(el.r) || hasState(el) || informativeActions(el).length || el.d) {
+  if (!ECHO_WRAPPERS.has(el.r) || hasState(el) || hasInformativeActions(el) || el.d) {
     return null;
   }
   const label = labelOf(el);

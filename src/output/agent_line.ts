@@ -160,15 +160,52 @@ function squashAction(name: string): string {
 export function informativeActions(el: Pick<Element, "a"> & { r?: Element["r"] }): string[] {
   // A text field's actions are its editing commands (Swing lists 56: "caret-forward",
   // "cut-to-clipboard"...): typing and set-value are what it takes (JSON keeps them).
-  if (el.r === "input") return [];
-  return (el.a ?? []).filter((a) => {
-    // A toolkit's widget command ("clipboard.paste", "page.zoom-in": GTK 4 lists every action
-    // installed on a text view) is no action on the element (JSON keeps it).
-    if (WIDGET_COMMAND.test(a)) return false;
-    const s = squashAction(a);
-    return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) &&
-      !UNINFORMATIVE_PREFIXES.some((p) => s.startsWith(p));
-  });
+  if (el.r === "input" || !el.a?.length) return [];
+  return el.a.filter(isInformativeAction);
+}
+
+/**
+ * Whether an element has an action worth printing: `informativeActions(el).length > 0`
+ * without the list.
+ *
+ * @param el the element
+ * @returns true when {@link informativeActions} would name one
+ */
+export function hasInformativeActions(el: Pick<Element, "a"> & { r?: Element["r"] }): boolean {
+  return el.r !== "input" && !!el.a?.some(isInformativeAction);
+}
+
+/**
+ * What {@link isInformativeAction} said of each action name: a few names
+ * ("click", "jump", "showContextMenu") recur on most elements, and a line
+ * asks of its element's actions several times. Bounded, as a long-lived
+ * process meets new names.
+ */
+const informativeByName = new Map<string, boolean>();
+
+/** Most action names {@link informativeByName} keeps. */
+const MAX_REMEMBERED_ACTIONS = 1000;
+
+/** Whether an action name is worth printing (see {@link informativeActions}). */
+function isInformativeAction(a: string): boolean {
+  let yes = informativeByName.get(a);
+  if (yes === undefined) {
+    yes = !WIDGET_COMMAND.test(a) && informativeSquashed(squashAction(a));
+    if (informativeByName.size >= MAX_REMEMBERED_ACTIONS) informativeByName.clear();
+    informativeByName.set(a, yes);
+  }
+  return yes;
+}
+
+/**
+ * Whether a squashed action name says something. A toolkit's widget command
+ * ("clipboard.paste", "page.zoom-in": GTK 4 lists every action installed on
+ * a text view) is no action on the element (JSON keeps it): the caller
+ * leaves those out first.
+ */
+function informativeSquashed(s: string): boolean {
+  return s !== "" && !UNINFORMATIVE_ACTIONS.has(s) &&
+    !UNINFORMATIVE_PREFIXES.some((p) => s.startsWith(p));
 }
 
 /**
@@ -192,8 +229,23 @@ export function quote(text: string, max: number): string {
   return `"${escape(chars.slice(0, Math.max(1, max - 1)).join(""))}…"(${chars.length} chars)`;
 }
 
+/**
+ * Whether a text has anything {@link escape} escapes (a backslash, a quote,
+ * a control character: U+0000-U+001F, U+007F-U+009F, or a line or paragraph
+ * separator): most labels have none and are used as they are.
+ */
+function needsEscape(s: string): boolean {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0x7f && c <= 0x9f)) return true;
+    if (c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+
 /** JSON-style escaping of backslash, quote and control characters. */
 function escape(s: string): string {
+  if (!needsEscape(s)) return s;
   return s.replace(/[\\"\p{Cc}\u2028\u2029]/gu, (ch) => {
     switch (ch) {
       case "\\":
@@ -263,7 +315,7 @@ export function isAnonymous(el: Element): boolean {
   // A number where a value means nothing (a GTK 4 scroll bar's inner range) is no content either.
   const value = !!el.v && !isValueNoise(el);
   return container && !el.t?.trim() && !el.d?.trim() && !value && !el.ph &&
-    !hasOwnState(el) && informativeActions(el).length === 0;
+    !hasOwnState(el) && !hasInformativeActions(el);
 }
 
 /**
@@ -275,7 +327,7 @@ export function isAnonymous(el: Element): boolean {
  */
 function isInnerFrame(parent: Element, el: Element): boolean {
   if (el.r !== "window" || el.t?.trim() || el.d?.trim() || hasOwnState(el)) return false;
-  if (informativeActions(el).length) return false;
+  if (hasInformativeActions(el)) return false;
   return parent.r !== "app" || (el.c ?? []).every(printsNothing);
 }
 
@@ -287,7 +339,7 @@ function isInnerFrame(parent: Element, el: Element): boolean {
 function isOwnEditor(owner: Element, kid: Element): boolean {
   if ((owner.r !== "spin" && owner.r !== "combo") || kid.r !== "input") return false;
   if (owner.v === undefined || kid.t || kid.c?.length || hasState(kid)) return false;
-  return informativeActions(kid).length === 0 && fold(kid.v ?? "") === fold(owner.v);
+  return !hasInformativeActions(kid) && fold(kid.v ?? "") === fold(owner.v);
 }
 
 /** Bars that group what they hold: unlabeled and holding nothing that prints, they say nothing. */
@@ -299,7 +351,7 @@ const BARS: ReadonlySet<string> = new Set(["statusbar", "toolbar"]);
  */
 function isEmptyBar(el: Element): boolean {
   if (!BARS.has(el.r) || el.t?.trim() || el.d?.trim() || el.v || hasOwnState(el)) return false;
-  return informativeActions(el).length === 0 && (el.c ?? []).every(printsNothing);
+  return !hasInformativeActions(el) && (el.c ?? []).every(printsNothing);
 }
 
 /** Whether an element and everything inside it print no line (anonymous all the way down). */
@@ -331,7 +383,7 @@ const TITLED_OWNERS: ReadonlySet<string> = new Set(["app", "window", "dialog", "
 function isEcho(el: Element, ownerLabel: string, partial = true): boolean {
   if (el.c?.length || !ownerLabel) return false;
   if (!["txt", "img", "other", "heading"].includes(el.r)) return false;
-  if (hasState(el) || informativeActions(el).length) return false;
+  if (hasState(el) || hasInformativeActions(el)) return false;
   const label = labelOf(el);
   if (el.v && fold(el.v) !== fold(label)) return false;
   // The whole label, or a part of it (a link whose text is split over several spans).
@@ -350,7 +402,7 @@ const NO_WORD = /^[^\p{L}\p{N}]*$/u;
  * @returns true for a stateless leaf text with no letter or digit
  */
 export function isPunctuation(el: Element): boolean {
-  return el.r === "txt" && !el.c?.length && !hasState(el) && !informativeActions(el).length &&
+  return el.r === "txt" && !el.c?.length && !hasState(el) && !hasInformativeActions(el) &&
     NO_WORD.test(labelOf(el));
 }
 
@@ -377,7 +429,7 @@ export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}):
   const label = labelOf(el);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');
-  parts.push(...elementTail(el, label, opts));
+  tailParts(el, label, opts, parts);
   return parts.join(" ");
 }
 
@@ -399,7 +451,7 @@ export function isStaticText(el: Element | FlatElement): boolean {
   // A labelled value (KCalc's "Result Display" showing 36) is an output to watch: it keeps its ref.
   if (el.r !== "txt" || el.f || (el.t && el.v !== undefined)) return false;
   if ("c" in el && el.c?.length) return false;
-  return informativeActions(el).length === 0;
+  return !hasInformativeActions(el);
 }
 
 /**
@@ -451,8 +503,17 @@ export function elementTail(
   label: string,
   opts: AgentOptions,
 ): string[] {
+  return tailParts(el, label, opts, []);
+}
+
+/** Appends what {@link elementTail} returns to `parts` (a line's parts, in order). */
+function tailParts(
+  el: Element | FlatElement,
+  label: string,
+  opts: AgentOptions,
+  parts: string[],
+): string[] {
   const max = textCap(opts);
-  const parts: string[] = [];
   const v = shownValue(el);
   if (el.v && !isValueNoise(el)) {
     if (el.sec) parts.push("val=***");
@@ -462,7 +523,7 @@ export function elementTail(
   const vt = shownValueText(el);
   if (vt && fold(vt) !== fold(label)) parts.push(`valtext=${quote(vt, max)}`);
   if (boxShown(el, opts)) parts.push(`(${el.b!.join(",")})`);
-  parts.push(...flags(el, max, isValueNoise(el)));
+  flags(el, max, isValueNoise(el), parts);
   return parts;
 }
 
@@ -496,9 +557,8 @@ function boxShown(el: Element | FlatElement, opts: AgentOptions): boolean {
   return x < v[0] + v[2] && x + w > v[0] && y < v[1] + v[3] && y + h > v[1];
 }
 
-/** The flags after the bounds. */
-function flags(el: Element | FlatElement, max: number, noise: boolean): string[] {
-  const out: string[] = [];
+/** The flags after the bounds, appended to `out`. */
+function flags(el: Element | FlatElement, max: number, noise: boolean, out: string[]): void {
   if (el.f) out.push("focused");
   if (el.e === false) out.push("disabled");
   // Off is the state a reader assumes: a check box, radio or switch says only when it is on,
@@ -526,7 +586,6 @@ function flags(el: Element | FlatElement, max: number, noise: boolean): string[]
     const more = acts.length - MAX_ACTIONS;
     out.push(`actions=${acts.slice(0, MAX_ACTIONS).join(",")}${more > 0 ? `,…(+${more})` : ""}`);
   }
-  return out;
 }
 
 /**
@@ -546,7 +605,10 @@ export function shownChildren(
 ): Element[] {
   const origins = lifted?.origins;
   const out: Element[] = [];
-  const stack = [...(el.c ?? [])].reverse();
+  const own = el.c;
+  if (!own?.length) return out;
+  const stack: Element[] = [];
+  for (let k = own.length - 1; k >= 0; k--) stack.push(own[k]);
   while (stack.length) {
     const kid = stack.pop()!;
     if (isAnonymous(kid) || isInnerFrame(el, kid)) {

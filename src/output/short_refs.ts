@@ -14,46 +14,77 @@
 import { rowPartRef, stripIndex } from "../identity/syntax.ts";
 
 /**
- * How many refs end with each suffix, kept as a trie of segments read from
- * the end: the node of `b/c` is the child `b` of the node `c`. Equal suffix
- * strings have equal segments, so a node counts what a map keyed by suffix
- * would; but no suffix string is ever built, and keys are short segments.
+ * Refs (and the unindexed forms of indexed refs) that end with one suffix:
+ * how many, and, when there are several, who they are, to be told apart by
+ * the segment in front (`sub`, made when first needed). A suffix's count is
+ * its group's size: most refs are alone in their last segment's group and
+ * are never looked at again, so no ref's every suffix is built and counted.
  */
-interface SuffixNode {
-  /** How many refs end with this suffix. */
+interface SuffixGroup {
+  /** How many refs end with the suffix. */
   n: number;
-  /** Longer suffixes, by the segment in front. */
-  kids?: Map<string, SuffixNode>;
+  /** The first of them. */
+  ref: string;
+  /** Where, in `ref`, the `/` in front of the suffix is (-1: the suffix is all of it). */
+  cut: number;
+  /** All of them with their cuts, once there are two. */
+  more?: { refs: string[]; cuts: number[] };
+  /** The groups one segment longer, by that segment. */
+  sub?: Map<string, SuffixGroup>;
 }
 
-/** Counts every suffix of `ref` on a segment boundary (the ref itself included). */
-function addSuffixes(root: SuffixNode, ref: string): void {
-  let node = root;
-  let end = ref.length;
-  for (;;) {
-    const cut = end === 0 ? -1 : ref.lastIndexOf("/", end - 1);
-    const seg = ref.slice(cut + 1, end);
-    const kids = node.kids ??= new Map();
-    let next = kids.get(seg);
-    if (next === undefined) kids.set(seg, next = { n: 0 });
-    next.n++;
-    if (cut < 0) return;
-    node = next;
-    end = cut;
+/**
+ * Adds `ref` to the group of its segment that ends at `end` (its last
+ * segment for `end` = its length).
+ */
+function addToGroup(groups: Map<string, SuffixGroup>, ref: string, end: number): void {
+  const cut = end === 0 ? -1 : ref.lastIndexOf("/", end - 1);
+  const seg = ref.slice(cut + 1, end);
+  const g = groups.get(seg);
+  if (g === undefined) groups.set(seg, { n: 1, ref, cut });
+  else {
+    g.n++;
+    if (g.more) {
+      g.more.refs.push(ref);
+      g.more.cuts.push(cut);
+    } else g.more = { refs: [g.ref, ref], cuts: [g.cut, cut] };
   }
 }
 
-/** How many refs end with `suffix` (0 when none). */
-function suffixCount(root: SuffixNode, suffix: string): number {
-  let node: SuffixNode | undefined = root;
+/** The groups one segment longer than `g`'s suffix (its refs that have one more). */
+function subGroups(g: SuffixGroup): Map<string, SuffixGroup> {
+  const sub = new Map<string, SuffixGroup>();
+  const refs = g.more?.refs ?? [g.ref];
+  const cuts = g.more?.cuts ?? [g.cut];
+  for (let k = 0; k < refs.length; k++) if (cuts[k] >= 0) addToGroup(sub, refs[k], cuts[k]);
+  return sub;
+}
+
+/** Whether `ref` is `suffix` or ends with it on a segment boundary. */
+function endsWithSuffix(ref: string, suffix: string): boolean {
+  if (!ref.endsWith(suffix)) return false;
+  return ref.length === suffix.length || ref.charCodeAt(ref.length - suffix.length - 1) === 47; // "/"
+}
+
+/** How many of the grouped refs are `suffix` or end with it on a segment boundary. */
+function suffixCount(groups: Map<string, SuffixGroup>, suffix: string): number {
   let end = suffix.length;
   for (;;) {
     const cut = end === 0 ? -1 : suffix.lastIndexOf("/", end - 1);
-    node = node.kids?.get(suffix.slice(cut + 1, end));
-    if (node === undefined) return 0;
-    if (cut < 0) return node.n;
+    const g = groups.get(suffix.slice(cut + 1, end));
+    if (g === undefined) return 0;
+    if (cut < 0) return g.n;
+    if (g.n === 1) return endsWithSuffix(g.ref, suffix) ? 1 : 0;
+    groups = g.sub ??= subGroups(g);
     end = cut;
   }
+}
+
+/** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
+function suffixes(ref: string): string[] {
+  const out = [ref];
+  for (let k = ref.indexOf("/"); k >= 0; k = ref.indexOf("/", k + 1)) out.push(ref.slice(k + 1));
+  return out;
 }
 
 /** Shortens refs against the refs of one tree. */
@@ -92,15 +123,15 @@ export interface RefShortener {
  * ```
  */
 export function refShortener(refs: Iterable<string>): RefShortener {
-  const root: SuffixNode = { n: 0 };
+  const groups = new Map<string, SuffixGroup>();
   const full = new Set<string>();
   for (const ref of refs) {
     full.add(ref);
-    addSuffixes(root, ref);
+    addToGroup(groups, ref, ref.length);
     const bare = stripIndex(ref);
-    if (bare !== ref) addSuffixes(root, bare);
+    if (bare !== ref) addToGroup(groups, bare, bare.length);
   }
-  const unique = (s: string, ref: string) => s === ref || suffixCount(root, s) === 1;
+  const unique = (s: string, ref: string) => s === ref || suffixCount(groups, s) === 1;
   const memo = new Map<string, string>();
   return {
     short(ref) {
@@ -108,18 +139,18 @@ export function refShortener(refs: Iterable<string>): RefShortener {
       if (out !== undefined) return out;
       out = ref;
       if (full.has(ref)) {
-        // The shortest suffix first: walked down the trie from the last segment.
-        // Every suffix of a ref of the tree has its node.
-        let node = root;
+        // Its suffixes, shortest first: the first one no other ref ends with.
+        let level = groups;
         let end = ref.length;
         for (;;) {
           const cut = end === 0 ? -1 : ref.lastIndexOf("/", end - 1);
-          node = node.kids!.get(ref.slice(cut + 1, end))!;
           if (cut < 0) break; // the ref itself
-          if (node.n === 1) {
+          const g = level.get(ref.slice(cut + 1, end))!; // every suffix of a ref has its group
+          if (g.n === 1) {
             out = ref.slice(cut + 1);
             break;
           }
+          level = g.sub ??= subGroups(g);
           end = cut;
         }
       }
@@ -137,11 +168,4 @@ export function refShortener(refs: Iterable<string>): RefShortener {
       return ref;
     },
   };
-}
-
-/** The suffixes of a ref on segment boundaries, longest (the ref itself) first. */
-function suffixes(ref: string): string[] {
-  const out = [ref];
-  for (let k = ref.indexOf("/"); k >= 0; k = ref.indexOf("/", k + 1)) out.push(ref.slice(k + 1));
-  return out;
 }

@@ -490,7 +490,7 @@ function indexTable(
     // holds items, not values: each cell is keyed like a row, by its first text, unless every
     // item shows that text (a font viewer's "Aa" sample): then by the first one that differs.
     const cells = direct.filter((c) => c.r === "cell");
-    const texts = cells.map((c) => rowKeys(c, (el) => slugOf(el, true), GRID_KEY_DEPTH));
+    const texts = cells.map((c) => rowKeys(c, slugOf.key, GRID_KEY_DEPTH));
     let at = 0;
     while (
       cells.length > 1 && at < GRID_KEY_DEPTH - 1 &&
@@ -546,7 +546,10 @@ function fit(ref: string): string {
  * The slug of an element's best label; `asKey` when it keys a row or a
  * column (an identifier: only a bracketed count leaves it).
  */
-type SlugOf = (el: Element, asKey?: boolean) => string;
+type SlugOf = ((el: Element, asKey?: boolean) => string) & {
+  /** The slug as a key: `slugOf(el, true)`, one function for every row looked at. */
+  key: (el: Element) => string;
+};
 
 /**
  * A memoized slug of an element's {@link bestLabel}: UIs repeat labels
@@ -579,7 +582,7 @@ function cachedSlug(): SlugOf {
     }
     return s;
   };
-  return (el, asKey = false) => {
+  const slugOf = (el: Element, asKey = false) => {
     const t = el.t?.trim();
     // A count changes: not part of a ref (see uncounted). A row's key ("Invoice 17") is an
     // identifier: only a bracketed count leaves it.
@@ -593,6 +596,7 @@ function cachedSlug(): SlugOf {
     const ph = el.ph?.trim();
     return ph ? slugOnce(ph) : "";
   };
+  return Object.assign(slugOf, { key: (el: Element) => slugOf(el, true) });
 }
 
 /** A letter anywhere: a text without one (a number, a symbol) is named by its role. */
@@ -694,7 +698,7 @@ const KEY_CONTROLS: ReadonlySet<Role> = new Set<Role>(["btn", "menuitem"]);
  * keyed by its first labeled button (a navigation group's "Guides" toggle).
  */
 function rowKey(row: Element, slugOf: SlugOf): string {
-  return rowKeys(row, (el) => slugOf(el, true), 1)[0] ?? "";
+  return rowKeys(row, slugOf.key, 1)[0] ?? "";
 }
 
 /** How many texts of a grid view's item are candidates for its key. */
@@ -708,7 +712,10 @@ const GRID_KEY_DEPTH = 3;
 function rowKeys(row: Element, labelOf: (el: Element) => string, max: number): string[] {
   const out: string[] = [];
   let control = "";
-  const stack = [...(row.c ?? [])].reverse();
+  const own = row.c;
+  if (!own?.length) return out;
+  const stack: Element[] = [];
+  for (let k = own.length - 1; k >= 0; k--) stack.push(own[k]);
   while (stack.length && out.length < max) {
     const el = stack.pop()!;
     if (OTHER_ROWS.has(el.r)) continue;
@@ -742,12 +749,17 @@ function rowKeys(row: Element, labelOf: (el: Element) => string, max: number): s
  * ```
  */
 export function keyLabel(el: Element): string {
-  for (const raw of [el.t, el.d]) {
-    const t = raw?.trim();
-    if (!t || isToolkitClassName(t) || !/[\p{L}\p{N}]/u.test(t)) continue;
-    return t.replace(BRACKETED_COUNT, "").trim() || t;
-  }
-  return "";
+  return keyText(el.t) || keyText(el.d);
+}
+
+/** A letter or digit anywhere: a text without one keys nothing. */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
+/** The text a label or description contributes to a row's key (see {@link keyLabel}), or "". */
+function keyText(raw: string | undefined): string {
+  const t = raw?.trim();
+  if (!t || isToolkitClassName(t) || !HAS_WORD.test(t)) return "";
+  return t.replace(BRACKETED_COUNT, "").trim() || t;
 }
 
 /**
@@ -774,7 +786,7 @@ export function keyLabel(el: Element): string {
  */
 export function rowKeyText(row: Element): string {
   // Its own title first, then its key column, then its description (as its ref is made).
-  const own = row.t === undefined ? "" : keyLabel({ i: row.i, r: row.r, t: row.t });
+  const own = keyText(row.t);
   return own || (rowKeys(row, keyLabel, 1)[0] ?? "") || keyLabel(row);
 }
 
@@ -833,25 +845,30 @@ function peerKind(el: Element): number {
  */
 export function assignRefs(root: Element): void {
   const traces = traceRefs(root);
-  const byBase = new Map<string, RefTrace[]>();
+  // How many elements share each base; lists only for the bases that are shared.
+  const counts = new Map<string, number>();
+  for (const t of traces) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
+  const shared = new Map<string, RefTrace[]>();
   for (const t of traces) {
-    const list = byBase.get(t.base);
+    if (counts.get(t.base)! < 2) continue;
+    const list = shared.get(t.base);
     if (list) list.push(t);
-    else byBase.set(t.base, [t]);
+    else shared.set(t.base, [t]);
   }
-  for (const [base, list] of byBase) {
-    if (list.length < 2) continue;
+  shared.forEach((list, base) => {
     // Of one kind, an element named by its label outranks one named by its role (an echo of
     // its window, or unlabelled): a row "Table" and the unlabelled table holding it.
     const own = base.slice(base.lastIndexOf("/") + 1);
     const rank = (el: Element) => peerKind(el) * 2 + (own === el.r ? 1 : 0);
     const top = Math.min(...list.map((t) => rank(t.el)));
     for (const t of list) {
-      if (rank(t.el) !== top) t.base = fit(`${base}/${t.el.r}`);
+      if (rank(t.el) === top) continue;
+      // Keyed under the ref by its role: counted under its new base.
+      counts.set(base, counts.get(base)! - 1);
+      t.base = fit(`${base}/${t.el.r}`);
+      counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
     }
-  }
-  const counts = new Map<string, number>();
-  for (const t of traces) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);
+  });
   const seen = new Map<string, number>();
   for (const t of traces) {
     if (counts.get(t.base)! > 1) {

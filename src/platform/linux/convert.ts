@@ -338,13 +338,12 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const flowed = flowedText(raw);
   const node = flowed === undefined ? raw : { ...raw, text: flowed, children: [] };
   const st = node.states;
-  const has = (s: number) => hasState(st, s);
   const editable = node.interfaces.includes("org.a11y.atspi.EditableText");
   // GTK3 entries and text views use the generic "text" role; editable ones are inputs. A push
   // button that can be checked is a toggle (Firefox's aria-pressed buttons; Chromium says so).
   const role = node.role === R.TEXT && editable
     ? roleFromAtspiCode(R.ENTRY)
-    : node.role === R.PUSH_BUTTON && has(S.CHECKABLE)
+    : node.role === R.PUSH_BUTTON && hasState(st, S.CHECKABLE)
     ? roleFromAtspiCode(R.TOGGLE_BUTTON)
     : roleFromAtspiCode(node.role);
   const el: Element = { i: 0, r: role };
@@ -353,7 +352,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
 
   // A combo box's popup that has no area is closed (Qt 5 keeps its list SHOWING): its items
   // are the combo's choices, not content.
-  const closedPopups = node.role === R.COMBO_BOX ? node.children.filter(isClosedPopup) : [];
+  const closedPopups = node.role === R.COMBO_BOX ? node.children.filter(isClosedPopup) : NO_NODES;
   const choices = closedPopups.length
     ? [...(node.choices ?? []), ...closedPopups.flatMap(itemNames)]
     : node.choices;
@@ -394,32 +393,36 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const b = boundsOf(node.extents);
   if (b) el.b = b;
 
-  if (has(S.FOCUSED)) el.f = true;
+  if (hasState(st, S.FOCUSED)) el.f = true;
   const anyState = st[0] !== 0 || st[1] !== 0;
   // An app is not a control: Firefox's application object reports neither state, and is not
   // disabled for it.
-  if (anyState && !has(S.ENABLED) && !has(S.SENSITIVE) && node.role !== R.APPLICATION) {
+  if (
+    anyState && !hasState(st, S.ENABLED) && !hasState(st, S.SENSITIVE) &&
+    node.role !== R.APPLICATION
+  ) {
     el.e = false;
   }
-  if (has(S.SELECTED)) el.s = true;
-  if (has(S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || has(S.CHECKABLE))) el.chk = "mixed";
-  // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
-  else if (CHECK_ROLES.has(node.role) || has(S.CHECKABLE) || has(S.CHECKED)) {
-    el.chk = has(S.CHECKED) || (node.role === R.TOGGLE_BUTTON && has(S.PRESSED));
+  if (hasState(st, S.SELECTED)) el.s = true;
+  if (hasState(st, S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || hasState(st, S.CHECKABLE))) {
+    el.chk = "mixed";
+  } // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
+  else if (CHECK_ROLES.has(node.role) || hasState(st, S.CHECKABLE) || hasState(st, S.CHECKED)) {
+    el.chk = hasState(st, S.CHECKED) || (node.role === R.TOGGLE_BUTTON && hasState(st, S.PRESSED));
   } // A push button held pressed (GTK 4's toggle buttons say only that, and nothing while
   // released): shown as on, so pressing it shows a change.
-  else if (node.role === R.PUSH_BUTTON && has(S.PRESSED)) el.chk = true;
-  if (has(S.EXPANDABLE) || has(S.EXPANDED)) el.exp = has(S.EXPANDED);
-  if (has(S.REQUIRED)) el.req = true;
+  else if (node.role === R.PUSH_BUTTON && hasState(st, S.PRESSED)) el.chk = true;
+  if (hasState(st, S.EXPANDABLE) || hasState(st, S.EXPANDED)) el.exp = hasState(st, S.EXPANDED);
+  if (hasState(st, S.REQUIRED)) el.req = true;
   // Read-only says something only of what could change (Qt marks every label and image so).
   if (
-    (has(S.READ_ONLY) && CHANGEABLE_ROLES.has(role)) ||
-    (editable && EDIT_ROLES.has(node.role) && !has(S.EDITABLE))
+    (hasState(st, S.READ_ONLY) && CHANGEABLE_ROLES.has(role)) ||
+    (editable && EDIT_ROLES.has(node.role) && !hasState(st, S.EDITABLE))
   ) {
     el.ro = true;
   }
 
-  const attrs = node.attributes ?? {};
+  const attrs = node.attributes ?? NO_ATTRIBUTES;
   if (el.r === "landmark") el.r = landmarkRole(attrs["xml-roles"]);
   // Chromium exposes an ARIA tab panel as a scroll pane; its xml-roles says what it is.
   if (node.role === R.SCROLL_PANE && /\btabpanel\b/.test(attrs["xml-roles"] ?? "")) {
@@ -436,21 +439,24 @@ export function rawToElement(raw: AtspiRawNode): Element {
   }
 
   // GTK 3 lists "edit" on every tree-view cell; only an EDITABLE one can be edited.
-  const cellNotEditable = node.role === R.TABLE_CELL && !has(S.EDITABLE);
-  const actions = (node.actions ?? []).filter((a) =>
-    a !== "" && !(cellNotEditable && a === "edit")
-  );
-  if (actions.length) el.a = actions;
+  const cellNotEditable = node.role === R.TABLE_CELL && !hasState(st, S.EDITABLE);
+  if (node.actions?.length) {
+    const actions = node.actions.filter((a) => a !== "" && !(cellNotEditable && a === "edit"));
+    if (actions.length) el.a = actions;
+  }
 
-  const shown = (c: AtspiRawNode) =>
-    !isHidden(c, node.role) && !isOffscreenSubtree(c) && !isUndrawn(c, node.role) &&
-    !closedPopups.includes(c);
   const kids: Element[] = [];
-  node.children.forEach((c, k) => {
+  const children = node.children;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k];
     if (inline?.[k]) kids.push(inline[k]!);
-    if (!shown(c)) return;
+    // Shown: not hidden, off screen, undrawn or a combo box's closed popup.
+    if (
+      isHidden(c, node.role) || isOffscreenSubtree(c) || isUndrawn(c, node.role) ||
+      closedPopups.includes(c)
+    ) continue;
     const kid = rawToElement(c);
-    if (node.role === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) return;
+    if (node.role === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) continue;
     // An unnamed link in a text (a GTK label's markup link) is named by the part it covers.
     if (c.linkRange && !kid.t) {
       const [start, end] = c.linkRange;
@@ -466,7 +472,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
       asTextDisplay(kid);
     }
     kids.push(kid);
-  });
+  }
   const tail = inline?.[node.children.length];
   if (tail) kids.push(tail);
   if (kids.length) el.c = kids;
@@ -477,6 +483,12 @@ export function rawToElement(raw: AtspiRawNode): Element {
   }
   return el;
 }
+
+/** No nodes: what most nodes' closed popups are (read only). */
+const NO_NODES: readonly AtspiRawNode[] = [];
+
+/** No attributes: what a node without any reads (read only). */
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = {};
 
 /** Roles of running text: what a list item of prose holds. */
 const PROSE_ROLES: ReadonlySet<Role> = new Set<Role>([
@@ -598,6 +610,8 @@ function flowedText(node: AtspiRawNode): string | undefined {
 function inlineSegments(node: AtspiRawNode): Array<Element | undefined> | undefined {
   const text = node.text;
   if (!text || node.children.length === 0 || EDIT_ROLES.has(node.role)) return undefined;
+  // Without a U+FFFC there is one run, never one more than the children.
+  if (!text.includes("\uFFFC")) return undefined;
   const runs = text.split("\uFFFC");
   if (runs.length !== node.children.length + 1) return undefined;
   if (runs.every((r) => r.trim() === "")) return [];
