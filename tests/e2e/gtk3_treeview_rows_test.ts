@@ -91,7 +91,10 @@ print(json.dumps({"names": names, "hidden": hidden, "editable": editable, "withE
         lines.filter((l) => !/ row: "/.test(l)).slice(0, 80).join("\n")
       }`,
     );
-    assert.ok(!lines.some((l) => /\] cell "/.test(l)), "no cell on a line of its own");
+    // A cell whose figure ticks between two of its reads may show inline with its value; on a
+    // line of its own it may not.
+    const cellLines = lines.filter((l) => /^\s*\[\d+\|[^\]]*\] cell /.test(l));
+    assert.deepEqual(cellLines.slice(0, 5), [], "no cell on a line of its own");
 
     // Selected by ref, though scrolled out of view (a GTK 3 cell cannot be scrolled to: focusing
     // it scrolls its row in). GTK marks every cell of the row selected; the row line says it once.
