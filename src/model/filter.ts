@@ -140,6 +140,10 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
   const needle = opts.text?.trim().normalize("NFKC").toLowerCase() || undefined;
   const roles = opts.roles?.size ? opts.roles : undefined;
   const selective = roles !== undefined || needle !== undefined || !!opts.focused;
+  // Nothing to select, lift or cut by depth (a plain read): every element is kept, as it is.
+  if (!selective && !opts.prune && opts.depth === undefined) {
+    return capped(copyTree(base), total, opts.maxElements);
+  }
   // GTK 3 gives a menu bar's titles (File, Edit) the role of the menu they open: a labeled
   // menu is clicked like a menu item.
   const roleMatches = (el: Element) =>
@@ -197,14 +201,49 @@ export function filterTree(root: Element, opts: FilterOptions): FilterResult {
     else out = copy;
   }
 
+  return capped(out, total, opts.maxElements);
+}
+
+/** The result for a filtered copy: counted, and cut to `maxElements` when it holds more. */
+function capped(out: Element | null, total: number, maxElements?: number): FilterResult {
   let kept = out ? count(out) : 0;
   let truncated = 0;
-  if (out && opts.maxElements !== undefined && kept > opts.maxElements) {
-    truncated = kept - opts.maxElements;
-    cut(out, opts.maxElements);
-    kept = opts.maxElements;
+  if (out && maxElements !== undefined && kept > maxElements) {
+    truncated = kept - maxElements;
+    cut(out, maxElements);
+    kept = maxElements;
   }
   return { root: out, total, kept, truncated };
+}
+
+/**
+ * A copy of a whole tree as {@link filterTree} makes it: each element a
+ * shallow copy without `c`, then its copied children under `c` when it has
+ * any (iterative: deep trees do not overflow).
+ */
+function copyTree(root: Element): Element {
+  const copyOf = (el: Element): Element => {
+    const { c: _c, ...own } = el;
+    return own;
+  };
+  const top = copyOf(root);
+  // Originals and their copies, side by side.
+  const from: Element[] = [root];
+  const to: Element[] = [top];
+  while (from.length) {
+    const el = from.pop()!;
+    const copy = to.pop()!;
+    const kids = el.c;
+    if (!kids?.length) continue;
+    const out: Element[] = new Array(kids.length);
+    for (let k = 0; k < kids.length; k++) {
+      out[k] = copyOf(kids[k]);
+      from.push(kids[k]);
+      to.push(out[k]);
+    }
+    copy.c = out;
+  }
+  return top;
 }
 
 /** No elements (read only): the kept children of a position that keeps none. */

@@ -23,9 +23,14 @@ import type { Bounds, Element, FlatElement } from "./element.ts";
  */
 export function assignIds(root: Element): void {
   let next = 1;
-  walk(root, (el) => {
+  // Pre-order with a plain stack: no ancestors are needed, and none are kept.
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
     el.i = next++;
-  });
+    const kids = el.c;
+    if (kids) { for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]); }
+  }
 }
 
 /**

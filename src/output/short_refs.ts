@@ -132,12 +132,10 @@ export function refShortener(refs: Iterable<string>): RefShortener {
     if (bare !== ref) addToGroup(groups, bare, bare.length);
   }
   const unique = (s: string, ref: string) => s === ref || suffixCount(groups, s) === 1;
-  const memo = new Map<string, string>();
   return {
     short(ref) {
-      let out = memo.get(ref);
-      if (out !== undefined) return out;
-      out = ref;
+      // A lookup or two in the groups: cheaper than remembering each answer.
+      let out = ref;
       if (full.has(ref)) {
         // Its suffixes, shortest first: the first one no other ref ends with.
         let level = groups;
@@ -154,7 +152,6 @@ export function refShortener(refs: Iterable<string>): RefShortener {
           end = cut;
         }
       }
-      memo.set(ref, out);
       return out;
     },
     shortRow(ref, below) {
