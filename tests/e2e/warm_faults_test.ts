@@ -3,7 +3,9 @@
  * never answers for an app that stopped (SIGSTOP) or quit (SIGKILL). Each
  * read ends by its deadline with the codes a cold read gives, and once the
  * stopped app runs again, the warm read equals a cold one. Witnesses: the
- * app's process state (/proc) and a one-shot CLI read (nothing kept).
+ * app's process state (/proc) and a one-shot CLI read (nothing kept). The
+ * app is stopped right after a change the worker has events for, so the read
+ * that would re-read the changed parts meets the stopped app.
  */
 
 import assert from "node:assert/strict";
@@ -37,6 +39,13 @@ Deno.test({
         assert.equal(warm.isError, false, warm.text);
         assert.equal(warm.text.trim(), cold.stdout.trim());
       }
+      // A change the worker has events for and has not read yet: the stopped app's parts
+      // are never answered from the kept tree, and once it runs again they are read in.
+      const boxes = await call("find", { app: d.appName, roles: "chk", all: true });
+      const ref = /^\[([^\]]+)\] chk (?!.*\bdisabled\b)/m.exec(boxes.text)?.[1];
+      assert.ok(ref, `an enabled check box:\n${boxes.text}`);
+      const clicked = await call("click", { app: d.appName, ref: ref.replace(/^[^|]*\|/, "") });
+      assert.equal(clicked.isError, false, clicked.text);
 
       Deno.kill(d.pid, "SIGSTOP");
       try {

@@ -36,6 +36,9 @@
 import type { AtspiRawNode } from "./raw.ts";
 import { isHidden } from "./convert.ts";
 
+/** The raw node the trees hold (see raw.ts). */
+export type { AtspiRawNode };
+
 /** AT-SPI's password text role: its value is never held. */
 const ROLE_PASSWORD_TEXT = 40;
 /** AT-SPI's combo box role: its choices come from its hidden popup, read with its subtree. */
@@ -446,6 +449,8 @@ export class LiveTrees {
   #nodesReread = 0;
 
   /**
+   * Keeps no tree yet; follows an app from its first {@link LiveTrees.begin}.
+   *
    * @param hooks the backend's event and box calls
    * @param limits the bounds (default {@link DEFAULT_LIMITS})
    */
