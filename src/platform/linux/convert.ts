@@ -180,11 +180,13 @@ export function isHidden(
   node: Pick<AtspiRawNode, "states" | "role">,
   parentRole?: number,
 ): boolean {
-  if (node.role === R.FRAME || node.role === R.APPLICATION) return false;
-  if (node.states[0] === 0 && node.states[1] === 0) return false; // no states reported at all
-  if (!hasState(node.states, S.VISIBLE)) return true;
-  if (parentRole === R.PAGE_TAB && !hasState(node.states, S.SHOWING)) return true;
-  return DOCUMENT_ROLES.has(node.role) && !hasState(node.states, S.SHOWING);
+  const role = node.role;
+  if (role === R.FRAME || role === R.APPLICATION) return false;
+  const states = node.states;
+  if (states[0] === 0 && states[1] === 0) return false; // no states reported at all
+  if (!hasState(states, S.VISIBLE)) return true;
+  if (parentRole === R.PAGE_TAB && !hasState(states, S.SHOWING)) return true;
+  return DOCUMENT_ROLES.has(role) && !hasState(states, S.SHOWING);
 }
 
 /**
@@ -338,21 +340,24 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const flowed = flowedText(raw);
   const node = flowed === undefined ? raw : { ...raw, text: flowed, children: [] };
   const st = node.states;
+  // The node's AT-SPI role, read once: raw nodes come in many shapes, so each read of a field
+  // is a slow, generic lookup.
+  const code = node.role;
   const editable = node.interfaces.includes("org.a11y.atspi.EditableText");
   // GTK3 entries and text views use the generic "text" role; editable ones are inputs. A push
   // button that can be checked is a toggle (Firefox's aria-pressed buttons; Chromium says so).
-  const role = node.role === R.TEXT && editable
+  const role = code === R.TEXT && editable
     ? roleFromAtspiCode(R.ENTRY)
-    : node.role === R.PUSH_BUTTON && hasState(st, S.CHECKABLE)
+    : code === R.PUSH_BUTTON && hasState(st, S.CHECKABLE)
     ? roleFromAtspiCode(R.TOGGLE_BUTTON)
-    : roleFromAtspiCode(node.role);
+    : roleFromAtspiCode(code);
   const el: Element = { i: 0, r: role };
   // A row made to group a table's cells has no object behind it, so no identity.
   if (node.path) el.nid = nodeId(node);
 
   // A combo box's popup that has no area is closed (Qt 5 keeps its list SHOWING): its items
   // are the combo's choices, not content.
-  const closedPopups = node.role === R.COMBO_BOX ? node.children.filter(isClosedPopup) : NO_NODES;
+  const closedPopups = code === R.COMBO_BOX ? node.children.filter(isClosedPopup) : NO_NODES;
   const choices = closedPopups.length
     ? [...(node.choices ?? []), ...closedPopups.flatMap(itemNames)]
     : node.choices;
@@ -366,17 +371,17 @@ export function rawToElement(raw: AtspiRawNode): Element {
 
   // Text between embedded children (Firefox: "Email \uFFFC") becomes text children below.
   const inline = inlineSegments(node);
-  const secure = node.role === R.PASSWORD_TEXT;
+  const secure = code === R.PASSWORD_TEXT;
   if (secure) el.sec = true;
-  else if (inline || node.role === R.SPLIT_PANE) {
+  else if (inline || code === R.SPLIT_PANE) {
     // Its text is its children's, in place; a split pane's value is where its divider sits.
   } else {
-    const combo = node.role === R.COMBO_BOX;
+    const combo = code === R.COMBO_BOX;
     const v = valueOf(node) || valueText(node) ||
       (combo ? chosenOption(node) ?? (closedChoice(choices, label) || node.chosen) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
-    if (v !== undefined && v !== "" && (EDIT_ROLES.has(node.role) || combo || v.trim() !== label)) {
+    if (v !== undefined && v !== "" && (EDIT_ROLES.has(code) || combo || v.trim() !== label)) {
       el.v = v;
     }
   }
@@ -384,7 +389,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
   if (vt && el.v !== undefined && !secure && fold(vt) !== fold(el.v)) el.vt = vt;
   if (
     node.value && node.value.max > node.value.min && bounded(node.value) &&
-    node.role !== R.SPLIT_PANE
+    code !== R.SPLIT_PANE
   ) {
     el.min = node.value.min;
     el.max = node.value.max;
@@ -399,25 +404,25 @@ export function rawToElement(raw: AtspiRawNode): Element {
   // disabled for it.
   if (
     anyState && !hasState(st, S.ENABLED) && !hasState(st, S.SENSITIVE) &&
-    node.role !== R.APPLICATION
+    code !== R.APPLICATION
   ) {
     el.e = false;
   }
   if (hasState(st, S.SELECTED)) el.s = true;
-  if (hasState(st, S.INDETERMINATE) && (CHECK_ROLES.has(node.role) || hasState(st, S.CHECKABLE))) {
+  if (hasState(st, S.INDETERMINATE) && (CHECK_ROLES.has(code) || hasState(st, S.CHECKABLE))) {
     el.chk = "mixed";
   } // Qt 5 marks a checked menu item CHECKED without CHECKABLE: the state alone says it is on.
-  else if (CHECK_ROLES.has(node.role) || hasState(st, S.CHECKABLE) || hasState(st, S.CHECKED)) {
-    el.chk = hasState(st, S.CHECKED) || (node.role === R.TOGGLE_BUTTON && hasState(st, S.PRESSED));
+  else if (CHECK_ROLES.has(code) || hasState(st, S.CHECKABLE) || hasState(st, S.CHECKED)) {
+    el.chk = hasState(st, S.CHECKED) || (code === R.TOGGLE_BUTTON && hasState(st, S.PRESSED));
   } // A push button held pressed (GTK 4's toggle buttons say only that, and nothing while
   // released): shown as on, so pressing it shows a change.
-  else if (node.role === R.PUSH_BUTTON && hasState(st, S.PRESSED)) el.chk = true;
+  else if (code === R.PUSH_BUTTON && hasState(st, S.PRESSED)) el.chk = true;
   if (hasState(st, S.EXPANDABLE) || hasState(st, S.EXPANDED)) el.exp = hasState(st, S.EXPANDED);
   if (hasState(st, S.REQUIRED)) el.req = true;
   // Read-only says something only of what could change (Qt marks every label and image so).
   if (
     (hasState(st, S.READ_ONLY) && CHANGEABLE_ROLES.has(role)) ||
-    (editable && EDIT_ROLES.has(node.role) && !hasState(st, S.EDITABLE))
+    (editable && EDIT_ROLES.has(code) && !hasState(st, S.EDITABLE))
   ) {
     el.ro = true;
   }
@@ -425,7 +430,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const attrs = node.attributes ?? NO_ATTRIBUTES;
   if (el.r === "landmark") el.r = landmarkRole(attrs["xml-roles"]);
   // Chromium exposes an ARIA tab panel as a scroll pane; its xml-roles says what it is.
-  if (node.role === R.SCROLL_PANE && /\btabpanel\b/.test(attrs["xml-roles"] ?? "")) {
+  if (code === R.SCROLL_PANE && /\btabpanel\b/.test(attrs["xml-roles"] ?? "")) {
     el.r = "tabpanel";
   }
   const sort = attrs.sort?.trim().toLowerCase();
@@ -439,7 +444,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
   }
 
   // GTK 3 lists "edit" on every tree-view cell; only an EDITABLE one can be edited.
-  const cellNotEditable = node.role === R.TABLE_CELL && !hasState(st, S.EDITABLE);
+  const cellNotEditable = code === R.TABLE_CELL && !hasState(st, S.EDITABLE);
   if (node.actions?.length) {
     const actions = node.actions.filter((a) => a !== "" && !(cellNotEditable && a === "edit"));
     if (actions.length) el.a = actions;
@@ -452,11 +457,11 @@ export function rawToElement(raw: AtspiRawNode): Element {
     if (inline?.[k]) kids.push(inline[k]!);
     // Shown: not hidden, off screen, undrawn or a combo box's closed popup.
     if (
-      isHidden(c, node.role) || isOffscreenSubtree(c) || isUndrawn(c, node.role) ||
+      isHidden(c, code) || isOffscreenSubtree(c) || isUndrawn(c, code) ||
       closedPopups.includes(c)
     ) continue;
     const kid = rawToElement(c);
-    if (node.role === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) continue;
+    if (code === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) continue;
     // An unnamed link in a text (a GTK label's markup link) is named by the part it covers.
     if (c.linkRange && !kid.t) {
       const [start, end] = c.linkRange;
@@ -466,9 +471,9 @@ export function rawToElement(raw: AtspiRawNode): Element {
     // A file chooser that is a window of its own (GTK's Open and Save dialogs) is a dialog, and
     // so is a plain container that is one (GTK 4.8 reports its dialogs as fillers: "Save As").
     // A list box's items are what one chooses in it: options (Chromium's ARIA listbox, GTK's).
-    if (node.role === R.LIST_BOX && c.role === R.LIST_ITEM) kid.r = "option";
-    if (node.role === R.APPLICATION) asTopLevel(kid, c.role);
-    else if (node.role !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
+    if (code === R.LIST_BOX && c.role === R.LIST_ITEM) kid.r = "option";
+    if (code === R.APPLICATION) asTopLevel(kid, c.role);
+    else if (code !== R.APPLICATION && c.role === R.FRAME && !c.children.length) {
       asTextDisplay(kid);
     }
     kids.push(kid);
@@ -476,7 +481,7 @@ export function rawToElement(raw: AtspiRawNode): Element {
   const tail = inline?.[node.children.length];
   if (tail) kids.push(tail);
   if (kids.length) el.c = kids;
-  if (node.role === R.LIST_ITEM && isProseItem(el, node)) el.r = "group";
+  if (code === R.LIST_ITEM && isProseItem(el, node)) el.r = "group";
   if (el.r === "listbox" && el.v === undefined) {
     const chosen = chosenItems(el);
     if (chosen) el.v = chosen;
