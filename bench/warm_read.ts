@@ -258,7 +258,8 @@ async function main(): Promise<void> {
       } (${(pyMed / cliMs).toFixed(1)}x) |`,
       "",
       `Warm read output: ${warmText.split("\n").length} lines. After a change the kept tree ` +
-      "re-reads only the parts the app's events name (a few nodes for one row: " +
+      "can re-read only the parts the app's events name (with `DESKTOP_LIVE_PATCH=1`, off " +
+      "by default; a few nodes for one row: " +
       "tests/e2e/warm_reads_test.ts), but ids, refs and the agent text of the whole page are " +
       "made again, so that part of the cost follows the page. An unchanged read repeats the " +
       "last answer (src/state/read_memo.ts). A CLI read through the background process loads " +

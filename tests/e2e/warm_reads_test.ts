@@ -242,7 +242,8 @@ Deno.test({
     await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", new URL(import.meta.url).pathname, "--probe", d.appName],
-      env: d.env,
+      // Patched reads are opt-in (see livePatchesEnabled).
+      env: { ...d.env, DESKTOP_LIVE_PATCH: "1" },
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",

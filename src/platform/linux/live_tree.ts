@@ -292,6 +292,29 @@ export function liveTreesEnabled(): boolean {
 }
 
 /**
+ * Whether a kept tree may re-read only the parts its app's events name
+ * (`DESKTOP_LIVE_PATCH=1`); otherwise any event means a cold read. Off by
+ * default: a GTK 3 file chooser's new file was missing from a patched tree
+ * (observe saw no change), so a patched read is not yet a cold read on every
+ * app.
+ *
+ * @returns whether patching is on
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { livePatchesEnabled } from "./live_tree.ts";
+ * assert.equal(livePatchesEnabled(), Deno.env.get("DESKTOP_LIVE_PATCH") === "1");
+ * ```
+ */
+export function livePatchesEnabled(): boolean {
+  try {
+    return Deno.env.get("DESKTOP_LIVE_PATCH") === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The key of a tree in the cache.
  *
  * @param k the read's app, path, depth and bounds

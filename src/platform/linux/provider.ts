@@ -53,7 +53,12 @@ import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
 import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
 import { optional, readExtents, readNode, walkTree } from "./walk.ts";
-import { LiveTrees, liveTreesEnabled, type LiveTreeStats } from "./live_tree.ts";
+import {
+  livePatchesEnabled,
+  LiveTrees,
+  liveTreesEnabled,
+  type LiveTreeStats,
+} from "./live_tree.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
@@ -403,7 +408,9 @@ export class LinuxProvider implements Provider {
     const key = { bus, path, depth, bounds };
     const kept = await live.get(
       key,
-      (part, partDepth, exact) => this.#readPart(bus, part, partDepth, bounds, deadline, exact),
+      livePatchesEnabled()
+        ? (part, partDepth, exact) => this.#readPart(bus, part, partDepth, bounds, deadline, exact)
+        : undefined,
     );
     if (kept) return kept;
     const seq = live.begin(bus);
