@@ -392,9 +392,10 @@ class Execution {
     if (now) return now;
     const shown = () => {
       // The app scrolls on its next frames: its box is taken once two reads agree (GTK 3 gives
-      // a focused row's old place first, and a click there missed the row).
+      // a focused row's old place first, and a click there missed the row). A busy app takes
+      // longer than 10 frames' worth to scroll a row in: up to about 2 s.
       let last: Point | null = null;
-      for (let tries = 0; tries < 10; tries++) {
+      for (let tries = 0; tries < 32; tries++) {
         el.settle();
         const p = el.visiblePoint();
         if (p && last && p.x === last.x && p.y === last.y) return p;
