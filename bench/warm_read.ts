@@ -29,35 +29,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { chromium } from "playwright-core";
 import { runCli } from "../tests/harness/cli.ts";
 import { REPO_ROOT, startDesktop } from "../tests/harness/desktop.ts";
+import { rowsPage } from "../tests/harness/rows_page.ts";
 import { PyPeer } from "./read_speed.ts";
 import { machineFacts, percentile, writeSection } from "./report.ts";
 
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 7);
 const ROWS = 470;
-
-/**
- * The page: {@link ROWS} rows of link, button and checkbox (about 3,000
- * accessible nodes with the browser window), and a button that rewrites one
- * row's link text each time it is pressed.
- */
-function page(rows = ROWS): string {
-  const items = Array.from(
-    { length: rows },
-    (_, i) =>
-      `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
-      `<input type="checkbox" aria-label="Select ${i}"></li>`,
-  ).join("\n");
-  return `<!doctype html><html><head><title>Warm reads</title></head><body>
-<h1>Orders</h1><button id="change" onclick="change()">Change one row</button>
-<ul aria-label="orders">${items}</ul>
-<script>
-let n = 0;
-function change() {
-  const a = document.querySelectorAll("li a")[(n * 37) % ${rows}];
-  a.textContent = "Changed " + (++n);
-}
-</script></body></html>`;
-}
 
 const median = (xs: number[]) => percentile(xs, 50);
 const fmt = (ms: number) => `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
@@ -104,7 +81,7 @@ function loadAverage(): string {
 async function main(): Promise<void> {
   const loadBefore = loadAverage();
   const file = await Deno.makeTempFile({ suffix: ".html" });
-  await Deno.writeTextFile(file, page());
+  await Deno.writeTextFile(file, rowsPage(ROWS, "Warm reads", 37));
   await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
   const client = new Client({ name: "warm-read-bench", version: "1.0.0" });
   await client.connect(

@@ -156,9 +156,10 @@ export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
   const line = lineWith(opts);
   // Too many cells for one line, not one long text: a process's command line is printed whole
   // either way, and as a tree it would cost a line per cell on top.
-  if (line.length > MAX_ROW_LINE && textCap(opts) > LINE_MAX_TEXT) {
-    if (lineWith({ ...opts, maxText: LINE_MAX_TEXT }).length > MAX_ROW_LINE) return null;
-  } else if (line.length > MAX_ROW_LINE) return null;
+  if (
+    line.length > MAX_ROW_LINE && (textCap(opts) <= LINE_MAX_TEXT ||
+      lineWith({ ...opts, maxText: LINE_MAX_TEXT }).length > MAX_ROW_LINE)
+  ) return null;
   return { row, parts, line, shape: shapeOf(row, parts) };
 }
 

@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
+import { rowsPage } from "../harness/rows_page.ts";
 import { mcpClient } from "./mutation_scenarios.ts";
 
 /** The page: `#seed` picks the mutations; the Mutate button applies the next one. */
@@ -212,23 +213,6 @@ async function probe(app: string): Promise<void> {
   Deno.exit(0);
 }
 
-/** A page of rows (link, button, check box) and a button that renames one row's link. */
-function rowsPage(rows: number): string {
-  const items = Array.from(
-    { length: rows },
-    (_, i) =>
-      `<li><a href="#r${i}">Row ${i}</a> <button>Edit ${i}</button> ` +
-      `<input type="checkbox" aria-label="Select ${i}"></li>`,
-  ).join("\n");
-  return `<!doctype html><html><head><title>Rows</title></head><body>
-<h1>Orders</h1><button onclick="change()">Change one row</button>
-<ul aria-label="orders">${items}</ul>
-<script>
-let n = 0;
-function change() { document.querySelectorAll("li a")[(n * 7) % ${rows}].textContent = "Changed " + (++n); }
-</script></body></html>`;
-}
-
 Deno.test({
   name:
     "warm reads: after one row's link is renamed, the read re-reads that row alone and equals a cold read",
@@ -238,7 +222,7 @@ Deno.test({
   async fn() {
     const ROWS = 150;
     const file = await Deno.makeTempFile({ suffix: ".html" });
-    await Deno.writeTextFile(file, rowsPage(ROWS));
+    await Deno.writeTextFile(file, rowsPage(ROWS, "Rows", 7));
     await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", new URL(import.meta.url).pathname, "--probe", d.appName],

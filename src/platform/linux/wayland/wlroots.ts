@@ -306,6 +306,17 @@ function moveTo(s: Session, ptr: Deno.PointerValue, p: Point): void {
   s.client.request(ptr, OP.pointer.frame, []);
 }
 
+/**
+ * Moves the pointer to `p` and lets the app take its arrival (enter, then motion) before what
+ * follows: GTK 3 dropped wheel notches, and GTK 4 a click, sent in the same batch as the motion
+ * that brought the pointer in.
+ */
+function arriveAt(s: Session, ptr: Deno.PointerValue, p: Point): void {
+  moveTo(s, ptr, p);
+  s.client.roundtrip(Date.now() + CALL_MS);
+  s.client.settle(POINTER_SETTLE_MS);
+}
+
 function button(s: Session, ptr: Deno.PointerValue, code: number, pressed: boolean): void {
   s.client.request(ptr, OP.pointer.button, [now32(), code, pressed ? 1 : 0]);
   s.client.request(ptr, OP.pointer.frame, []);
@@ -343,11 +354,7 @@ export function wlrootsInput(): WlrootsInput {
     name: "wlroots",
     click(p, btn, count) {
       const ptr = pointerOf(s);
-      moveTo(s, ptr, p);
-      // The app takes the pointer's arrival before the press: GTK 4 dropped a click sent in the
-      // same batch as the motion that brought the pointer in (GTK 3 took it).
-      s.client.roundtrip(Date.now() + CALL_MS);
-      s.client.settle(POINTER_SETTLE_MS);
+      arriveAt(s, ptr, p);
       for (let i = 0; i < count; i++) {
         button(s, ptr, BUTTONS[btn], true);
         button(s, ptr, BUTTONS[btn], false);
@@ -360,11 +367,7 @@ export function wlrootsInput(): WlrootsInput {
     },
     wheel(p, direction: ScrollDirection, steps) {
       const ptr = pointerOf(s);
-      moveTo(s, ptr, p);
-      // the app takes the pointer's arrival (enter, then motion) before the wheel: GTK 3 dropped
-      // notches sent in the same batch as the motion that brought the pointer in
-      s.client.roundtrip(Date.now() + CALL_MS);
-      s.client.settle(POINTER_SETTLE_MS);
+      arriveAt(s, ptr, p);
       const axis = direction === "up" || direction === "down" ? 0 : 1;
       const sign = direction === "up" || direction === "left" ? -1 : 1;
       for (let i = 0; i < steps; i++) {
