@@ -400,3 +400,33 @@ Deno.test("live tree: a password field read again keeps no text", async () => {
   assert.ok(!JSON.stringify(got).includes("hunter2"));
   assert.ok(!JSON.stringify(await live.get(KEY, now.reread)).includes("hunter2"));
 });
+
+Deno.test("live tree: a version names the tree returned; unchanged() gives it while no event came and the boxes hold", async () => {
+  const { app, live, now, reread } = keptPage();
+  const first: { version?: number } = {};
+  assert.ok(await live.get(KEY, reread, first));
+  assert.equal(typeof first.version, "number");
+  assert.equal(live.unchanged(KEY), first.version, "no event: the same tree");
+  // A patch makes a new version, and unchanged() says nothing until it is read.
+  at(now.tree, "/link1").name = "Changed";
+  app.fire(KEY.bus, ev("/link1", NAME));
+  assert.equal(live.unchanged(KEY), null, "an event came: read it");
+  const patched: { version?: number } = {};
+  assert.deepEqual(await live.get(KEY, reread, patched), now.tree);
+  assert.ok(patched.version! > first.version!);
+  assert.equal(live.unchanged(KEY), patched.version);
+  // A box that moved without an event: not unchanged, and counted as a silent change.
+  const scroll = (n: AtspiRawNode): void => {
+    app.boxes.set(n.path, [0, 99, 10, 10]);
+    n.children.forEach(scroll);
+  };
+  scroll(now.tree);
+  assert.equal(live.unchanged(KEY), null);
+  assert.equal(live.stats().silentChanges, 1);
+  // A put names its tree anew; no tree, no version.
+  const fresh = new LiveTrees(fakeApp().hooks);
+  assert.equal(fresh.unchanged(KEY), null);
+  const v = fresh.put(KEY, tree(), fresh.begin(KEY.bus));
+  assert.equal(fresh.unchanged(KEY), v);
+  assert.equal(fresh.put(KEY, tree(), null), null, "not kept: no version");
+});

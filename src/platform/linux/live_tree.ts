@@ -210,6 +210,8 @@ interface Entry {
   patchable: boolean;
   /** A read is re-reading its parts now (a second read at once reads cold). */
   patching?: boolean;
+  /** Which tree this is: a new number whenever a read puts or patches it. */
+  version: number;
 }
 
 interface AppState {
@@ -470,6 +472,8 @@ export class LiveTrees {
   #silent = 0;
   #patched = 0;
   #nodesReread = 0;
+  /** The last version handed out (see {@link LiveTrees.unchanged}). */
+  #version = 0;
 
   /**
    * Keeps no tree yet; follows an app from its first {@link LiveTrees.begin}.
@@ -513,28 +517,18 @@ export class LiveTrees {
    *
    * @param k which tree
    * @param reread reads a part of the tree again; without it, any event means a cold read
+   * @param out receives the version of the tree returned (see {@link LiveTrees.unchanged})
    * @returns a copy the caller may change, or null
    */
-  async get(k: TreeKey, reread?: Reread): Promise<AtspiRawNode | null> {
+  async get(
+    k: TreeKey,
+    reread?: Reread,
+    out: { version?: number } = {},
+  ): Promise<AtspiRawNode | null> {
     const key = treeKey(k);
-    const entry = this.#entries.get(key);
-    const app = this.#apps.get(k.bus);
-    if (!entry || !app || !app.stop || app.misses >= this.#limits.maxMisses) {
-      this.#misses++;
-      return null;
-    }
-    if (Date.now() - entry.at > this.#limits.maxAgeMs) return this.#cold(key);
-    const moved = new Set<string>();
-    try {
-      // Round trips first: the events the app sent before its answers are in after them.
-      for (const s of entry.samples) {
-        if (!sameBox(this.#hooks.extents(k.bus, s.path), s.box)) moved.add(s.path);
-      }
-      if (entry.samples.length === 0) this.#hooks.extents(k.bus, k.path);
-      this.#hooks.pump();
-    } catch {
-      return this.#cold(key);
-    }
+    const checked = this.#validate(k);
+    if (!checked) return null;
+    const { entry, app, moved } = checked;
     if (app.seq === entry.seq) {
       if (moved.size > 0) {
         this.#silent++;
@@ -543,6 +537,7 @@ export class LiveTrees {
       }
       this.#touch(key, entry);
       this.#hits++;
+      out.version = entry.version;
       return copyRaw(entry.tree);
     }
     if (!reread || !entry.patchable || entry.patching || k.depth !== undefined) {
@@ -562,11 +557,64 @@ export class LiveTrees {
     if (this.#entries.get(key) === entry) {
       // Events that arrive from here on are re-checked by the next read.
       this.#nodes += patched.nodes - entry.nodes;
-      Object.assign(entry, patched, { seq });
+      Object.assign(entry, patched, { seq, version: ++this.#version });
       this.#touch(key, entry);
       this.#trim(app);
+      out.version = entry.version;
     }
     return copyRaw(patched.tree);
+  }
+
+  /**
+   * The version of the kept tree when a read now would return it as it was
+   * kept (no event since it was read or patched, and the sampled boxes
+   * hold): a caller that kept what it made of that version may use it again
+   * without reading the tree. Null otherwise (read it: {@link LiveTrees.get}).
+   *
+   * @param k which tree
+   * @returns the version, or null
+   */
+  unchanged(k: TreeKey): number | null {
+    const checked = this.#validate(k);
+    if (!checked) return null;
+    const { entry, app, moved } = checked;
+    if (app.seq !== entry.seq) return null;
+    if (moved.size > 0) {
+      this.#silent++;
+      app.misses++;
+      return this.#cold(entry.key);
+    }
+    this.#touch(entry.key, entry);
+    this.#hits++;
+    return entry.version;
+  }
+
+  /**
+   * The kept entry for a read with the nodes whose sampled boxes moved, after
+   * a round trip that brings in the events the app sent before it; null (a
+   * cold read) when there is none, the app is not followed, or it is too old.
+   */
+  #validate(k: TreeKey): { entry: Entry; app: AppState; moved: Set<string> } | null {
+    const key = treeKey(k);
+    const entry = this.#entries.get(key);
+    const app = this.#apps.get(k.bus);
+    if (!entry || !app || !app.stop || app.misses >= this.#limits.maxMisses) {
+      this.#misses++;
+      return null;
+    }
+    if (Date.now() - entry.at > this.#limits.maxAgeMs) return this.#cold(key);
+    const moved = new Set<string>();
+    try {
+      // Round trips first: the events the app sent before its answers are in after them.
+      for (const s of entry.samples) {
+        if (!sameBox(this.#hooks.extents(k.bus, s.path), s.box)) moved.add(s.path);
+      }
+      if (entry.samples.length === 0) this.#hooks.extents(k.bus, k.path);
+      this.#hooks.pump();
+    } catch {
+      return this.#cold(key);
+    }
+    return { entry, app, moved };
   }
 
   /**
@@ -577,13 +625,15 @@ export class LiveTrees {
    * @param seq the app's event count from {@link LiveTrees.begin} before the read
    * @param patchable whether its parts may be re-read alone later (the reader can read parts
    *   as it read them in the whole), default true
+   * @returns the kept tree's version (see {@link LiveTrees.unchanged}), or null when not kept
    */
-  put(k: TreeKey, tree: AtspiRawNode, seq: number | null, patchable = true): void {
+  put(k: TreeKey, tree: AtspiRawNode, seq: number | null, patchable = true): number | null {
     const key = treeKey(k);
     this.#drop(key);
-    if (seq === null) return;
+    if (seq === null) return null;
     const nodes = countRaw(tree);
-    if (nodes > this.#limits.maxNodesPerApp) return;
+    if (nodes > this.#limits.maxNodesPerApp) return null;
+    const version = ++this.#version;
     const kept = copyRaw(tree);
     const samples = k.bounds ? pickSamples(kept, this.#limits.samples) : [];
     this.#entries.set(key, {
@@ -595,6 +645,7 @@ export class LiveTrees {
       at: Date.now(),
       samples,
       patchable,
+      version,
     });
     this.#nodes += nodes;
     for (const [old] of this.#entries) {
@@ -603,6 +654,7 @@ export class LiveTrees {
     }
     const app = this.#apps.get(k.bus);
     if (app) this.#trim(app);
+    return this.#entries.has(key) ? version : null;
   }
 
   /**
