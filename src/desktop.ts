@@ -136,6 +136,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     ? new ReadMemo<{ snapshot: Snapshot; view: FilterResult; stored: StoredRead }>()
     : null;
 
+  /** Remembers again a read answered before (only its file's time, when the file is still it). */
+  const saveAgain = (stored: StoredRead) =>
+    store.saveAgain ? store.saveAgain(stored) : store.save(stored);
+
   /** The last read of this app (by pid, else an earlier run of the same name). */
   function lastRead(app: { pid: number; name: string }) {
     return store.load(app.pid, app.name);
@@ -231,16 +235,23 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     listWindows: (scope) => provider.listWindows(scope),
 
     async read(scope, req = {}) {
-      const fetched = await provider.read(scope, {
-        bounds: req.bounds ?? true,
-        deadline: callDeadline(),
-      });
+      const opts = { bounds: req.bounds ?? true, deadline: callDeadline() };
       const question = memo ? JSON.stringify([scope, req]) : "";
+      const prior = memo?.versioned(question);
+      if (prior && await provider.unchangedSince?.(scope, opts, prior.version)) {
+        // The backend kept the app's tree and nothing changed since: the same answer, read now.
+        const { snapshot, view, stored } = prior.answer;
+        await saveAgain(stored);
+        return { snapshot: { ...snapshot, readAt: new Date().toISOString() }, view };
+      }
+      const version: { value?: string } = {};
+      const fetched = await provider.read(scope, { ...opts, ...(memo ? { version } : {}) });
       const tree = memo ? treePrint(fetched) : "";
       const kept = memo?.get(question, tree);
       if (kept) {
         // The same tree asked the same: the same ids, refs and records, read now.
-        await store.save({ ...kept.stored, readAt: fetched.readAt });
+        await saveAgain(kept.stored);
+        memo?.set(question, tree, kept, version.value);
         return { snapshot: { ...kept.snapshot, readAt: fetched.readAt }, view: kept.view };
       }
       const snapshot = prepared(fetched);
@@ -264,7 +275,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         }),
       };
       await store.save(stored);
-      memo?.set(question, tree, { snapshot, view, stored });
+      memo?.set(question, tree, { snapshot, view, stored }, version.value);
       return { snapshot, view };
     },
 

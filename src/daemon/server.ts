@@ -14,7 +14,7 @@
  */
 
 import type { Desktop } from "../desktop.ts";
-import { setLiveTrees } from "../platform/linux/live_tree.ts";
+import { type LiveTreeStats, setLiveTrees } from "../platform/linux/live_tree.ts";
 import { setSessionPool } from "../commands/_shared.ts";
 import { type DaemonPaths, daemonPaths } from "./paths.ts";
 
@@ -53,6 +53,13 @@ export interface StatusReply {
   socket: string;
   /** Milliseconds it stays without a command before it ends. */
   idleMs: number;
+  /**
+   * The apps' trees it keeps (summed over its sessions): reads answered from
+   * a kept tree (`hits`, an unchanged app's read among them), reads made
+   * whole (`misses`), reads that re-read only what changed (`patched`), and
+   * the trees and nodes kept now.
+   */
+  kept: Pick<LiveTreeStats, "hits" | "misses" | "patched" | "trees" | "nodes">;
 }
 
 /** Runs a CLI command line in this process (cli.ts's `main`). */
@@ -137,7 +144,19 @@ function sessionPool() {
     for (const s of sessions.values()) s.then((d) => d.close(), () => {});
     sessions.clear();
   };
-  return { open, close };
+  /** The kept trees' counters, summed over the sessions opened. */
+  const kept = async (): Promise<StatusReply["kept"]> => {
+    const sum = { hits: 0, misses: 0, patched: 0, trees: 0, nodes: 0 };
+    for (const s of sessions.values()) {
+      const d = await s.catch(() => null);
+      const provider = d?.provider as { liveTreeStats?: () => LiveTreeStats | null } | undefined;
+      const stats = provider?.liveTreeStats?.();
+      if (!stats) continue;
+      for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += stats[k];
+    }
+    return sum;
+  };
+  return { open, close, kept };
 }
 
 /**
@@ -278,6 +297,7 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
           served,
           socket: paths.socket,
           idleMs,
+          kept: await pool.kept(),
         };
         await writeAll(conn, JSON.stringify(reply) + "\n");
       } else if (req.type === "stop") {

@@ -32,6 +32,12 @@ export interface ReadOptions {
    * the operation ends by the earlier of it and its own `timeoutMs`.
    */
   deadline?: number;
+  /**
+   * Receives a version that names what this read returned, when the backend
+   * keeps the app's tree between reads (a long-lived process): pass it to
+   * {@link Provider.unchangedSince} later.
+   */
+  version?: { value?: string };
 }
 
 /** Options for {@link Provider.act}. */
@@ -176,6 +182,13 @@ export interface Provider {
    * apps as candidates), WINDOW_NOT_FOUND, APP_UNRESPONSIVE.
    */
   read(scope: Scope, opts?: ReadOptions): Promise<Snapshot>;
+  /**
+   * Optional: whether a read of `scope` with `opts` now would return what
+   * the read that gave `version` (see {@link ReadOptions.version}) returned,
+   * without reading the tree: a caller that kept what it made of that read
+   * may use it again. False whenever in doubt.
+   */
+  unchangedSince?(scope: Scope, opts: ReadOptions, version: string): Promise<boolean>;
   /**
    * Carry out an action. Throws ACTION_NOT_SUPPORTED, ACTION_FAILED,
    * STALE_REF (the element is gone), APP_UNRESPONSIVE.

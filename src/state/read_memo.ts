@@ -4,7 +4,10 @@
  * after the app's tree is fetched (labels folded, ids, refs, filters, the
  * ref store's records, the rendered text). The tree is compared whole, as
  * the backend returned it, so a memo can never print what a fresh read
- * would not: any change in any field of any element is a new read.
+ * would not: any change in any field of any element is a new read. A
+ * backend that keeps the app's tree names each read with a version (see
+ * `Provider.unchangedSince`): when it says that version is still the app's,
+ * the answer is used again without fetching the tree at all.
  *
  * @module
  */
@@ -48,7 +51,7 @@ export function treePrint(snapshot: Snapshot): string {
  * ```
  */
 export class ReadMemo<T> {
-  #last: { question: string; tree: string; answer: T } | null = null;
+  #last: { question: string; tree: string; answer: T; version?: string } | null = null;
 
   /**
    * The answer kept for this question of this tree, if any.
@@ -63,13 +66,38 @@ export class ReadMemo<T> {
   }
 
   /**
+   * The answer kept for this question, with the version of the backend's
+   * read it was made of, if the backend gave one.
+   *
+   * @param question the read's scope and options, as a string
+   * @returns the version and answer, or undefined
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { ReadMemo } from "./read_memo.ts";
+   * const memo = new ReadMemo<string>();
+   * memo.set("read app=Calc", "tree 1", "answer", "v7");
+   * assert.deepEqual(memo.versioned("read app=Calc"), { version: "v7", answer: "answer" });
+   * memo.set("read app=Calc", "tree 2", "answer 2");
+   * assert.equal(memo.versioned("read app=Calc"), undefined);
+   * ```
+   */
+  versioned(question: string): { version: string; answer: T } | undefined {
+    const last = this.#last;
+    return last?.question === question && last.version !== undefined
+      ? { version: last.version, answer: last.answer }
+      : undefined;
+  }
+
+  /**
    * Keeps an answer, in place of the one kept before.
    *
    * @param question the read's scope and options, as a string
    * @param tree {@link treePrint} of the backend's read
    * @param answer what the read returned
+   * @param version the backend's version of its read, when it gave one
    */
-  set(question: string, tree: string, answer: T): void {
-    this.#last = { question, tree, answer };
+  set(question: string, tree: string, answer: T, version?: string): void {
+    this.#last = { question, tree, answer, ...(version !== undefined ? { version } : {}) };
   }
 }

@@ -38,6 +38,13 @@ export interface RefStore {
   /** Remembers a read, replacing the previous read of the same app process. */
   save(read: StoredRead): Promise<void>;
   /**
+   * Optional: remembers again a read this store saved last (the same
+   * object): when its file is still the one this store wrote, only the
+   * file's time is renewed (it stays the most recently read app); else it is
+   * saved whole.
+   */
+  saveAgain?(read: StoredRead): Promise<void>;
+  /**
    * The last stored read of the process `pid`; else, when `name` is given, the
    * latest read of another process with that app name (an earlier run of the
    * app, so that callers can say "restarted"); else null.
@@ -167,6 +174,8 @@ export function createFileRefStore(
   const refsDir = `${sessionDir}/refs`;
   const fileOf = (pid: number) => `${refsDir}/pid-${pid}.json`;
   const dirs = [dir, ...(session !== undefined ? [`${dir}/sessions`, sessionDir] : []), refsDir];
+  /** The last read this store wrote, and its file as written (one: bounds the memory). */
+  let written: { read: StoredRead; file: string; ino: number | null; mtime: number } | null = null;
 
   /** The read stored for `pid`; "missing" when there is no file, "unusable" when it cannot be used. */
   async function loadPid(pid: number): Promise<StoredRead | "missing" | "unusable"> {
@@ -213,7 +222,7 @@ export function createFileRefStore(
     return read;
   }
 
-  return {
+  const store: RefStore = {
     async save(read) {
       // Outside the try: a foreign directory is refused, not warned about.
       for (const d of dirs) await refuseForeignDir(d);
@@ -235,10 +244,29 @@ export function createFileRefStore(
           await Deno.remove(tmp).catch(() => {});
           throw err;
         }
+        const info = await Deno.lstat(target);
+        written = { read, file: target, ino: info.ino, mtime: info.mtime?.getTime() ?? -1 };
         await evictBeyond(refsDir, limits.maxApps, target);
       } catch (err) {
         warn(`could not save the ref store in ${dir}: ${messageOf(err)}`);
       }
+    },
+    async saveAgain(read) {
+      const last = written;
+      if (last?.read === read && last.file === fileOf(read.app.pid)) {
+        const info = await Deno.lstat(last.file).catch(() => null);
+        if (info?.isFile && info.ino === last.ino && info.mtime?.getTime() === last.mtime) {
+          // Still the file this store wrote: it stays the most recently read app.
+          const now = new Date();
+          const renewed = await Deno.utime(last.file, now, now).then(() => Deno.lstat(last.file))
+            .catch(() => null);
+          if (renewed) {
+            last.mtime = renewed.mtime?.getTime() ?? -1;
+            return;
+          }
+        }
+      }
+      await store.save(read);
     },
     async load(pid, name) {
       for (const d of dirs) await refuseForeignDir(d);
@@ -256,6 +284,7 @@ export function createFileRefStore(
       return latest(others, name) ?? null;
     },
   };
+  return store;
 }
 
 /** The most recent read of an app called `name`. */

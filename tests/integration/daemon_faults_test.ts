@@ -50,6 +50,7 @@ async function cli(d: TestDesktop, args: string[]): Promise<Run> {
   };
 }
 
+const s = (v: unknown) => JSON.stringify(v);
 const codeOf = (stderr: string) => /"code":"([A-Z_]+)"/.exec(stderr)?.[1];
 
 async function daemonPid(d: TestDesktop): Promise<number> {
@@ -85,6 +86,32 @@ Deno.test({
       const status = JSON.parse((await cli(d, ["daemon", "status"])).stdout);
       assert.equal(status.served, 3, "the three reads were served by it");
       assert.equal(Deno.statSync(status.socket).mode! & 0o777, 0o600);
+      // The app animates a spinner, so its events may have had parts re-read (patched).
+      const kept = status.kept.hits + status.kept.patched;
+      assert.ok(kept >= 2, `later reads answered from the kept tree: ${s(status)}`);
+      assert.ok(status.kept.trees >= 1 && status.kept.nodes > 0, s(status));
+
+      // A change made by another process (a check box toggled): the next read through the
+      // background process prints it, as a read in the CLI's own process does.
+      const box = /^\s*\[\d+\|([^\]]+)\] chk "[^"]+"(?! checked)/m.exec(cold.stdout)?.[1];
+      assert.ok(box, `an unchecked check box to toggle in:\n${cold.stdout}`);
+      const click = await cli(d, ["click", "--app", d.appName, "--ref", box, "--no-daemon"]);
+      assert.equal(click.code, 0, click.stderr);
+      const changed = await cli(d, ["read", "--app", d.appName, "--no-daemon"]);
+      assert.notEqual(changed.stdout, cold.stdout, "the click changed the app");
+      const through = await cli(d, ["read", "--app", d.appName]);
+      assert.equal(through.stdout, changed.stdout, "the background process saw the change");
+      const toggled = new RegExp(
+        `\\|${box.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\] chk .*checked`,
+      );
+      assert.match(through.stdout, toggled);
+      // Back as it was (the focus stays on the box): the reads that follow compare with this.
+      assert.equal(
+        (await cli(d, ["click", "--app", d.appName, "--ref", box, "--no-daemon"])).code,
+        0,
+      );
+      const base = await cli(d, ["read", "--app", d.appName, "--no-daemon"]);
+      assert.equal((await cli(d, ["read", "--app", d.appName])).stdout, base.stdout);
 
       // A stopped app: APP_UNRESPONSIVE by the deadline, never its kept tree.
       d.signalApp("SIGSTOP");
@@ -102,7 +129,7 @@ Deno.test({
       try {
         const r = await cli(d, ["read", "--app", d.appName, "--timeout", String(timeout)]);
         assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, cold.stdout);
+        assert.equal(r.stdout, base.stdout);
         assert.match(r.stderr, /^note: .*background process.*reading in this process/);
         assert.ok(r.ms < bound, `answered after ${r.ms} ms`);
       } finally {
@@ -132,7 +159,7 @@ Deno.test({
       // A killed app: an error by the deadline, from a fresh background process.
       const again = await cli(d, ["read", "--app", d.appName]);
       assert.equal(again.code, 0, again.stderr);
-      assert.equal(again.stdout, cold.stdout);
+      assert.equal(again.stdout, base.stdout);
       pids.push(await daemonPid(d));
       d.signalApp("SIGKILL");
       for (let i = 0; i < 50 && alive(d.pid); i++) await new Promise((r) => setTimeout(r, 100));

@@ -178,3 +178,27 @@ Deno.test("store: a missing pid falls back to the latest read of the same app na
     }
   });
 });
+
+Deno.test("store: saving the last read again renews its file's time only while the file is still the one saved", async () => {
+  await withTempDir(async (dir) => {
+    const store = createFileRefStore(dir);
+    const other = createFileRefStore(dir); // another process with the same state dir
+    const file = `${dir}/refs/pid-7.json`;
+    const read = sampleRead(7);
+    await store.save(read);
+    const written = await Deno.readTextFile(file);
+    await Deno.utime(file, 1000, 1000);
+    await store.saveAgain!(read);
+    assert.equal(await Deno.readTextFile(file), written, "the file is not rewritten");
+    assert.ok((await Deno.stat(file)).mtime!.getTime() > 1_000_000, "its time is renewed");
+    // Another process saved its own read of the app since: saving again writes ours whole.
+    await other.save(sampleRead(7, 1));
+    await store.saveAgain!(read);
+    assert.equal((await store.load(7))?.elements.length, 3);
+    // An equal read that is not the object saved last is saved whole too.
+    const copy = structuredClone(read);
+    copy.elements.pop();
+    await store.saveAgain!(copy);
+    assert.equal((await store.load(7))?.elements.length, 2);
+  });
+});

@@ -58,15 +58,18 @@ import {
   LiveTrees,
   liveTreesEnabled,
   type LiveTreeStats,
+  type TreeKey,
 } from "./live_tree.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
+  appClients,
+  type Client,
   closeAppWindows,
+  originAmong,
   pidsWithWindows,
-  untitledWindowTitle,
+  untitledTitleAmong,
   windowAction,
-  windowOrigin,
 } from "./windows.ts";
 import { clipboardGet, clipboardSet } from "./clipboard.ts";
 import { boxesRelativeToWindow, isGtkAtk, readToolkit, type Toolkit } from "./toolkit.ts";
@@ -276,8 +279,9 @@ export class LinuxProvider implements Provider {
     const lists = await Promise.all(chosen.map(async (app) => {
       if (!app.responsive) throw unresponsive(app);
       try {
-        const wins = titled(app, liveWindows(app, await this.#dir.windows(app, deadline, true)));
-        return wins.map((w) => this.#onScreen(app, windowInfo(app, w)));
+        const clients = appClients(app.pid) ?? [];
+        const listed = liveWindows(app, await this.#dir.windows(app, deadline, true));
+        return titled(listed, clients).map((w) => this.#onScreen(app, windowInfo(app, w), clients));
       } catch (e) {
         if (scoped) throw toDesktopError(e);
         return []; // an unscoped listing keeps the apps that answer
@@ -308,25 +312,18 @@ export class LinuxProvider implements Provider {
     deadline: number,
   ): Promise<Snapshot> {
     const bounds = opts.bounds ?? true;
-    let wins;
-    try {
-      // Boxes only to match a window by title: an untitled one takes its X window's by its box.
-      const boxes = scope.window !== undefined;
-      wins = titled(app, liveWindows(app, await this.#dir.windows(app, deadline, boxes)));
-    } catch (e) {
-      throw toDesktopError(e);
-    }
-    const wi = matchWindow(wins, scope);
+    const { clients, wins, wi } = await this.#windowsOf(app, scope, deadline);
     const window = wi >= 0 ? windowInfo(app, wins[wi]) : undefined;
-    const read = () =>
-      this.#readRaw(
-        app.bus,
-        wi >= 0 ? wins[wi].path : app.path,
-        opts.depth,
-        bounds,
+    let version: number | null = null;
+    const read = async () => {
+      const got = await this.#readRaw(
+        this.#treeKey(app, wins, wi, opts.depth, bounds),
         deadline,
         wi >= 0 || wins.length > 0,
       );
+      version = got.version;
+      return got.tree;
+    };
     let raw = await read();
     // A browser's document that is on its way (Firefox builds it when first asked for) is
     // waited for, a bounded moment, until it holds still: else the first read of a page would
@@ -349,26 +346,83 @@ export class LinuxProvider implements Provider {
       for (const w of root.r === "app" ? root.c ?? [] : [root]) {
         // A window whose box starts at 0,0 reported its children relative to itself.
         const origin = w.b && w.b[0] === 0 && w.b[1] === 0
-          ? windowOrigin(app.pid, w.t ?? "", w.b)
+          ? originAmong(clients ?? [], w.t ?? "", w.b)
           : null;
         if (origin) shiftBoxes(w, origin[0], origin[1]);
       }
     }
     if (root.r === "window" && !root.t && window?.title) root.t = window.title;
     for (const w of root.r === "app" ? root.c ?? [] : []) {
-      const title = w.r === "window" && !w.t ? untitledWindowTitle(app.pid, w.b) : undefined;
+      const title = w.r === "window" && !w.t ? untitledTitleAmong(clients ?? [], w.b) : undefined;
       if (title) w.t = title;
     }
     if (window && root.b) window.b = root.b;
     const snap: Snapshot = { app: appInfo(app), readAt: new Date().toISOString(), root };
     if (window) snap.window = window;
+    if (opts.version && version !== null) {
+      opts.version.value = readVersion(app, wins, wi, clients, version);
+    }
     return snap;
   }
 
+  /**
+   * Whether a read of `scope` now would return what the read that gave
+   * `version` returned: the same app and windows, the same X client windows
+   * (titles and places), and the kept tree unchanged (no event since, its
+   * sampled boxes hold; see live_tree.ts). False whenever in doubt, and
+   * on any error (a read then says what went wrong).
+   */
+  async unchangedSince(scope: Scope, opts: ReadOptions, version: string): Promise<boolean> {
+    const live = this.#live;
+    if (!live || !liveTreesEnabled()) return false;
+    try {
+      const deadline = this.#begin(opts.deadline);
+      const app = await this.#app(scope, deadline);
+      const { clients, wins, wi } = await this.#windowsOf(app, scope, deadline);
+      const kept = live.unchanged(this.#treeKey(app, wins, wi, opts.depth, opts.bounds ?? true));
+      return kept !== null && readVersion(app, wins, wi, clients, kept) === version;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * An app's windows as a read sees them: titled (an untitled one takes its
+   * X window's title), the one the scope names (-1: the whole app), and the
+   * app's X client windows they were titled from (null without X).
+   */
+  async #windowsOf(
+    app: LiveApp,
+    scope: Scope,
+    deadline: number,
+  ): Promise<{ clients: Client[] | null; wins: LiveWindow[]; wi: number }> {
+    let wins;
+    const clients = appClients(app.pid);
+    try {
+      // Boxes only to match a window by title: an untitled one takes its X window's by its box.
+      const boxes = scope.window !== undefined;
+      wins = titled(liveWindows(app, await this.#dir.windows(app, deadline, boxes)), clients ?? []);
+    } catch (e) {
+      throw toDesktopError(e);
+    }
+    return { clients, wins, wi: matchWindow(wins, scope) };
+  }
+
+  /** Which kept tree a read of the app (or of its window `wi`) is. */
+  #treeKey(
+    app: LiveApp,
+    wins: LiveWindow[],
+    wi: number,
+    depth: number | undefined,
+    bounds: boolean,
+  ): TreeKey {
+    return { bus: app.bus, path: wi >= 0 ? wins[wi].path : app.path, depth, bounds };
+  }
+
   /** A window's box on the screen (see {@link LinuxProvider.#boxesRelativeToWindow}). */
-  #onScreen(app: LiveApp, w: WindowInfo): WindowInfo {
+  #onScreen(app: LiveApp, w: WindowInfo, clients: readonly Client[]): WindowInfo {
     if (!w.b || w.b[0] !== 0 || w.b[1] !== 0 || !this.#boxesRelativeToWindow(app)) return w;
-    const origin = windowOrigin(app.pid, w.title, w.b);
+    const origin = originAmong(clients, w.title, w.b);
     return origin ? { ...w, b: [origin[0], origin[1], w.b[2], w.b[3]] } : w;
   }
 
@@ -396,23 +450,25 @@ export class LinuxProvider implements Provider {
    * events named read again (see live_tree.ts), else cold.
    */
   async #readRaw(
-    bus: string,
-    path: string,
-    depth: number | undefined,
-    bounds: boolean,
+    key: TreeKey,
     deadline: number,
     expectChildren: boolean,
-  ): Promise<AtspiRawNode> {
+  ): Promise<{ tree: AtspiRawNode; version: number | null }> {
+    const { bus, path, depth, bounds } = key;
     const live = this.#liveTrees();
-    if (!live) return await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
-    const key = { bus, path, depth, bounds };
+    if (!live) {
+      const tree = await this.#readRawCold(bus, path, depth, bounds, deadline, expectChildren);
+      return { tree, version: null };
+    }
+    const got: { version?: number } = {};
     const kept = await live.get(
       key,
       livePatchesEnabled()
         ? (part, partDepth, exact) => this.#readPart(bus, part, partDepth, bounds, deadline, exact)
         : undefined,
+      got,
     );
-    if (kept) return kept;
+    if (kept) return { tree: kept, version: got.version ?? null };
     const seq = live.begin(bus);
     const reader = { bulk: false };
     const tree = await this.#readRawCold(
@@ -425,8 +481,7 @@ export class LinuxProvider implements Provider {
       reader,
     );
     // Parts are read by the bulk reader: a tree the libatspi walk made is not patched.
-    live.put(key, tree, seq, reader.bulk);
-    return tree;
+    return { tree, version: live.put(key, tree, seq, reader.bulk) };
   }
 
   /**
@@ -683,9 +738,25 @@ function firstNid(el: Element): string | undefined {
   return found;
 }
 
-/** Windows with the X title filled in where the accessible one is empty (see untitledWindowTitle). */
-function titled(app: LiveApp, wins: LiveWindow[]): LiveWindow[] {
-  return wins.map((w) => w.title ? w : { ...w, title: untitledWindowTitle(app.pid, w.b) ?? "" });
+/** Windows with the X title filled in where the accessible one is empty (see untitledTitleAmong). */
+function titled(wins: LiveWindow[], clients: readonly Client[]): LiveWindow[] {
+  return wins.map((w) => w.title ? w : { ...w, title: untitledTitleAmong(clients, w.b) ?? "" });
+}
+
+/**
+ * What names a read's result exactly, beside the kept tree's version: the
+ * app, its windows and the one read, and the X client windows its titles
+ * and origins came from.
+ */
+function readVersion(
+  app: LiveApp,
+  wins: readonly LiveWindow[],
+  wi: number,
+  clients: readonly Client[] | null,
+  tree: number,
+): string {
+  const xs = clients?.map((c) => [String(c.win), c.title, c.b, c.viewable, c.frame ?? null]);
+  return JSON.stringify([appInfo(app), wins, wi, xs ?? null, tree]);
 }
 
 /**

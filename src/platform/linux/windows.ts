@@ -59,6 +59,8 @@ export interface Client {
   b: Bounds;
   /** Whether it is mapped and viewable. */
   viewable: boolean;
+  /** `_GTK_FRAME_EXTENTS` (left, right, top, bottom): the shadow around what the app calls its window. */
+  frame?: number[];
 }
 
 /** Whether a window manager runs (EWMH: `_NET_SUPPORTING_WM_CHECK` on the root). */
@@ -397,6 +399,19 @@ export function closeAppWindows(pid: number): number {
  *   shadow the X window includes), or null when it has no X11 window
  */
 export function windowOrigin(pid: number, title: string, b: Bounds): [number, number] | null {
+  return originAmong(appClients(pid) ?? [], title, b);
+}
+
+/**
+ * An app's top-level client windows on the X display, each with its frame
+ * extents, read in one go: a read takes titles and origins of all its
+ * windows from them (and a long-lived process compares them to tell whether
+ * anything the X server adds to a read changed).
+ *
+ * @param pid the app's process
+ * @returns its client windows, or null when there is no X display (Wayland, or none)
+ */
+export function appClients(pid: number): Client[] | null {
   let display: X11;
   try {
     display = X11.open();
@@ -404,16 +419,46 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
     return null; // no X display (Wayland): a client's window has no known place on screen
   }
   using x = display;
-  const clients = clientsOf(x, pid).filter((c) => c.viewable);
-  if (clients.length === 0) return null;
+  return clientsOf(x, pid).map((c) => {
+    const frame = c.viewable ? x.longs(c.win, "_GTK_FRAME_EXTENTS").map(Number) : [];
+    return frame.length === 4 ? { ...c, frame } : c;
+  });
+}
+
+/**
+ * Where an app's window lies on the screen, among its client windows (see
+ * {@link windowOrigin}): the viewable one of that title, else of the
+ * nearest size.
+ *
+ * @param clients the app's client windows ({@link appClients})
+ * @param title the window's accessible title
+ * @param b its box as the app reports it (only the size counts)
+ * @returns the screen position of its top-left corner inside any shadow, or null
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { originAmong } from "./windows.ts";
+ * const win = { win: 1n, title: "Form", b: [100, 50, 420, 310] as [number, number, number, number],
+ *   viewable: true, frame: [10, 10, 5, 15] };
+ * assert.deepEqual(originAmong([win], "Form", [0, 0, 400, 290]), [110, 55]);
+ * assert.equal(originAmong([], "Form", [0, 0, 400, 290]), null);
+ * ```
+ */
+export function originAmong(
+  clients: readonly Client[],
+  title: string,
+  b: Bounds,
+): [number, number] | null {
+  const shown = clients.filter((c) => c.viewable);
+  if (shown.length === 0) return null;
   const size = (c: Client) => Math.abs(c.b[2] - b[2]) + Math.abs(c.b[3] - b[3]);
-  const titled = clients.filter((c) => c.title === title);
-  const pool = titled.length ? titled : clients;
+  const titled = shown.filter((c) => c.title === title);
+  const pool = titled.length ? titled : shown;
   const best = pool.reduce((a, c) => (size(c) < size(a) ? c : a));
   // The X window may include the toolkit's shadow or resize border around what the app calls its
   // window: _GTK_FRAME_EXTENTS says how wide (left, right, top, bottom); without it, the size
   // difference is split evenly (GTK 4 under a window manager without a compositor: 5 px a side).
-  const frame = x.longs(best.win, "_GTK_FRAME_EXTENTS").map(Number);
+  const frame = best.frame ?? [];
   const left = frame.length === 4 ? frame[0] : Math.max(0, Math.floor((best.b[2] - b[2]) / 2));
   const top = frame.length === 4 ? frame[2] : Math.max(0, Math.floor((best.b[3] - b[3]) / 2));
   return [best.b[0] + left, best.b[1] + top];
@@ -431,14 +476,30 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
  */
 export function untitledWindowTitle(pid: number, b: Bounds | undefined): string | undefined {
   if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
-  let x: X11;
-  try {
-    x = X11.open();
-  } catch {
-    return undefined; // no X display: Wayland, or none
-  }
-  using _ = x;
-  return titleOfSameBox(clientsOf(x, pid).filter((c) => c.viewable && c.title), b);
+  return untitledTitleAmong(appClients(pid) ?? [], b);
+}
+
+/**
+ * {@link untitledWindowTitle} among client windows read already.
+ *
+ * @param clients the app's client windows ({@link appClients})
+ * @param b the accessible window's box, when it has one
+ * @returns the title, or undefined
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { untitledTitleAmong } from "./windows.ts";
+ * const win = { win: 1n, title: "KCalc", b: [506, 375, 268, 288] as [number, number, number, number], viewable: true };
+ * assert.equal(untitledTitleAmong([win], [506, 375, 268, 288]), "KCalc");
+ * assert.equal(untitledTitleAmong([win], [0, 0, 0, 0]), undefined);
+ * ```
+ */
+export function untitledTitleAmong(
+  clients: readonly Client[],
+  b: Bounds | undefined,
+): string | undefined {
+  if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
+  return titleOfSameBox(clients.filter((c) => c.viewable && c.title), b);
 }
 
 /** How far an X window's box may lie from the accessible one's (a toolkit's shadow, a border). */
