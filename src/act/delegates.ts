@@ -131,7 +131,7 @@ export interface ElementFacts {
   /** A text-entry role typed into with keys (a password field, an entry without EditableText). */
   keyboardText: boolean;
   /** Its numeric value can be set (Value, a numeric AXValue), with its range when reported. */
-  number?: { min?: number; max?: number };
+  number?: { min?: number; max?: number; step?: number };
   /** A slider or spin button (moved by keys when its Value is ignored). */
   ranged?: "slider" | "spin";
   /** Its selected state can be set (a row, tab or cell: set-value true/false). */
@@ -211,6 +211,13 @@ export interface ElementDelegate {
   option(index: number): ElementDelegate | null;
   /** The editable field inside it (a combo box with an entry), or null. */
   entry(): ElementDelegate | null;
+  /**
+   * Optional: the scroll bar that scrolls the view holding it along one
+   * axis (among its own children or its nearest ancestors'), with a value
+   * that can be set; null when there is none. Turns the view where no
+   * pointer can (a Wayland compositor that tells no window's place).
+   */
+  scrollBar?(vertical: boolean): ElementDelegate | null;
   /**
    * Optional: whether the keyboard focus is on an option of the popup it
    * controls (ARIA's active descendant: the combo box keeps the keys while

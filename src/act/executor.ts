@@ -17,7 +17,7 @@
 import { DesktopError } from "../errors.ts";
 import type { Point } from "../model/element.ts";
 import { holdInput } from "../platform/input_lock.ts";
-import type { Action, ActionResult, MouseButton } from "../platform/provider.ts";
+import type { Action, ActionResult, MouseButton, ScrollDirection } from "../platform/provider.ts";
 import { repeatSteps, typeInChunks } from "./bounded.ts";
 import type { ElementDelegate, ElementFacts, InputDelegate } from "./delegates.ts";
 import { type KeyChord, parseKeyChord } from "./keys.ts";
@@ -951,16 +951,53 @@ class Execution {
       }
       return { via: "accessible", detail: "scroll into view" };
     }
-    const at = this.visiblePoint(this.el);
-    repeatSteps({
-      count: amount,
-      deadline: this.deadline,
-      what: "wheel steps",
-      step: () => this.input.wheel(at, direction, 1),
-    });
+    try {
+      const at = this.visiblePoint(this.el);
+      repeatSteps({
+        count: amount,
+        deadline: this.deadline,
+        what: "wheel steps",
+        step: () => this.input.wheel(at, direction, 1),
+      });
+    } catch (e) {
+      // No pointer here (a Wayland compositor that tells no window's place): the view's own
+      // scroll bar turns it, as far as the wheel would have.
+      if (!(e instanceof DesktopError && e.code === "PLATFORM_NOT_SUPPORTED")) throw e;
+      const byBar = this.scrollBarBy(direction, amount);
+      if (byBar) return byBar;
+      throw new DesktopError(e.code, e.message, {
+        suggestion: "Its view shows no scroll bar to the accessibility tree either: scroll a row " +
+          "into view (scroll --ref <row> with no --direction), or focus an element in the view " +
+          "and press keys (key --ref <element> Page_Down)",
+        ...(e.details ? { details: e.details } : {}),
+      });
+    }
     return { via: "input", detail: `wheel ${direction} x${amount}` };
   }
+
+  /**
+   * Moves the scroll bar of the view that holds the element by `amount`
+   * wheel notches (a notch is three of the bar's steps, as toolkits turn a
+   * view by three lines a notch; a tenth of its range when it gives no
+   * step), within its range; null when the view has no bar with a value.
+   */
+  scrollBarBy(direction: ScrollDirection, amount: number): ActionResult | null {
+    const bar = this.el.scrollBar?.(direction === "up" || direction === "down");
+    const range = bar?.facts().number;
+    if (!bar || range?.min === undefined || range.max === undefined) return null;
+    const before = bar.valueNow().value;
+    if (!Number.isFinite(before)) return null;
+    const notch = range.step ? NOTCH_STEPS * range.step : (range.max - range.min) / 10;
+    const sign = direction === "down" || direction === "right" ? 1 : -1;
+    const after = Math.min(range.max, Math.max(range.min, before + sign * notch * amount));
+    if (after !== before) bar.setNumber(after);
+    const round = (v: number) => Math.round(v * 100) / 100;
+    return { via: "accessible", detail: `scroll bar ${round(before)} -> ${round(after)}` };
+  }
 }
+
+/** Steps of a scroll bar that one wheel notch turns (three lines, as most toolkits scroll). */
+const NOTCH_STEPS = 3;
 
 /**
  * Runs a pointer route that may be skipped: null when this display gives no

@@ -33,6 +33,8 @@ export interface FakeElementSpec extends Partial<ElementFacts> {
   optionNames?: string[];
   /** A modal window of its app in the way. */
   modal?: string;
+  /** The scroll bar of the view that holds it (one for both axes); undefined: none. */
+  bar?: FakeElementSpec;
 }
 
 /** A fake element with its call log. */
@@ -60,6 +62,7 @@ export interface FakeElement extends ElementDelegate {
 export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
   const calls: string[] = [];
   let at = spec.at === undefined ? { x: 10, y: 10 } : spec.at;
+  const bar = spec.bar ? fakeElement(spec.bar) : null;
   const state = {
     focused: spec.focused ?? false,
     text: spec.text ?? "",
@@ -147,6 +150,10 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     optionNames: () => spec.optionNames ?? [],
     option: () => null,
     entry: () => null,
+    scrollBar(vertical) {
+      calls.push(`scrollBar ${vertical ? "vertical" : "horizontal"}`);
+      return bar;
+    },
   };
   return el;
 }

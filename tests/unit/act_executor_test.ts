@@ -494,3 +494,34 @@ Deno.test("executor key: a focus request taken but never reported, and no pointe
   assert.deepEqual(el.calls, ["grabFocus"]);
   assert.deepEqual(sent, ["key backspace x1"]);
 });
+
+Deno.test("executor scroll without a pointer (Wayland): the view's scroll bar turns as far as the wheel would", () => {
+  const none = new DesktopError("PLATFORM_NOT_SUPPORTED", "no pointer here");
+  const noInput = (): InputDelegate => {
+    throw none;
+  };
+  const scroll = (spec: FakeElementSpec, direction: "up" | "down", amount: number) => {
+    const el = fakeElement(spec);
+    const result = executeOnElement(el, noInput, { kind: "scroll", direction, amount }, {
+      sleep: () => {},
+    });
+    return { result, bar: el.scrollBar!(true) as FakeElement };
+  };
+  // Three of the bar's steps a notch.
+  const bar = { number: { min: 0, max: 900, step: 10 }, value: 100 };
+  const down = scroll({ role: "list", bar }, "down", 2);
+  assert.deepEqual(down.result, ok("accessible", "scroll bar 100 -> 160"));
+  assert.equal(down.bar.state.value, 160);
+  // Within its range; a tenth of the range a notch when it gives no step.
+  const up = scroll({ role: "list", bar: { number: { min: 0, max: 900 }, value: 50 } }, "up", 1);
+  assert.deepEqual(up.result, ok("accessible", "scroll bar 50 -> 0"));
+  const end = scroll({ role: "list", bar: { ...bar, value: 890 } }, "down", 5);
+  assert.deepEqual(end.result, ok("accessible", "scroll bar 890 -> 900"));
+  // No bar: the pointer's refusal, saying what still works.
+  assert.throws(
+    () => scroll({ role: "list" }, "down", 1),
+    (e: unknown) =>
+      e instanceof DesktopError && e.code === "PLATFORM_NOT_SUPPORTED" &&
+      e.message === none.message && /no scroll bar/.test(e.suggestion ?? ""),
+  );
+});

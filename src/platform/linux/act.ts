@@ -57,6 +57,9 @@ import {
 
 const R = ATSPI_ROLE;
 
+/** How far above an element its scrolled view's bars are looked for. */
+const MAX_SCROLL_BAR_DEPTH = 6;
+
 /** Menu items (plain, check, radio, tear-off). */
 const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([
   R.MENU_ITEM,
@@ -499,6 +502,37 @@ export class LinuxElement implements ElementDelegate {
     return null;
   }
 
+  scrollBar(vertical: boolean): ElementDelegate | null {
+    const n = this.#n;
+    const axis = vertical ? ATSPI_STATE.VERTICAL : ATSPI_STATE.HORIZONTAL;
+    let cur: Ptr = this.#acc;
+    // The element's own bars (a GTK scrolled window, a Qt scroll area), else its ancestors'.
+    for (let depth = 0; depth < MAX_SCROLL_BAR_DEPTH; depth++) {
+      const count = Math.min(n.sym.atspi_accessible_get_child_count(cur, n.err.buf), 64);
+      if (!optional(() => (n.check("read children"), true))) return null;
+      for (let i = 0; i < count; i++) {
+        const child = this.#keep(
+          n.own(n.sym.atspi_accessible_get_child_at_index(cur, i, n.err.buf)),
+        );
+        if (!optional(() => (n.check("read child"), true)) || !child) continue;
+        const role = n.sym.atspi_accessible_get_role(child, n.err.buf);
+        if (!optional(() => (n.check("read role"), true)) || role !== R.SCROLL_BAR) continue;
+        using set = n.own(n.sym.atspi_accessible_get_state_set(child));
+        const states = set ? stateWords(set.ptr) : [0, 0] as [number, number];
+        using val = n.own(n.sym.atspi_accessible_get_value_iface(child));
+        if (val && hasState(states, axis) && hasState(states, ATSPI_STATE.SHOWING)) {
+          return new LinuxElement(n, child, this.#held);
+        }
+      }
+      const parent = this.#keep(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      if (!optional(() => (n.check("read parent"), true)) || !parent) return null;
+      const role = n.sym.atspi_accessible_get_role(parent, n.err.buf);
+      if (role === ATSPI_ROLE.APPLICATION || role === R.FRAME || role === R.WINDOW) return null;
+      cur = parent;
+    }
+    return null;
+  }
+
   /** The menus between the menu bar (or the top) and the element, outermost first. */
   menusAbove(): ElementDelegate[] {
     const n = this.#n;
@@ -921,14 +955,19 @@ export class LinuxElement implements ElementDelegate {
   }
 }
 
-/** The range of a Value, or undefined when the app does not say. */
-function readRange(n: Native, val: Ptr): { min: number; max: number } | undefined {
+/** The range of a Value (and its step, when the app gives one), or undefined when it does not say. */
+function readRange(
+  n: Native,
+  val: Ptr,
+): { min: number; max: number; step?: number } | undefined {
   return optional(() => {
     const min = n.sym.atspi_value_get_minimum_value(val, n.err.buf);
     n.check("read the minimum");
     const max = n.sym.atspi_value_get_maximum_value(val, n.err.buf);
     n.check("read the maximum");
-    return { min, max };
+    const step = n.sym.atspi_value_get_minimum_increment(val, n.err.buf);
+    const stepRead = n.err.take() === null && Number.isFinite(step) && step > 0;
+    return stepRead ? { min, max, step } : { min, max };
   }) ?? undefined;
 }
 
