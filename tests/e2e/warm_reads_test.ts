@@ -226,8 +226,8 @@ Deno.test({
     await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", new URL(import.meta.url).pathname, "--probe", d.appName],
-      // Patched reads are opt-in (see livePatchesEnabled).
-      env: { ...d.env, DESKTOP_LIVE_PATCH: "1" },
+      // Patched reads are on by default (see livePatchesEnabled).
+      env: d.env,
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",

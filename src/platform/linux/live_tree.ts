@@ -16,6 +16,13 @@
  * cold read. Each app's events are numbered, so an event that arrives while
  * a read runs is re-checked by the next read.
  *
+ * A node that manages its descendants (GTK 3's tree views and list boxes,
+ * LibreOffice's sheets) changes its children with no event that says so:
+ * the ATK bridge forwards no children-changed from such a node (a tree
+ * view's new row comes as row-inserted alone). Its subtree is therefore read
+ * again by every read of a tree that holds it, events or not; a tree whose
+ * such subtrees are too large to re-read is not kept.
+ *
  * Bounds: trees larger than {@link LiveTreeLimits.maxNodesPerApp} are not
  * kept, the trees kept hold at most {@link LiveTreeLimits.maxNodesTotal}
  * nodes (the least recently used go first), a tree older than
@@ -98,6 +105,21 @@ export type Reread = (path: string, depth: number | undefined, exact: boolean) =
   AtspiRawNode
 >;
 
+/**
+ * Events a table sends about its rows and columns (a GTK 3 tree view sends
+ * these where other nodes send children-changed): its subtree is read again.
+ */
+const TABLE_MODEL_EVENTS: ReadonlySet<string> = new Set([
+  "object:row-inserted",
+  "object:row-deleted",
+  "object:row-reordered",
+  "object:column-inserted",
+  "object:column-deleted",
+  "object:column-reordered",
+  "object:model-changed",
+  "object:visible-data-changed",
+]);
+
 /** How much of the kept tree an event makes a read re-read. */
 export type EventExtent = "node" | "subtree" | "parent";
 
@@ -112,9 +134,10 @@ const VISIBILITY_STATES: ReadonlySet<string> = new Set([
 /**
  * What an event makes a read re-read: the source alone (a name, value or
  * state of its own), its subtree (its children, its text, which places the
- * links in it, its selection), or its parent's subtree (it was shown, hidden
- * or destroyed); null when the event's reach is not known (a window opened
- * or closed, a kind not listed): the read is then cold.
+ * links in it, its selection, a table's rows and columns), or its parent's
+ * subtree (it was shown, hidden or destroyed); null when the event's reach
+ * is not known (a window opened or closed, a kind not listed): the read is
+ * then cold.
  *
  * @param kind the event type with its detail
  * @returns the extent, or null
@@ -123,6 +146,7 @@ const VISIBILITY_STATES: ReadonlySet<string> = new Set([
  * import assert from "node:assert/strict";
  * import { eventExtent } from "./live_tree.ts";
  * assert.equal(eventExtent("object:children-changed:add"), "subtree");
+ * assert.equal(eventExtent("object:row-inserted"), "subtree");
  * assert.equal(eventExtent("object:state-changed:checked"), "node");
  * assert.equal(eventExtent("object:state-changed:showing"), "parent");
  * assert.equal(eventExtent("window:create"), null);
@@ -132,6 +156,7 @@ export function eventExtent(kind: string): EventExtent | null {
   if (kind.startsWith("object:children-changed")) return "subtree";
   if (kind.startsWith("object:text-changed")) return "subtree";
   if (kind === "object:selection-changed") return "subtree";
+  if (TABLE_MODEL_EVENTS.has(kind)) return "subtree";
   if (
     kind === "object:property-change:accessible-name" ||
     kind === "object:property-change:accessible-description" ||
@@ -210,8 +235,10 @@ interface Entry {
   patchable: boolean;
   /** A read is re-reading its parts now (a second read at once reads cold). */
   patching?: boolean;
-  /** Which tree this is: a new number whenever a read puts or patches it. */
+  /** Which tree this is: a new number whenever a read puts it or a patch changes it. */
   version: number;
+  /** It holds a node that manages its descendants: every read re-reads that subtree. */
+  managed: boolean;
 }
 
 interface AppState {
@@ -294,25 +321,24 @@ export function liveTreesEnabled(): boolean {
 }
 
 /**
- * Whether a kept tree may re-read only the parts its app's events name
- * (`DESKTOP_LIVE_PATCH=1`); otherwise any event means a cold read. Off by
- * default: a GTK 3 file chooser's new file was missing from a patched tree
- * (observe saw no change), so a patched read is not yet a cold read on every
- * app.
+ * Whether a kept tree may re-read only the parts its app's events name (and
+ * the subtrees of nodes that manage their descendants); otherwise any event,
+ * and any read of a tree holding such a node, means a cold read. On by
+ * default; `DESKTOP_LIVE_PATCH=0` turns it off.
  *
  * @returns whether patching is on
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { livePatchesEnabled } from "./live_tree.ts";
- * assert.equal(livePatchesEnabled(), Deno.env.get("DESKTOP_LIVE_PATCH") === "1");
+ * assert.equal(livePatchesEnabled(), Deno.env.get("DESKTOP_LIVE_PATCH") !== "0");
  * ```
  */
 export function livePatchesEnabled(): boolean {
   try {
-    return Deno.env.get("DESKTOP_LIVE_PATCH") === "1";
+    return Deno.env.get("DESKTOP_LIVE_PATCH") !== "0";
   } catch {
-    return false;
+    return true;
   }
 }
 
@@ -408,6 +434,11 @@ function pickSamples(root: AtspiRawNode, n: number): Entry["samples"] {
   return [...picks].map((p) => ({ path: p.path, box: p.extents && [...p.extents] }));
 }
 
+/** Whether two raw subtrees are alike in every field. */
+function sameRaw(a: AtspiRawNode, b: AtspiRawNode): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function sameBox(a?: readonly number[], b?: readonly number[]): boolean {
   if (!a || !b) return a === b;
   return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -438,6 +469,23 @@ function placesOf(root: AtspiRawNode): Places {
 function ancestors(places: Places, node: AtspiRawNode): AtspiRawNode[] {
   const out: AtspiRawNode[] = [];
   for (let p = places.parentOf.get(node); p; p = places.parentOf.get(p)) out.push(p);
+  return out;
+}
+
+/** Whether a node manages its descendants (the ATK bridge forwards no children-changed from it). */
+function managesDescendants(node: AtspiRawNode): boolean {
+  return (node.states[0] & MANAGES_DESCENDANTS_BIT) !== 0;
+}
+
+/** The outermost nodes of a tree that manage their descendants. */
+function managersOf(root: AtspiRawNode): AtspiRawNode[] {
+  const out: AtspiRawNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (managesDescendants(node)) out.push(node);
+    else for (const c of node.children) stack.push(c);
+  }
   return out;
 }
 
@@ -529,7 +577,7 @@ export class LiveTrees {
     const checked = this.#validate(k);
     if (!checked) return null;
     const { entry, app, moved } = checked;
-    if (app.seq === entry.seq) {
+    if (app.seq === entry.seq && !entry.managed) {
       if (moved.size > 0) {
         this.#silent++;
         app.misses++;
@@ -557,7 +605,10 @@ export class LiveTrees {
     if (this.#entries.get(key) === entry) {
       // Events that arrive from here on are re-checked by the next read.
       this.#nodes += patched.nodes - entry.nodes;
-      Object.assign(entry, patched, { seq, version: ++this.#version });
+      // Parts read as they were kept: the same tree, the same version.
+      const version = patched.changed ? ++this.#version : entry.version;
+      const { changed: _, ...fields } = patched;
+      Object.assign(entry, fields, { seq, version });
       this.#touch(key, entry);
       this.#trim(app);
       out.version = entry.version;
@@ -567,9 +618,11 @@ export class LiveTrees {
 
   /**
    * The version of the kept tree when a read now would return it as it was
-   * kept (no event since it was read or patched, and the sampled boxes
-   * hold): a caller that kept what it made of that version may use it again
-   * without reading the tree. Null otherwise (read it: {@link LiveTrees.get}).
+   * kept (no event since it was read or patched, the sampled boxes hold, and
+   * it holds no node that manages its descendants, whose children change
+   * unannounced): a caller that kept what it made of that version may use it
+   * again without reading the tree. Null otherwise (read it:
+   * {@link LiveTrees.get}).
    *
    * @param k which tree
    * @returns the version, or null
@@ -578,7 +631,7 @@ export class LiveTrees {
     const checked = this.#validate(k);
     if (!checked) return null;
     const { entry, app, moved } = checked;
-    if (app.seq !== entry.seq) return null;
+    if (app.seq !== entry.seq || entry.managed) return null;
     if (moved.size > 0) {
       this.#silent++;
       app.misses++;
@@ -626,6 +679,8 @@ export class LiveTrees {
    * @param patchable whether its parts may be re-read alone later (the reader can read parts
    *   as it read them in the whole), default true
    * @returns the kept tree's version (see {@link LiveTrees.unchanged}), or null when not kept
+   *   (too large, not followed, or holding nodes that manage their descendants whose subtrees
+   *   it cannot re-read at each read)
    */
   put(k: TreeKey, tree: AtspiRawNode, seq: number | null, patchable = true): number | null {
     const key = treeKey(k);
@@ -633,6 +688,12 @@ export class LiveTrees {
     if (seq === null) return null;
     const nodes = countRaw(tree);
     if (nodes > this.#limits.maxNodesPerApp) return null;
+    const managers = managersOf(tree);
+    if (managers.length > 0) {
+      // Every read re-reads these subtrees: kept only where that can be done, and pays.
+      const size = managers.reduce((n, m) => n + countRaw(m), 0);
+      if (!patchable || k.depth !== undefined || size > this.#budget(nodes)) return null;
+    }
     const version = ++this.#version;
     const kept = copyRaw(tree);
     const samples = k.bounds ? pickSamples(kept, this.#limits.samples) : [];
@@ -646,6 +707,7 @@ export class LiveTrees {
       samples,
       patchable,
       version,
+      managed: managers.length > 0,
     });
     this.#nodes += nodes;
     for (const [old] of this.#entries) {
@@ -703,6 +765,11 @@ export class LiveTrees {
     for (const bus of [...this.#apps.keys()]) this.forget(bus);
   }
 
+  /** The most nodes a read of a tree of `nodes` nodes re-reads in parts. */
+  #budget(nodes: number): number {
+    return Math.max(1, Math.floor(nodes * this.#limits.maxPatchShare));
+  }
+
   /** Numbers an event and notes it, within the bound (the oldest go: see `dropped`). */
   #note(app: AppState, event: LiveEvent | undefined): void {
     app.seq++;
@@ -723,9 +790,10 @@ export class LiveTrees {
 
   /**
    * The entry's tree with the parts its app's events named read again, its
-   * node count and new samples; null when a cold read is the answer (an
-   * event it cannot place, too much to re-read, a box outside the parts
-   * that moved). Throws when a part cannot be read.
+   * node count and new samples, and whether any part read differs from the
+   * one kept; null when a cold read is the answer (an event it cannot place,
+   * too much to re-read, a box outside the parts that moved). Throws when a
+   * part cannot be read.
    */
   async #patch(
     k: TreeKey,
@@ -733,13 +801,17 @@ export class LiveTrees {
     app: AppState,
     moved: ReadonlySet<string>,
     reread: Reread,
-  ): Promise<Pick<Entry, "tree" | "nodes" | "samples"> | null> {
+  ): Promise<
+    (Pick<Entry, "tree" | "nodes" | "samples" | "managed"> & { changed: boolean }) | null
+  > {
     if (app.dropped > entry.seq) return null;
     const tree = entry.tree;
     const places = placesOf(tree);
     const labels = new Set<string>();
     for (const node of places.byPath.values()) if (node.labelledBy) labels.add(node.labelledBy);
     const parts = new Map<AtspiRawNode, Part>();
+    // Subtrees whose children change with no event that says so: read again, events or not.
+    for (const manager of managersOf(tree)) addPart(parts, places, manager, true);
     for (const { seq, event } of app.events) {
       if (seq <= entry.seq) continue;
       const extent = event ? eventExtent(event.kind) : null;
@@ -754,7 +826,8 @@ export class LiveTrees {
       if (!target) return null;
       addPart(parts, places, target, extent !== "node");
     }
-    const budget = Math.max(1, Math.floor(entry.nodes * this.#limits.maxPatchShare));
+    const budget = this.#budget(entry.nodes);
+    let changed = false;
     let nodesReread = 0;
     // Read the parts; a part whose box moved grows to where the move stops.
     for (let round = 0; round < 64; round++) {
@@ -805,12 +878,19 @@ export class LiveTrees {
       if (i < 0) return null;
       if (isHidden(fresh, parent.role)) siblings.splice(i, 1);
       else siblings[i] = replacement;
+      if (isHidden(fresh, parent.role) || !sameRaw(replacement, part.node)) changed = true;
     }
     this.#patched++;
     this.#nodesReread += nodesReread;
     const nodes = countRaw(tree);
     if (nodes > this.#limits.maxNodesPerApp) return null;
-    return { tree, nodes, samples: k.bounds ? pickSamples(tree, this.#limits.samples) : [] };
+    return {
+      tree,
+      nodes,
+      samples: k.bounds ? pickSamples(tree, this.#limits.samples) : [],
+      managed: managersOf(tree).length > 0,
+      changed,
+    };
   }
 
   #touch(key: string, entry: Entry): void {
@@ -850,7 +930,7 @@ function addPart(
   whole: boolean,
 ): void {
   let chain = ancestors(places, node);
-  const manager = chain.findLast((a) => (a.states[0] & MANAGES_DESCENDANTS_BIT) !== 0);
+  const manager = chain.findLast(managesDescendants);
   if (manager) {
     [node, whole] = [manager, true];
     chain = ancestors(places, node);
