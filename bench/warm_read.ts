@@ -235,13 +235,14 @@ async function main(): Promise<void> {
       } (${(pyMed / cliMs).toFixed(1)}x) |`,
       "",
       `Warm read output: ${warmText.split("\n").length} lines. After a change the kept tree ` +
-      "can re-read only the parts the app's events name (with `DESKTOP_LIVE_PATCH=1`, off " +
-      "by default; a few nodes for one row: " +
-      "tests/e2e/warm_reads_test.ts), but ids, refs and the agent text of the whole page are " +
-      "made again, so that part of the cost follows the page. An unchanged read repeats the " +
-      "last answer (src/state/read_memo.ts). A CLI read through the background process loads " +
-      "only the client (not the command tree that `--version` loads), so its floor is Deno's " +
-      "own start (the empty-script row) plus the round trip.",
+      "re-reads only the parts the app's events name (on by default, `DESKTOP_LIVE_PATCH=0` " +
+      "turns it off; a few nodes for one row: tests/e2e/warm_reads_test.ts), but ids, refs " +
+      "and the agent text of the whole page are made again, so that part of the cost follows " +
+      "the page. A read of an unchanged app repeats the last answer without fetching the " +
+      "app's tree (the backend's version of its kept tree still holds: " +
+      "`Provider.unchangedSince`, src/state/read_memo.ts). A CLI read through the background " +
+      "process loads only the client (not the command tree that `--version` loads), so its " +
+      "floor is Deno's own start (the empty-script row) plus the round trip.",
     ].join("\n");
     console.log(body);
     if (Deno.args.includes("--section")) await writeSection("Warm reads (Linux)", body);

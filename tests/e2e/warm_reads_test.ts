@@ -255,9 +255,20 @@ Deno.test({
         if (res.code === 0 && res.stdout.includes(`Select ${ROWS - 1}`)) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      await ask("warm");
+      // Until the page holds still (a late event has a read patch its part): then a read of
+      // the unchanged page is answered from the kept tree.
       let last = await ask("warm");
-      assert.equal(last.stats.hits, 1, "the unchanged page is answered from the kept tree");
+      for (let i = 0; i < 10; i++) {
+        const next = await ask("warm");
+        const hit = next.stats.hits > last.stats.hits;
+        last = next;
+        if (hit) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(
+        last.stats.hits >= 1,
+        `the unchanged page is answered from the kept tree: ${JSON.stringify(last.stats)}`,
+      );
       const whole = last.stats.nodes;
       for (let step = 1; step <= 3; step++) {
         const clicked = await runCli(d, ["click", "--app", d.appName, "--text", "Change one row"]);

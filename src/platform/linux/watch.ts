@@ -23,6 +23,16 @@ export const WATCHED_EVENTS: readonly string[] = [
   "object:value-changed",
   "object:text-changed",
   "object:selection-changed",
+  // A tree view that manages its descendants announces its rows only by these (no
+  // children-changed): observe reacts to a new row at once, not on its safety read.
+  "object:row-inserted",
+  "object:row-deleted",
+  "object:row-reordered",
+  "object:column-inserted",
+  "object:column-deleted",
+  "object:column-reordered",
+  "object:model-changed",
+  "object:visible-data-changed",
   "window:activate",
   "window:deactivate",
   "window:create",
