@@ -102,11 +102,22 @@ Deno.test({
 
       // A double click goes through the pointer: it must press 7 twice.
       const before = (await focusableFieldText(d)).trim();
-      await cli(["click", "--app", d.appName, "--ref", seven.ref!, "--double"]);
-      const shown = await eventually("the display to show 77", async () => {
-        const text = (await focusableFieldText(d)).trim();
-        return text.endsWith("77") ? text : undefined;
-      }, 10_000);
+      let seen = before;
+      const press = async () => {
+        const clicked = await cli(["click", "--app", d.appName, "--ref", seven.ref!, "--double"]);
+        const shown = await eventually("the display to show 77", async () => {
+          const text = seen = (await focusableFieldText(d)).trim();
+          return text.endsWith("77") ? text : undefined;
+        }, 10_000).catch(() => null);
+        return { clicked, shown };
+      };
+      let { clicked, shown } = await press();
+      if (shown === null && seen === before && /unverified/.test(clicked)) {
+        // The app took neither press (an X server under load), and the tool said it saw no
+        // change: the truth, so the same click again. Half a double click is never retried.
+        ({ clicked, shown } = await press());
+      }
+      assert.ok(shown, `the display shows ${JSON.stringify(seen)} after: ${clicked}`);
       assert.notEqual(shown, before);
     } finally {
       try {
