@@ -29,6 +29,16 @@ const writeErr = (text: string) => void writeAllSync(Deno.stderr, text);
 /** Set in the background process itself: the command lines it runs never go to a daemon. */
 let serving = false;
 
+/**
+ * A module's address as an expression: Deno loads every module a literal
+ * `import("...")` names before the script starts (the whole command tree,
+ * some 300 modules, about 25 ms to load and as much to tear down), which a
+ * read answered by the background process never runs.
+ */
+function lazily(path: string): string {
+  return new URL(path, import.meta.url).href;
+}
+
 /** A variable of the environment, or undefined (also without --allow-env). */
 function envVar(k: string): string | undefined {
   try {
@@ -59,10 +69,14 @@ export async function main(args: string[]): Promise<void> {
   if (args[0] === "daemon") {
     // Not a verb of the faces: the background process of this desktop.
     serving ||= args[1] === "serve";
-    const { daemonAction } = await import("./src/daemon/command.ts");
+    const { daemonAction }: typeof import("./src/daemon/command.ts") = await import(
+      lazily("./src/daemon/command.ts")
+    );
     return await daemonAction(args[1], main);
   }
-  const { runProgram } = await import("./src/commands/program.ts");
+  const { runProgram }: typeof import("./src/commands/program.ts") = await import(
+    lazily("./src/commands/program.ts")
+  );
   await runProgram(args);
 }
 

@@ -105,10 +105,10 @@ async function exchange<T>(
 ): Promise<T | null | typeof REFUSED> {
   if (ms <= 0) return null;
   let conn: Deno.UnixConn | undefined;
+  const until = Date.now() + ms;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
+  let expire: (v: null) => void = () => {};
+  const expired = new Promise<null>((resolve) => (expire = resolve));
   const work = (async (): Promise<T | null | typeof REFUSED> => {
     const paths = daemonPaths();
     try {
@@ -122,6 +122,10 @@ async function exchange<T>(
     const token = await Deno.readTextFile(paths.token);
     const bytes = new TextEncoder().encode(JSON.stringify({ ...req, token }) + "\n");
     for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
+    // The deadline's timer is made once the request is out, while the background process works:
+    // a process's first timer costs about 10 ms. What comes before cannot block (a unix socket's
+    // connect fails at once when its queue is full; the request fits the socket's buffer).
+    timer = setTimeout(() => expire(null), Math.max(0, until - Date.now()));
     const dec = new TextDecoder();
     let text = "";
     const buf = new Uint8Array(256 * 1024);
