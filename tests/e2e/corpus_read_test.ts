@@ -31,6 +31,7 @@ import {
 import { compareWithReference, type Conformance, pyatspiTree } from "../harness/pyatspi_compare.ts";
 import { eventually } from "../harness/tree.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
+import { warmProbe } from "../harness/warm_probe.ts";
 
 /** Runs the CLI against the desktop, failing with its stderr and the app's log. */
 async function cli(d: TestDesktop, args: string[]): Promise<string> {
@@ -46,52 +47,6 @@ async function readTree(d: TestDesktop): Promise<Snapshot> {
   const res = await drive<Snapshot>(d, { op: "read", scope: { pid: d.pid }, timeoutMs: 30000 });
   if (!res.ok) throw new Error(`read failed: ${JSON.stringify(res.error)}\n${d.appLog()}`);
   return res.value;
-}
-
-/**
- * A process that reads the desktop's app with warm reads on as a long-lived
- * process does (patches on, as by default) and with nothing kept: the probe
- * of warm_reads_test.ts, asked `warm` or `cold`, answering with the tree.
- */
-function warmProbe(d: TestDesktop) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      `${REPO_ROOT}tests/e2e/warm_reads_test.ts`,
-      "--probe",
-      d.appName,
-    ],
-    env: d.env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const stdin = child.stdin.getWriter();
-  const replies = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
-  return {
-    async ask(cmd: "warm" | "cold"): Promise<{ root: Element; stats: unknown }> {
-      await stdin.write(new TextEncoder().encode(cmd + "\n"));
-      while (!pending.includes("\n")) {
-        const { value, done } = await replies.read();
-        if (done) throw new Error("the probe quit");
-        pending += value;
-      }
-      const line = pending.slice(0, pending.indexOf("\n"));
-      pending = pending.slice(line.length + 1);
-      return JSON.parse(line);
-    },
-    async close(): Promise<void> {
-      await stdin.close().catch(() => {});
-      const ended = setTimeout(() => child.kill(), 5000);
-      await child.status;
-      clearTimeout(ended);
-      await replies.cancel().catch(() => {});
-    },
-  };
 }
 
 /**

@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
 import { rowsPage } from "../harness/rows_page.ts";
+import { warmProbe } from "../harness/warm_probe.ts";
 import { mcpClient } from "./mutation_scenarios.ts";
 
 /** The page: `#seed` picks the mutations; the Mutate button applies the next one. */
@@ -224,30 +225,9 @@ Deno.test({
     const file = await Deno.makeTempFile({ suffix: ".html" });
     await Deno.writeTextFile(file, rowsPage(ROWS, "Rows", 7));
     await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", new URL(import.meta.url).pathname, "--probe", d.appName],
-      // Patched reads are on by default (see livePatchesEnabled).
-      env: d.env,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const stdin = child.stdin.getWriter();
-    const replies = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let pending = "";
-    type Stats = { patched: number; nodesReread: number; hits: number; nodes: number };
-    const ask = async (cmd: "warm" | "cold") => {
-      await stdin.write(new TextEncoder().encode(cmd + "\n"));
-      while (!pending.includes("\n")) {
-        const { value, done } = await replies.read();
-        if (done) throw new Error("the probe quit");
-        pending += value;
-      }
-      const line = pending.slice(0, pending.indexOf("\n"));
-      pending = pending.slice(line.length + 1);
-      return JSON.parse(line) as { root: unknown; stats: Stats };
-    };
+    // Patched reads are on by default (see livePatchesEnabled).
+    const probe = warmProbe(d);
+    const ask = probe.ask;
     try {
       // The page in the app, whole.
       for (let i = 0; i < 40; i++) {
@@ -299,10 +279,7 @@ Deno.test({
         last = w;
       }
     } finally {
-      await stdin.close().catch(() => {});
-      const ended = setTimeout(() => child.kill(), 5000);
-      await child.status;
-      clearTimeout(ended);
+      await probe.close();
       await Deno.remove(file).catch(() => {});
     }
   },

@@ -106,10 +106,11 @@ export type Reread = (path: string, depth: number | undefined, exact: boolean) =
 >;
 
 /**
- * Events a table sends about its rows and columns (a GTK 3 tree view sends
- * these where other nodes send children-changed): its subtree is read again.
+ * Events a table sends about its rows and columns (a GTK 3 tree view that
+ * manages its descendants sends these, and no children-changed): its subtree
+ * is read again. The watchers listen for them (watch.ts).
  */
-const TABLE_MODEL_EVENTS: ReadonlySet<string> = new Set([
+export const TABLE_MODEL_EVENTS: readonly string[] = [
   "object:row-inserted",
   "object:row-deleted",
   "object:row-reordered",
@@ -118,7 +119,8 @@ const TABLE_MODEL_EVENTS: ReadonlySet<string> = new Set([
   "object:column-reordered",
   "object:model-changed",
   "object:visible-data-changed",
-]);
+];
+const TABLE_MODEL_EVENT_SET: ReadonlySet<string> = new Set(TABLE_MODEL_EVENTS);
 
 /** How much of the kept tree an event makes a read re-read. */
 export type EventExtent = "node" | "subtree" | "parent";
@@ -156,7 +158,7 @@ export function eventExtent(kind: string): EventExtent | null {
   if (kind.startsWith("object:children-changed")) return "subtree";
   if (kind.startsWith("object:text-changed")) return "subtree";
   if (kind === "object:selection-changed") return "subtree";
-  if (TABLE_MODEL_EVENTS.has(kind)) return "subtree";
+  if (TABLE_MODEL_EVENT_SET.has(kind)) return "subtree";
   if (
     kind === "object:property-change:accessible-name" ||
     kind === "object:property-change:accessible-description" ||

@@ -11,6 +11,7 @@ import { ATSPI_EVENT_CALLBACK } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import type { ChangeHint } from "../provider.ts";
 import { nodeId } from "./convert.ts";
+import { TABLE_MODEL_EVENTS } from "./live_tree.ts";
 import { type Native, objectId } from "./native.ts";
 
 /** Event types that signal a UI change. */
@@ -25,14 +26,7 @@ export const WATCHED_EVENTS: readonly string[] = [
   "object:selection-changed",
   // A tree view that manages its descendants announces its rows only by these (no
   // children-changed): observe reacts to a new row at once, not on its safety read.
-  "object:row-inserted",
-  "object:row-deleted",
-  "object:row-reordered",
-  "object:column-inserted",
-  "object:column-deleted",
-  "object:column-reordered",
-  "object:model-changed",
-  "object:visible-data-changed",
+  ...TABLE_MODEL_EVENTS,
   "window:activate",
   "window:deactivate",
   "window:create",
