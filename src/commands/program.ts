@@ -13,16 +13,21 @@ import config from "../../deno.json" with { type: "json" };
 import { DesktopError } from "../errors.ts";
 import { writeAllSync } from "../io/write_all.ts";
 import { printError } from "./_shared.ts";
-import { allOps } from "../ops/mod.ts";
+import { allOps, nameOn } from "../ops/mod.ts";
 import { addOpCommands } from "./_generate.ts";
 import { mcpCommand } from "./mcp.ts";
 
 /**
- * Builds the whole command tree: one command per operation of the table, and `mcp`.
+ * Builds the command tree: one command per operation of the table, and
+ * `mcp`; or, given the verb of a command line, that verb's command alone
+ * (a read answered by the background process builds one command, not the
+ * whole tree). An unknown verb gets the whole tree, whose errors name the
+ * commands there are.
  *
+ * @param verb the command line's first word, when it is to be run
  * @returns the program
  */
-export function buildProgram(): CommandUnknownOpts {
+export function buildProgram(verb?: string): CommandUnknownOpts {
   const program = new Command("desktop")
     .description(
       "Eyes and hands on native app UIs through the accessibility tree: read elements with " +
@@ -45,8 +50,15 @@ one on demand); --no-daemon or DESKTOP_NO_DAEMON=1 reads in this process.
 
 Errors are one JSON object on stderr: {"error":true,"code":"...","message":"...","suggestion":"..."}`,
     );
-  addOpCommands(program, allOps());
-  program.addCommand(mcpCommand());
+  const ops = allOps();
+  const own = verb === undefined
+    ? []
+    : ops.filter((op) => nameOn(op, "cli").split(" ")[0] === verb);
+  if (own.length > 0) addOpCommands(program, own);
+  else {
+    addOpCommands(program, ops);
+    program.addCommand(mcpCommand());
+  }
   routeErrors(program);
   return program as unknown as CommandUnknownOpts;
 }
@@ -69,7 +81,7 @@ const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version", "com
  * @param args command-line arguments (without the program name)
  */
 export async function runProgram(args: string[]): Promise<void> {
-  const program = buildProgram();
+  const program = buildProgram(args[0]);
   if (args.length === 0) {
     program.outputHelp();
     return;

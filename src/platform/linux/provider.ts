@@ -378,7 +378,12 @@ export class LinuxProvider implements Provider {
     try {
       const deadline = this.#begin(opts.deadline);
       const app = await this.#app(scope, deadline);
-      const { clients, wins, wi } = await this.#windowsOf(app, scope, deadline);
+      // A read of the whole app keeps its windows in its tree (an event changes that), so its
+      // window list is not asked again; a read of one window matches the list first.
+      const whole = scope.window === undefined && scope.windowId === undefined;
+      const { clients, wins, wi } = whole
+        ? { clients: appClients(app.pid), wins: [], wi: -1 }
+        : await this.#windowsOf(app, scope, deadline);
       const kept = live.unchanged(this.#treeKey(app, wins, wi, opts.depth, opts.bounds ?? true));
       return kept !== null && readVersion(app, wins, wi, clients, kept) === version;
     } catch {
@@ -745,7 +750,8 @@ function titled(wins: LiveWindow[], clients: readonly Client[]): LiveWindow[] {
 
 /**
  * What names a read's result exactly, beside the kept tree's version: the
- * app, its windows and the one read, and the X client windows its titles
+ * app, the window read and the list it was matched in (a read of the whole
+ * app has its windows in its tree), and the X client windows its titles
  * and origins came from.
  */
 function readVersion(
@@ -756,7 +762,7 @@ function readVersion(
   tree: number,
 ): string {
   const xs = clients?.map((c) => [String(c.win), c.title, c.b, c.viewable, c.frame ?? null]);
-  return JSON.stringify([appInfo(app), wins, wi, xs ?? null, tree]);
+  return JSON.stringify([appInfo(app), wi >= 0 ? wins : [], wi, xs ?? null, tree]);
 }
 
 /**
