@@ -56,7 +56,10 @@ export {
 } from "./agent_line.ts";
 
 /** What the tree walk prints next: an element, or a line already made (a row of a run). */
-type Entry = { el: Element; depth: number; opts: AgentOptions } | { line: string };
+type Entry =
+  | { el: Element; depth: number; opts: AgentOptions }
+  | { line: string }
+  | { closed: Element; indent: string; opts: AgentOptions };
 
 /**
  * Renders a tree in the agent format.
@@ -81,10 +84,27 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
   // Where lifted children came from: one pair of collections for the whole walk, emptied
   // before each element that fills them (an element's are used before the next one's).
   const from: LiftedTexts = { origins: new Map(), inline: new Set() };
+  // The first closed menu printed says how to see its items; the others only how many they hold.
+  let hinted = false;
+  const closedSuffix = (menu: Element, items: number, o: AgentOptions) => {
+    const how = hinted ? "" : `: open it, or read --scope-ref ${refText(menu, o)}`;
+    hinted = true;
+    return ` (closed, ${items} ${items === 1 ? "item" : "items"}${how})`;
+  };
   while (stack.length) {
     const entry = stack.pop()!;
     if ("line" in entry) {
       lines.push(entry.line);
+      continue;
+    }
+    if ("closed" in entry) {
+      // Made when printed, so that the hint goes with the first closed menu in the text.
+      const menu = entry.closed;
+      const items = shownChildren(menu, labelOf(menu)).length;
+      lines.push(
+        entry.indent + elementLine({ ...menu, b: undefined }, entry.opts) +
+          closedSuffix(menu, items, entry.opts),
+      );
       continue;
     }
     const { depth } = entry;
@@ -125,7 +145,7 @@ export function renderAgent(root: Element, opts: AgentOptions = {}): string {
       const run = tree ? uniformRunAt(folded, k) : null;
       // A closed menu below the printed root is one line; scoped to it (or its opener), it opens.
       if (depth >= 1 && isClosedMenu(kids[k], el)) {
-        next.push({ line: kidIndent + closedMenuLine(kids[k++], o) });
+        next.push({ closed: kids[k++], indent: kidIndent, opts: o });
         continue;
       }
       if (run) {
@@ -264,19 +284,6 @@ function holdsClosedMenu(owner: Element, kids: readonly Element[]): boolean {
   // may hold only submenus (galculator's "Calculator").
   return (owner.r === "menu" ? kids.length > 0 : kids.some((k) => k.r === "menuitem")) &&
     kids.every((k) => (k.r === "menuitem" || k.r === "menu") && k.b === undefined);
-}
-
-/** What follows a closed menu's line: how many items it holds, and how to see them. */
-function closedSuffix(menu: Element, items: number, opts: AgentOptions): string {
-  return ` (closed, ${items} ${items === 1 ? "item" : "items"}: open it, or read --scope-ref ${
-    refText(menu, opts)
-  })`;
-}
-
-/** A closed menu's one line: its ref, how many items it holds, and how to see them. */
-function closedMenuLine(menu: Element, opts: AgentOptions): string {
-  const items = shownChildren(menu, labelOf(menu)).length;
-  return elementLine({ ...menu, b: undefined }, opts) + closedSuffix(menu, items, opts);
 }
 
 function withViewport(opts: AgentOptions, viewport: Bounds): AgentOptions {
