@@ -384,9 +384,8 @@ const WHY = [
   "  gnome-calculator (GTK 4 sets `visible` but neither `showing` nor `enabled` below the window,",
   "  so its observation has no row at all). `read` prints them: they are what an agent acts on.",
   "- Per line, our `[id|ref]` is about 40% of a read (an id and a ref where OSWorld has neither;",
-  "  OSWorld pays the same in position and size columns instead). LibreOffice Writer's closed",
-  "  menus each say `(closed, N items: open it, or read --scope-ref ...)`, about 190 tokens for",
-  "  its 11 menus, and its menu bar is read twice (the window's and the document's).",
+  "  OSWorld pays the same in position and size columns instead). LibreOffice Writer's menu bar",
+  "  is read twice (the window's and the document's).",
   "- Rows not found: Chromium's date fields' `//` separators and a closed select's option (we",
   "  print the select's value), an icon named by its icon file (thunar), LibreOffice's sidebar",
   "  `Menu` button, which our read shows as the `Sidebar Settings` toggle.",
@@ -397,6 +396,8 @@ if (import.meta.main) {
   const only = Deno.args.filter((a) => !a.startsWith("--"));
   const rows: string[] = [];
   const notes: string[] = [];
+  const met: string[] = [];
+  const missed: string[] = [];
   for (const s of STATES) {
     if (only.length && !only.includes(s.app)) continue;
     try {
@@ -407,6 +408,8 @@ if (import.meta.main) {
           `${r.found}/${r.rows} | ${r.budgeted} | ${r.budgetFound}/${r.rows} |`,
       );
       if (r.notFound.length) notes.push(`- ${r.state}: not found ${r.notFound.join(", ")}`);
+      const verdict = `${r.state} (${r.ours} against ${r.osTokens}, ${r.found}/${r.rows} rows)`;
+      (r.ours <= r.osTokens ? met : missed).push(verdict);
       console.error(JSON.stringify(r));
     } catch (e) {
       rows.push(
@@ -437,6 +440,8 @@ if (import.meta.main) {
     "",
     ...(notes.length ? ["Rows not found:", "", ...notes, ""] : []),
     ...WHY,
+    "Target: at most OSWorld's tokens while naming its rows (`our read` against `OSWorld tokens`).",
+    `Met: ${met.join("; ") || "none"}. Missed: ${missed.join("; ") || "none"}.`,
   ].join("\n");
   await publishResults("osworld.md", "Tokens: against OSWorld's linearized observation", body);
 }
