@@ -136,9 +136,12 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     ? new ReadMemo<{ snapshot: Snapshot; view: FilterResult; stored: StoredRead }>()
     : null;
 
-  /** Remembers again a read answered before (only its file's time, when the file is still it). */
-  const saveAgain = (stored: StoredRead) =>
-    store.saveAgain ? store.saveAgain(stored) : store.save(stored);
+  /**
+   * Remembers again a read answered before: a store that can renews only its file's time (while
+   * the file is still the one it wrote); another saves it whole, as read at `readAt`.
+   */
+  const saveAgain = (stored: StoredRead, readAt: string) =>
+    store.saveAgain ? store.saveAgain(stored) : store.save({ ...stored, readAt });
 
   /** The last read of this app (by pid, else an earlier run of the same name). */
   function lastRead(app: { pid: number; name: string }) {
@@ -241,8 +244,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       if (prior && await provider.unchangedSince?.(scope, opts, prior.version)) {
         // The backend kept the app's tree and nothing changed since: the same answer, read now.
         const { snapshot, view, stored } = prior.answer;
-        await saveAgain(stored);
-        return { snapshot: { ...snapshot, readAt: new Date().toISOString() }, view };
+        const readAt = new Date().toISOString();
+        await saveAgain(stored, readAt);
+        return { snapshot: { ...snapshot, readAt }, view };
       }
       const version: { value?: string } = {};
       const fetched = await provider.read(scope, { ...opts, ...(memo ? { version } : {}) });
@@ -250,7 +254,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const kept = memo?.get(question, tree);
       if (kept) {
         // The same tree asked the same: the same ids, refs and records, read now.
-        await saveAgain(kept.stored);
+        await saveAgain(kept.stored, fetched.readAt);
         memo?.set(question, tree, kept, version.value);
         return { snapshot: { ...kept.snapshot, readAt: fetched.readAt }, view: kept.view };
       }

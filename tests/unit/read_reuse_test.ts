@@ -4,6 +4,7 @@ import { opMethods } from "../../src/ops/mod.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
 import { el, FakeProvider } from "../harness/fake_provider.ts";
 import type { Snapshot } from "../../src/model/element.ts";
+import type { ReadOptions, Scope } from "../../src/platform/provider.ts";
 
 function app(label: string): Snapshot {
   return {
@@ -67,4 +68,45 @@ Deno.test("reused reads: any change in the tree, or other options, is a fresh re
   const whole = await warm.ops.read({ app: "Orders" });
   assert.notEqual(interactive.text, whole.text);
   assert.equal(whole.text, after.text);
+});
+
+/** A backend that keeps the app's tree: each read is named by a version, as long-lived ones do. */
+class KeepingProvider extends FakeProvider {
+  version = 1;
+  reads = 0;
+  override read(scope: Scope = {}, opts: ReadOptions = {}): Promise<Snapshot> {
+    this.reads++;
+    if (opts.version) opts.version.value = `v${this.version}`;
+    return super.read(scope);
+  }
+  unchangedSince(_scope: Scope, _opts: ReadOptions, version: string): Promise<boolean> {
+    return Promise.resolve(version === `v${this.version}`);
+  }
+}
+
+Deno.test("reused reads: while the backend says its version holds, the tree is not fetched at all", async () => {
+  const provider = new KeepingProvider(app("Refund"));
+  const store = createMemoryRefStore();
+  const desktop = createDesktop(provider, { store, reuseUnchangedReads: true });
+  const ops = opMethods(desktop);
+  const first = await ops.read({ app: "Orders" });
+  assert.equal(provider.reads, 1);
+  const again = await ops.read({ app: "Orders" });
+  assert.equal(provider.reads, 1, "answered without a fetch");
+  assert.equal(again.text, first.text);
+  // The store holds the read, with the time of the latest.
+  const a = await desktop.read({ app: "Orders" });
+  assert.equal((await store.load(42, "Orders"))?.readAt, a.snapshot.readAt);
+  // A change makes a new version: fetched, and printed as a fresh session prints it.
+  provider.snapshot = app("Refund all");
+  provider.version++;
+  const after = await ops.read({ app: "Orders" });
+  assert.equal(provider.reads, 2);
+  assert.equal(
+    after.text,
+    (await session(false, app("Refund all")).ops.read({ app: "Orders" })).text,
+  );
+  // Another question of the same tree is its own read.
+  await ops.read({ app: "Orders", depth: 1 });
+  assert.equal(provider.reads, 3);
 });
