@@ -468,23 +468,11 @@ export function originAmong(
  * The X title of the window behind an accessible window that has none (Qt 5
  * leaves a main window's accessible name empty when the app sets its title
  * late: KCalc): the app's viewable client window of the same box (see
- * {@link titleOfSameBox}).
- *
- * @param pid the app's process id
- * @param b the accessible window's box, when it has one
- * @returns the title, or undefined without X11 or without a window of that box
- */
-export function untitledWindowTitle(pid: number, b: Bounds | undefined): string | undefined {
-  if (!b || b[2] <= 0 || b[3] <= 0) return undefined; // Chromium's frames around empty documents
-  return untitledTitleAmong(appClients(pid) ?? [], b);
-}
-
-/**
- * {@link untitledWindowTitle} among client windows read already.
+ * {@link titleOfSameBox}), among its client windows read already.
  *
  * @param clients the app's client windows ({@link appClients})
  * @param b the accessible window's box, when it has one
- * @returns the title, or undefined
+ * @returns the title, or undefined without a window of that box
  * @example
  * ```ts
  * import assert from "node:assert/strict";
