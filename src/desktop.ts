@@ -115,7 +115,8 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 
   /** The deadline of a call starting now: its own timeout, within the session's deadline. */
   function callDeadline(ms = timeoutMs): number {
-    return Math.min(Date.now() + ms, sessionDeadline);
+    const caller = opts.callerDeadline?.();
+    return Math.min(Date.now() + ms, sessionDeadline, caller === undefined ? Infinity : caller);
   }
 
   /** A fresh read with ids and refs, not persisted, ending by `deadline`. */

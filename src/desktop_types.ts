@@ -107,6 +107,13 @@ export interface DesktopOptions {
    * command's, set when the command starts: every call also ends by it.
    */
   deadline?: number;
+  /**
+   * The deadline of the caller waiting now (ms since the epoch), asked at
+   * each call's start: a long-lived process whose callers each wait a
+   * bounded time (the background process) answers each by then, where its
+   * own `timeoutMs` would answer after the caller gave up. Undefined: none.
+   */
+  callerDeadline?: () => number | undefined;
   /** Persist each read's ids and refs to the ref store (CLI: yes). */
   persistRefs?: boolean;
   /**

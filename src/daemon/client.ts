@@ -92,6 +92,9 @@ function serveCommand(): string[] {
 /** A union's members, each without `K`. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/** How long before this process stops waiting the background process answers (at most). */
+const ANSWER_MARGIN_MS = 500;
+
 /** No process listens on the socket (it was killed): a socket file left over. */
 const REFUSED = Symbol("refused");
 
@@ -226,13 +229,16 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
     return { fallback: null };
   }
   const session = Deno.env.get("DESKTOP_SESSION");
-  const req = {
+  // The process answers a little before this one stops waiting: its answer (a TIMEOUT saying
+  // how far a large read got, which it goes on reading) is worth more than a read here.
+  const request = (ms: number) => ({
     type: "run" as const,
     argv: choice.argv,
+    answerBy: Date.now() + ms - Math.min(ANSWER_MARGIN_MS, Math.floor(ms / 10)),
     ...(session !== undefined ? { session } : {}),
-  };
+  });
   let ms = budget();
-  let ran = await exchange<RunReply>(req, ms);
+  let ran = await exchange<RunReply>(request(ms), ms);
   if (ran === REFUSED) {
     // None runs (or one was killed and left its socket): start one when allowed.
     if (!choice.start) return { fallback: null };
@@ -240,7 +246,7 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
       return { fallback: "the background process did not start in time" };
     }
     ms = budget();
-    ran = await exchange<RunReply>(req, ms);
+    ran = await exchange<RunReply>(request(ms), ms);
   }
   if (ran && ran !== REFUSED) return { ran };
   if (choice.start) {

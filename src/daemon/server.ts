@@ -27,7 +27,14 @@ const MAX_REQUEST = 1 << 20;
 
 /** A request from a client (one JSON line). */
 export type DaemonRequest =
-  | { type: "run"; token: string; argv: string[]; session?: string }
+  | {
+    type: "run";
+    token: string;
+    argv: string[];
+    session?: string;
+    /** When the client stops waiting (ms since epoch): the command answers by then. */
+    answerBy?: number;
+  }
   | { type: "status"; token: string }
   | { type: "stop"; token: string };
 
@@ -112,8 +119,11 @@ export function desktopFiles(env: (k: string) => string | undefined): string[] {
   return out;
 }
 
-/** Sessions kept open across commands, one per timeout and session name; `close` is a no-op. */
-function sessionPool() {
+/**
+ * Sessions kept open across commands, one per timeout and session name; `close` is a no-op.
+ * Each call of theirs also ends by `callerDeadline()`, the waiting client's deadline.
+ */
+function sessionPool(callerDeadline: () => number | undefined) {
   const sessions = new Map<string, Promise<Desktop>>();
   const open = (opts: { timeout?: number; session?: string }) => {
     const key = `${opts.timeout ?? ""}|${opts.session ?? ""}`;
@@ -124,6 +134,7 @@ function sessionPool() {
           ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
           persistRefs: true,
           reuseUnchangedReads: true,
+          callerDeadline,
           ...(opts.session !== undefined ? { session: opts.session } : {}),
         })
       );
@@ -244,7 +255,9 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
   Deno.renameSync(tmp, paths.token);
 
   setLiveTrees(true);
-  const pool = sessionPool();
+  /** The deadline of the client whose command runs now (commands run one at a time). */
+  let answerBy: number | undefined;
+  const pool = sessionPool(() => answerBy);
   setSessionPool(pool.open);
   const started = new Date().toISOString();
   let served = 0;
@@ -304,7 +317,15 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
         await writeAll(conn, JSON.stringify({ stopped: true }) + "\n");
         stop();
       } else if (req.type === "run" && Array.isArray(req.argv)) {
-        const run = queue.then(() => runCaptured(main, req.argv.map(String), req.session));
+        const by = typeof req.answerBy === "number" ? req.answerBy : undefined;
+        const run = queue.then(async () => {
+          answerBy = by;
+          try {
+            return await runCaptured(main, req.argv.map(String), req.session);
+          } finally {
+            answerBy = undefined;
+          }
+        });
         queue = run.then(() => {}, () => {});
         const reply = await run;
         served++;

@@ -101,6 +101,24 @@ Deno.test("act: a session deadline (a CLI command's) bounds every call, whatever
   );
 });
 
+Deno.test("a long-lived session answers each call by its waiting caller's deadline", async () => {
+  const p = new SlowProvider(10);
+  let callerDeadline: number | undefined = Date.now() + 200;
+  const desktop = createDesktop(p, {
+    store: createMemoryRefStore(),
+    timeoutMs: 60_000,
+    callerDeadline: () => callerDeadline,
+  });
+  await desktop.read({});
+  assert.equal(p.calls.at(-1)?.deadline, callerDeadline, "the caller's deadline bounds the read");
+  // The next caller waits longer than the session's own timeout: that timeout holds.
+  callerDeadline = undefined;
+  const before = Date.now();
+  await desktop.read({});
+  const own = p.calls.at(-1)?.deadline ?? 0;
+  assert.ok(own >= before + 60_000 && own <= Date.now() + 60_000, `deadline ${own - before} ms`);
+});
+
 Deno.test("wait: each read ends by the wait's deadline; TIMEOUT after it", async () => {
   const p = new SlowProvider(10);
   const desktop = createDesktop(p, { store: createMemoryRefStore() });

@@ -9,17 +9,25 @@
 
 import type { AtspiRawNode } from "./raw.ts";
 import type { Toolkit } from "./toolkit.ts";
+import type { ReadProgress } from "./dbus/read_progress.ts";
 
 /** The part of the D-Bus client the provider uses. */
 export interface BulkReader {
   /**
    * Reads one app's tree from its root path (or a subtree from any path);
-   * `bulk: false` leaves the app's cache unasked (read object by object).
+   * `bulk: false` leaves the app's cache unasked (read object by object);
+   * `progress` is updated as the app answers.
    */
   readTree(
     bus: string,
     rootPath: string,
-    opts: { depth?: number; bounds: boolean; deadline: number; bulk?: boolean },
+    opts: {
+      depth?: number;
+      bounds: boolean;
+      deadline: number;
+      bulk?: boolean;
+      progress?: ReadProgress;
+    },
   ): Promise<AtspiRawNode>;
   /** The app's toolkit, as its read asked it (fields "" when it does not say). */
   toolkit(bus: string, deadline: number): Promise<Toolkit>;

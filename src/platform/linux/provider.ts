@@ -59,7 +59,15 @@ import {
   liveTreesEnabled,
   type LiveTreeStats,
   type TreeKey,
+  treeKey,
 } from "./live_tree.ts";
+import {
+  largeTreeTimeout,
+  newProgress,
+  type ReadProgress,
+  stillAnswering,
+} from "./dbus/read_progress.ts";
+import { noReplyError } from "./dbus/errors.ts";
 import { captureScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
@@ -127,6 +135,8 @@ export class LinuxProvider implements Provider {
   #closed = false;
   /** The trees kept between reads, once warm reads are on (see live_tree.ts). */
   #live: LiveTrees | null = null;
+  /** Cold reads of kept trees under way, by tree: a read of the same tree waits for its end. */
+  readonly #reading = new Map<string, ColdRead>();
 
   private constructor(opts: ProviderOptions, dir: AppDirectory) {
     this.#timeoutMs = opts.timeoutMs;
@@ -474,19 +484,33 @@ export class LinuxProvider implements Provider {
       got,
     );
     if (kept) return { tree: kept, version: got.version ?? null };
-    const seq = live.begin(bus);
-    const reader = { bulk: false };
-    const tree = await this.#readRawCold(
-      bus,
-      path,
-      depth,
-      bounds,
-      deadline,
-      expectChildren,
-      reader,
-    );
-    // Parts are read by the bulk reader: a tree the libatspi walk made is not patched.
-    return { tree, version: live.put(key, tree, seq, reader.bulk) };
+    const id = treeKey(key);
+    let cold = this.#reading.get(id);
+    if (!cold) {
+      const seq = live.begin(bus);
+      const reader = { bulk: false };
+      const progress = newProgress();
+      // This process lives on after the caller: it goes on reading a large tree past the
+      // caller's deadline (a bounded time) and keeps it, so that a read again is answered.
+      const readOn = { deadline: Math.max(deadline, Date.now() + READ_ON_MS), progress };
+      const done = this.#readRawCold(
+        bus,
+        path,
+        depth,
+        bounds,
+        deadline,
+        expectChildren,
+        reader,
+        readOn,
+      ).then((tree) => ({ tree, version: live.put(key, tree, seq, reader.bulk) }));
+      const reading = { done, progress, started: Date.now() };
+      this.#reading.set(id, cold = reading);
+      const over = () => {
+        if (this.#reading.get(id) === reading) this.#reading.delete(id);
+      };
+      done.then(over, over);
+    }
+    return await byDeadline(cold, deadline, bus);
   }
 
   /**
@@ -522,12 +546,19 @@ export class LinuxProvider implements Provider {
     deadline: number,
     expectChildren: boolean,
     reader?: { bulk: boolean },
+    readOn?: { deadline: number; progress: ReadProgress },
   ): Promise<AtspiRawNode> {
     this.#bulk ??= connectBulkReader(Math.max(1, deadline - Date.now()));
     const bulk = await this.#bulk;
     if (bulk) {
       try {
-        const tree = await bulk.readTree(bus, path, { depth, bounds, deadline });
+        const tree = await bulk.readTree(bus, path, {
+          depth,
+          bounds,
+          // Only the bulk reader reads on: it waits for the app without blocking this process.
+          deadline: readOn?.deadline ?? deadline,
+          ...(readOn ? { progress: readOn.progress } : {}),
+        });
         // The read asked the toolkit already: the toolkit rules need no libatspi call.
         if (!this.#toolkits.has(bus)) this.#toolkits.set(bus, await bulk.toolkit(bus, deadline));
         // An app that reports windows but comes back empty was not read: fall back.
@@ -659,6 +690,45 @@ export class LinuxProvider implements Provider {
     this.#live?.close();
     this.#dir.close();
     this.#bulk?.then((b) => b?.close()).catch(() => {});
+  }
+}
+
+/** How long a long-lived process reads on a tree whose caller stopped waiting. */
+const READ_ON_MS = 60_000;
+
+/** A cold read of a tree to keep, under way. */
+interface ColdRead {
+  /** The tree and its kept version. */
+  done: Promise<{ tree: AtspiRawNode; version: number | null }>;
+  /** How far it got. */
+  progress: ReadProgress;
+  /** When it began (ms since epoch). */
+  started: number;
+}
+
+/**
+ * The end of a cold read, or at `deadline` the verdict on it: a large tree
+ * still read on (TIMEOUT, saying so), or an app that stopped answering.
+ */
+async function byDeadline(
+  cold: ColdRead,
+  deadline: number,
+  bus: string,
+): Promise<{ tree: AtspiRawNode; version: number | null }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        stillAnswering(cold.progress, Date.now())
+          ? largeTreeTimeout(cold.progress, Date.now() - cold.started, true)
+          : noReplyError("reading its accessibility tree", bus),
+      );
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([cold.done, cut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

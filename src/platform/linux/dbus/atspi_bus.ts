@@ -22,6 +22,12 @@ import { type BodyDecoder, DBusConnection, type MethodCall } from "./connection.
 import { type AppTraits, DetailFetcher } from "./details.ts";
 import { readShowing } from "./showing.ts";
 import { dbusErrorName } from "./errors.ts";
+import {
+  largeTreeTimeout,
+  newProgress,
+  type ReadProgress,
+  stillAnswering,
+} from "./read_progress.ts";
 import { getProperties, readProperties } from "./props.ts";
 import { answersGetAll, knownWholeTextAnswer, type Toolkit } from "../toolkit.ts";
 import type { DBusValue, Variant } from "./value.ts";
@@ -68,6 +74,8 @@ export interface ReadTreeOptions {
   deadline: number;
   /** Use the app's bulk cache when it has one (default true; false walks every object). */
   bulk?: boolean;
+  /** Updated as the app answers: how far the read got (see read_progress.ts). */
+  progress?: ReadProgress;
 }
 
 /** Counters of the last read, for profiling. */
@@ -249,6 +257,8 @@ export class AtspiBus {
       this.#directTo(bus, opts.deadline),
     ]);
     const conn = direct ?? this.#conn;
+    const progress = opts.progress ?? newProgress();
+    progress.answeredAt = () => conn.answeredAt.get(bus) ?? 0;
     const call = appCall(conn, bus, opts.deadline);
     let idx: ItemIndex | null = null;
     const toolkit = this.toolkit(bus, opts.deadline);
@@ -289,7 +299,7 @@ export class AtspiBus {
         opts,
         traits,
         (n, leaf) => {
-          count++;
+          progress.objects = ++count;
           fetcher.add(n, leaf);
         },
       );
@@ -297,11 +307,15 @@ export class AtspiBus {
       // Never leave fetches running behind a failed read.
       fetcher.abort(e);
       await fetcher.finish().catch(() => {});
-      throw e;
+      throw cutShort(e, progress, opts.deadline, t0);
     }
     const structureMs = performance.now() - t0;
-    await fetcher.finish();
-    checkDeadline(opts.deadline);
+    try {
+      await fetcher.finish();
+      checkDeadline(opts.deadline);
+    } catch (e) {
+      throw cutShort(e, progress, opts.deadline, t0);
+    }
     const s = this.stats;
     this.lastProfile = {
       bulk: idx !== null,
@@ -414,6 +428,20 @@ function appCall(conn: DBusConnection, bus: string, deadline: number): AppCall {
     const m: MethodCall = { destination: bus, path, interface: iface, member, signature, body };
     return decode ? conn.callWith(m, deadline, decode) : conn.call(m, deadline);
   }) as AppCall;
+}
+
+/**
+ * A read's error as the caller should see it: the deadline (an unanswered
+ * call, or the walk's own check) cutting a read of an app that was still
+ * answering means a large tree, not a hung app (TIMEOUT with how far the
+ * read got).
+ */
+function cutShort(e: unknown, progress: ReadProgress, deadline: number, t0: number): unknown {
+  if (!(e instanceof DesktopError)) return e;
+  if (e.code !== "APP_UNRESPONSIVE" && e.code !== "TIMEOUT") return e;
+  if (!stillAnswering(progress, deadline)) return e;
+  const ms = deadline - (performance.timeOrigin + t0);
+  return largeTreeTimeout(progress, ms, false);
 }
 
 function checkDeadline(deadline: number): void {

@@ -76,6 +76,8 @@ export class DBusConnection {
   #timerAt = Infinity;
   /** Our unique name on the bus (from Hello). */
   uniqueName = "";
+  /** When each peer last answered one of our calls (ms since epoch), by its bus name. */
+  readonly answeredAt = new Map<string, number>();
   /** Wire counters since the connection opened. */
   readonly stats: WireStats = { calls: 0, writes: 0, bytesOut: 0, bytesIn: 0, decodeMs: 0 };
 
@@ -295,6 +297,7 @@ export class DBusConnection {
     const p = msg.replySerial === undefined ? undefined : this.#pending.get(msg.replySerial);
     if (!p) return;
     this.#pending.delete(msg.replySerial!);
+    if (p.call.destination) this.answeredAt.set(p.call.destination, Date.now());
     try {
       if (msg.type === MessageType.METHOD_RETURN) {
         const reader = body ?? new Reader(new Uint8Array(0));
