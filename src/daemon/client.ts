@@ -24,16 +24,50 @@ export interface DaemonChoice {
   use: boolean;
   /** Whether a background process may be started for it when none runs. */
   start: boolean;
+  /**
+   * Whether running it twice could do twice what it does (an action): once
+   * its request is out, it never runs again in this process.
+   */
+  acts: boolean;
 }
 
 /** Options whose meaning depends on this process (its directory, its stdin): such lines stay here. */
-const LOCAL_OPTIONS = new Set(["--from", "--save", "--help", "-h", "--version", "-V"]);
+const LOCAL_OPTIONS = new Set([
+  "--from",
+  "--save",
+  "--text-file",
+  "--help",
+  "-h",
+  "--version",
+  "-V",
+]);
+
+/** Verbs that only look: when the background process fails them, this process may run them. */
+const LOOKING_VERBS = new Set(["read", "find"]);
+/**
+ * Verbs that act, each done once by whichever process gets it: the kept trees make their
+ * resolving read and the check of their effect warm. (`wait` and `observe` hold the process
+ * for their whole time; `run` and `fill` read files: they stay here.)
+ */
+const ACTING_VERBS = new Set([
+  "click",
+  "type",
+  "key",
+  "set-value",
+  "scroll",
+  "focus",
+  "action",
+  "drag",
+]);
 
 /**
  * Whether a command line may go through the background process: a live
- * `read` (no `--from`, no `--save`), without `--no-daemon` and without
- * `DESKTOP_NO_DAEMON=1`. One is started on demand with `DESKTOP_DAEMON=1`;
- * otherwise only a running one (`desktop daemon start`) is used.
+ * `read` or `find`, or an action (`click`, `type`, `key`,
+ * `set-value`, `scroll`, `focus`, `action`, `drag`), with no option that
+ * names a file of this process (`--from`, `--save`, `--text-file`), without
+ * `--no-daemon` and without `DESKTOP_NO_DAEMON=1`. One is started on demand
+ * with `DESKTOP_DAEMON=1`; otherwise only a running one (`desktop daemon
+ * start`) is used.
  *
  * @param args the command line
  * @param env reads a variable
@@ -46,7 +80,11 @@ const LOCAL_OPTIONS = new Set(["--from", "--save", "--help", "-h", "--version", 
  * assert.equal(daemonChoice(["read", "--app", "gedit"], none).use, true);
  * assert.equal(daemonChoice(["read", "--no-daemon"], none).use, false);
  * assert.deepEqual(daemonChoice(["read", "--no-daemon"], none).argv, ["read"]);
- * assert.equal(daemonChoice(["click", "--ref", "a"], none).use, false);
+ * assert.equal(daemonChoice(["click", "--ref", "a"], none).use, true);
+ * assert.equal(daemonChoice(["click", "--ref", "a"], none).acts, true);
+ * assert.equal(daemonChoice(["read"], none).acts, false);
+ * assert.equal(daemonChoice(["wait", "--text", "Done"], none).use, false);
+ * assert.equal(daemonChoice(["type", "--text-file", "-"], none).use, false);
  * assert.equal(daemonChoice(["read"], (k) => k === "DESKTOP_NO_DAEMON" ? "1" : undefined).use, false);
  * ```
  */
@@ -58,8 +96,9 @@ export function daemonChoice(
   const off = argv.length !== args.length || env("DESKTOP_NO_DAEMON") === "1";
   const verb = argv.find((a) => !a.startsWith("-"));
   const local = argv.some((a) => LOCAL_OPTIONS.has(a.split("=")[0]));
-  const use = !off && verb === "read" && argv[0] === "read" && !local;
-  return { argv, use, start: use && env("DESKTOP_DAEMON") === "1" };
+  const acts = ACTING_VERBS.has(verb ?? "");
+  const use = !off && verb === argv[0] && (acts || LOOKING_VERBS.has(verb ?? "")) && !local;
+  return { argv, use, start: use && env("DESKTOP_DAEMON") === "1", acts };
 }
 
 /** The command's `--timeout` in ms (the default when absent or unreadable). */
@@ -92,15 +131,19 @@ function serveCommand(): string[] {
 /** A union's members, each without `K`. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** How long before this process stops waiting the background process answers (at most). */
-const ANSWER_MARGIN_MS = 500;
+/**
+ * How long before this process stops waiting the background process answers (at most; a
+ * tenth of the time it has, when less): what it prints takes time on a busy machine too.
+ */
+const ANSWER_MARGIN_MS = 1000;
 
 /** No process listens on the socket (it was killed): a socket file left over. */
 const REFUSED = Symbol("refused");
 
 /**
  * Sends one request and reads the one-line answer, within `ms`: null when
- * none came, {@link REFUSED} when nothing listens on the socket.
+ * none came, {@link REFUSED} when the request never reached a process
+ * (nothing listens on the socket, or it could not be sent whole).
  */
 async function exchange<T>(
   req: DistributiveOmit<DaemonRequest, "token">,
@@ -112,6 +155,7 @@ async function exchange<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let expire: (v: null) => void = () => {};
   const expired = new Promise<null>((resolve) => (expire = resolve));
+  let sent = false;
   const work = (async (): Promise<T | null | typeof REFUSED> => {
     const paths = daemonPaths();
     try {
@@ -125,6 +169,8 @@ async function exchange<T>(
     const token = await Deno.readTextFile(paths.token);
     const bytes = new TextEncoder().encode(JSON.stringify({ ...req, token }) + "\n");
     for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
+    // A request is one line: until its end is out, no process can have run it.
+    sent = true;
     // The deadline's timer is made once the request is out, while the background process works:
     // a process's first timer costs about 10 ms. What comes before cannot block (a unix socket's
     // connect fails at once when its queue is full; the request fits the socket's buffer).
@@ -139,7 +185,7 @@ async function exchange<T>(
       const nl = text.indexOf("\n");
       if (nl !== -1) return JSON.parse(text.slice(0, nl)) as T;
     }
-  })().catch(() => null);
+  })().catch(() => sent ? null : REFUSED);
   try {
     return await Promise.race([work, expired]);
   } finally {
@@ -221,7 +267,9 @@ export type DaemonOutcome = { ran: RunReply } | { fallback: string | null };
  */
 export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutcome> {
   const deadline = performance.timeOrigin + timeoutOf(choice.argv);
-  const budget = () => Math.floor((deadline - Date.now()) / 2);
+  // A look may run here after all, in the time left; an action never runs twice, so its whole
+  // time is the background process's.
+  const budget = () => Math.floor((deadline - Date.now()) / (choice.acts ? 1 : 2));
   let paths;
   try {
     paths = daemonPaths();
@@ -258,5 +306,23 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
       // Gone already.
     }
   }
+  if (choice.acts && ran === null) return { ran: outcomeUnknown(ms) };
   return { fallback: `the background process did not answer within ${ms} ms` };
+}
+
+/**
+ * The answer to an action the background process got but did not answer:
+ * it may have been done, so it is not done again here.
+ */
+function outcomeUnknown(ms: number): RunReply {
+  const error = {
+    error: true,
+    code: "TIMEOUT",
+    message: `the background process took the command but did not answer within ${ms} ms: ` +
+      "whether it was done is unknown",
+    suggestion: "Read the app to see whether the action was done before doing it again; " +
+      "`desktop daemon stop`, or --no-daemon, runs commands in their own process",
+    details: { daemon: true },
+  };
+  return { stdout: "", stderr: JSON.stringify(error) + "\n", code: 1 };
 }

@@ -14,6 +14,7 @@
  */
 
 import type { Desktop } from "../desktop.ts";
+import { DEFAULT_TIMEOUT_MS } from "../desktop_types.ts";
 import { type LiveTreeStats, setLiveTrees } from "../platform/linux/live_tree.ts";
 import { setSessionPool } from "../commands/_shared.ts";
 import { type DaemonPaths, daemonPaths } from "./paths.ts";
@@ -120,18 +121,26 @@ export function desktopFiles(env: (k: string) => string | undefined): string[] {
 }
 
 /**
- * Sessions kept open across commands, one per timeout and session name; `close` is a no-op.
- * Each call of theirs also ends by `callerDeadline()`, the waiting client's deadline.
+ * The longest a call of the background process's sessions may take: each
+ * ends by its client's deadline first (see {@link sessionPool}).
+ */
+const SESSION_TIMEOUT_MS = 120_000;
+
+/**
+ * Sessions kept open across commands, one per session name; `close` is a no-op.
+ * Each call of theirs ends by `callerDeadline()`, the deadline of the client
+ * waiting (its own `--timeout`): one session serves every timeout, so a
+ * command that raises `--timeout` finds the trees the others kept.
  */
 function sessionPool(callerDeadline: () => number | undefined) {
   const sessions = new Map<string, Promise<Desktop>>();
   const open = (opts: { timeout?: number; session?: string }) => {
-    const key = `${opts.timeout ?? ""}|${opts.session ?? ""}`;
+    const key = opts.session ?? "";
     let s = sessions.get(key);
     if (!s) {
       s = import("../connect.ts").then(({ connect }) =>
         connect({
-          ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout } : {}),
+          timeoutMs: SESSION_TIMEOUT_MS,
           persistRefs: true,
           reuseUnchangedReads: true,
           callerDeadline,
@@ -317,7 +326,10 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
         await writeAll(conn, JSON.stringify({ stopped: true }) + "\n");
         stop();
       } else if (req.type === "run" && Array.isArray(req.argv)) {
-        const by = typeof req.answerBy === "number" ? req.answerBy : undefined;
+        // A client that says no deadline (an older one) waits the default timeout.
+        const by = typeof req.answerBy === "number"
+          ? req.answerBy
+          : Date.now() + DEFAULT_TIMEOUT_MS;
         const run = queue.then(async () => {
           answerBy = by;
           try {

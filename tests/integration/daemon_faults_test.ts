@@ -179,3 +179,68 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "daemon: an action goes through it once; one it took but did not answer is never made again",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const d = await startDesktop({ app: "gtk3-widget-factory" });
+    const pids: number[] = [];
+    const timeout = 3000;
+    const bound = timeout + 6000;
+    /** Whether the box is checked, by a read in the CLI's own process (the witness). */
+    const checked = async (box: string) => {
+      const r = await cli(d, ["read", "--app", d.appName, "--no-daemon"]);
+      assert.equal(r.code, 0, r.stderr);
+      const line = r.stdout.split("\n").find((l) => l.includes(`|${box}] chk `));
+      assert.ok(line, `no line for ${box}`);
+      return /\bchecked\b/.test(line);
+    };
+    try {
+      const cold = await cli(d, ["read", "--app", d.appName, "--no-daemon"]);
+      const box = /^\s*\[\d+\|([^\]]+)\] chk "[^"]+"(?! checked)/m.exec(cold.stdout)?.[1];
+      assert.ok(box, `an unchecked check box in:\n${cold.stdout}`);
+
+      // Through the background process (started for it): done once, and said so.
+      const click = await cli(d, ["click", "--app", d.appName, "--ref", box]);
+      assert.equal(click.code, 0, click.stderr);
+      assert.match(click.stdout, /^ok click /);
+      assert.equal(click.stderr, "", "no note: the background process answered");
+      const pid = await daemonPid(d);
+      pids.push(pid);
+      assert.equal(JSON.parse((await cli(d, ["daemon", "status"])).stdout).served, 1);
+      assert.equal(await checked(box), true, "the click checked the box");
+
+      // A stopped background process takes the request but cannot answer: the action is not
+      // made again here, and the command says its outcome is unknown, by its deadline.
+      Deno.kill(pid, "SIGSTOP");
+      let r: Run;
+      try {
+        r = await cli(d, ["click", "--app", d.appName, "--ref", box, "--timeout", String(timeout)]);
+      } finally {
+        Deno.kill(pid, "SIGCONT");
+      }
+      assert.equal(r.code, 1, r.stdout);
+      assert.equal(codeOf(r.stderr), "TIMEOUT", r.stderr);
+      assert.match(r.stderr, /whether it was done is unknown/);
+      assert.ok(r.ms < bound, `answered after ${r.ms} ms`);
+      // Continued, it finds the request's deadline gone: not made late either.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(await checked(box), true, "the click was made by nobody");
+
+      // Alive again, it toggles the box back.
+      const back = await cli(d, ["click", "--app", d.appName, "--ref", box]);
+      assert.equal(back.code, 0, back.stderr);
+      assert.equal(await checked(box), false, "the second click unchecked the box");
+    } finally {
+      await d.stop();
+      for (let i = 0; i < 100 && pids.some(alive); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (const p of pids.filter(alive)) Deno.kill(p, "SIGKILL");
+    }
+  },
+});
