@@ -87,6 +87,8 @@ export async function settleChanges(
   let prev: Element | null = null;
   let pause = POLL_MS;
   let readError: DesktopError | undefined;
+  /** When the last read began: a read shows the app as it was then, not when it ends. */
+  let began = now();
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
     if (now() >= hard) {
@@ -96,6 +98,7 @@ export async function settleChanges(
     // Back off: a big app read many times over would slow the app it watches.
     pause = Math.min(MAX_POLL_MS, Math.round(pause * 1.6));
     let cur: Element;
+    began = now();
     try {
       cur = await read();
     } catch (e) {
@@ -113,7 +116,9 @@ export async function settleChanges(
     changes = diffTrees(before, cur, diffOpts);
     if (changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0) break;
     prev = cur;
-  } while (now() < until);
+    // A read that took longer than the settle time (a large app) began before the effect had
+    // its time to show: "nothing changed" waits for one read begun after that time.
+  } while (now() < until || (changes.length === 0 && began < until - POLL_MS && now() < hard));
   const settled: Settled = readError ? { root, changes, readError } : { root, changes };
   return finish(settled);
 

@@ -209,6 +209,36 @@ Deno.test("settle: waits for the change to hold still, and stops at the settle t
   assert.ok(k >= 4 && clock >= 1000);
 });
 
+Deno.test("settle: a read slower than the settle time is followed by one begun after it", async () => {
+  // A large app: each read takes 4 s and shows the app as it was when the read began (its
+  // parts are read in turn). The action's effect shows 900 ms after it.
+  let clock = 0;
+  const sleep = (ms: number) => (clock += ms, Promise.resolve());
+  const before: Element = { i: 1, ref: "page", r: "web", c: [] };
+  const after: Element = { ...before, c: [{ i: 2, ref: "settings", r: "group", t: "Settings" }] };
+  const began: number[] = [];
+  const read = () => {
+    began.push(clock);
+    const seen = clock >= 900 ? after : before;
+    clock += 4000;
+    return Promise.resolve(seen);
+  };
+  const s = await settleChanges(before, read, { sleep, now: () => clock, settleMs: 1500 });
+  assert.equal(s.changes.length, 1, "the change was seen, not 'nothing changed'");
+  assert.ok(began.at(-1)! >= 1500 - 100, `the last read began at ${began.at(-1)} ms`);
+  // Within the deadline only: one that leaves no time for another read ends as it was.
+  clock = 0;
+  began.length = 0;
+  const cut = await settleChanges(before, read, {
+    sleep,
+    now: () => clock,
+    settleMs: 1500,
+    deadline: 4200,
+  });
+  assert.deepEqual(cut.changes, []);
+  assert.equal(began.length, 1);
+});
+
 Deno.test("judge: set-value to the state the element already has is not a failure", () => {
   const box: Element = { i: 2, ref: "b", r: "chk", chk: true };
   const e = judgeEffect({ kind: "set-value", value: "true" }, box, { root: box, changes: [] }, 100);
