@@ -246,6 +246,26 @@ Deno.test("live tree: changed children make the node's subtree read again, splic
   assert.equal(live.stats().nodesReread, 4);
 });
 
+Deno.test("live tree: events from objects made since the read are covered by their parent's part", async () => {
+  // A popover: its parts announce themselves (a name, a state) as they are made, before or
+  // beside the children-changed of the node that holds them.
+  const { app, live, now, reread } = keptPage();
+  const popover = node("/pop", [node("/pop/a", [], { extents: [80, 10, 10, 10] })], {
+    extents: [80, 10, 10, 10],
+  });
+  at(now.tree, "/row1").children.push(popover);
+  app.fire(KEY.bus, ev("/pop/a", NAME));
+  app.fire(KEY.bus, ev("/row1", CHILDREN));
+  app.fire(KEY.bus, ev("/pop", "object:state-changed:showing"));
+  assert.deepEqual(await live.get(KEY, reread), now.tree);
+  assert.deepEqual(now.asked, ["/row1"]);
+  assert.equal(live.stats().patched, 1);
+  // One from an object no part read holds: the change is where the tree is not, cold.
+  app.fire(KEY.bus, ev("/elsewhere", NAME));
+  app.fire(KEY.bus, ev("/row1", CHILDREN));
+  assert.equal(await live.get(KEY, reread), null);
+});
+
 Deno.test("live tree: a node shown or hidden makes its parent's subtree read again; a hidden one leaves", async () => {
   const { app, live, now, reread } = keptPage();
   at(now.tree, "/btn2").states = [1, 0]; // not VISIBLE: a read leaves it out

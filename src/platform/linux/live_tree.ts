@@ -812,6 +812,8 @@ export class LiveTrees {
     const labels = new Set<string>();
     for (const node of places.byPath.values()) if (node.labelledBy) labels.add(node.labelledBy);
     const parts = new Map<AtspiRawNode, Part>();
+    /** Objects events came from that the kept tree does not hold. */
+    const unplaced = new Set<string>();
     // Subtrees whose children change with no event that says so: read again, events or not.
     for (const manager of managersOf(tree)) addPart(parts, places, manager, true);
     for (const { seq, event } of app.events) {
@@ -822,7 +824,10 @@ export class LiveTrees {
       if (!node) {
         // A destroyed object the tree does not hold changes nothing in it.
         if (event.kind === "object:state-changed:defunct") continue;
-        return null;
+        // An object made since the read (a popover's parts announce themselves as they are
+        // made): a part read again must hold it, else the change is where the tree is not.
+        unplaced.add(event.path);
+        continue;
       }
       const target = extent === "parent" ? places.parentOf.get(node) : node;
       if (!target) return null;
@@ -863,6 +868,18 @@ export class LiveTrees {
     for (const path of moved) {
       const node = places.byPath.get(path);
       if (!node || !covered(node)) return null;
+    }
+    if (unplaced.size > 0) {
+      const fresh = new Set<string>();
+      for (const part of parts.values()) {
+        const stack = part.whole && part.fresh ? [part.fresh] : [];
+        while (stack.length) {
+          const n = stack.pop()!;
+          fresh.add(n.path);
+          stack.push(...n.children);
+        }
+      }
+      for (const path of unplaced) if (!fresh.has(path)) return null;
     }
     for (const part of parts.values()) {
       const parent = places.parentOf.get(part.node);
