@@ -89,9 +89,11 @@ export async function settleChanges(
   let readError: DesktopError | undefined;
   /** When the last read began: a read shows the app as it was then, not when it ends. */
   let began = now();
+  /** What the last read and its comparison took: one that would end past the deadline waits. */
+  let cost = 0;
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
-    if (now() >= hard) {
+    if (now() + (prev ? cost : 0) >= hard) {
       // No time left to read again: judge on what was read, if anything was.
       return finish(prev ? { root, changes } : { root, changes, readError: pastDeadline() });
     }
@@ -114,7 +116,9 @@ export async function settleChanges(
     readError = undefined;
     root = cur;
     changes = diffTrees(before, cur, diffOpts);
-    if (changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0) break;
+    const holds = changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0;
+    cost = now() - began;
+    if (holds) break;
     prev = cur;
     // A read that took longer than the settle time (a large app) began before the effect had
     // its time to show: "nothing changed" waits for one read begun after that time.

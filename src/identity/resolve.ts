@@ -557,10 +557,29 @@ function lastReadId(
   el: { ref?: string; r: string; t?: string; nid?: string },
   run: StoredRead | null,
 ): number | undefined {
-  return run?.elements.find((s) =>
-    s.ref === el.ref && s.r === el.r && s.t === el.t &&
+  if (!run) return undefined;
+  return storedByRef(run).get(el.ref)?.find((s) =>
+    s.r === el.r && s.t === el.t &&
     (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
   )?.i;
+}
+
+/** Each stored read's elements by ref, in their order: an action's many changes look up each. */
+const runIndexes = new WeakMap<StoredRead, Map<string | undefined, StoredRead["elements"]>>();
+
+/** A stored read's elements by ref (made once per read). */
+function storedByRef(run: StoredRead): Map<string | undefined, StoredRead["elements"]> {
+  let index = runIndexes.get(run);
+  if (!index) {
+    index = new Map();
+    for (const s of run.elements) {
+      const same = index.get(s.ref);
+      if (same) same.push(s);
+      else index.set(s.ref, [s]);
+    }
+    runIndexes.set(run, index);
+  }
+  return index;
 }
 
 /** The same error with its candidates' ids taken from the last read (none when it lacked them). */

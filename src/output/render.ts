@@ -193,12 +193,12 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   const menus = new Set(
     changes.filter((ch) => ch.type === "added" && ch.el.r === "menu").map((ch) => ch.ref),
   );
-  const listed = new Map<string, string[] | null>();
-  const linesOf = (ref: string): string[] | null => {
+  const listed = new Map<string, AddedLine[] | null>();
+  const linesOf = (ref: string): AddedLine[] | null => {
     if (!listed.has(ref)) {
       const lines = addedLines(subtrees.get(ref)!);
       const fits = lines.length <= ADDED_LINES_LISTED &&
-        lines.reduce((n, l) => n + l.length, 0) <= ADDED_CHARS_LISTED;
+        lines.reduce((n, l) => n + l.line.length, 0) <= ADDED_CHARS_LISTED;
       listed.set(ref, menus.has(ref) || fits ? lines : null);
     }
     return listed.get(ref)!;
@@ -221,6 +221,17 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     }
   }
   const lines: string[] = [];
+  /** For each line of a lone element added or removed: its kind, and what to sample of it. */
+  const lone = new Map<number, { kind: string; sample: string }>();
+  const loneLine = (sign: string, ref: string, role: string, text: string, t?: string) => {
+    lone.set(lines.length, {
+      kind: `${sign} ${role}\u0000${containerOf(ref)}`,
+      sample: t
+        ? JSON.stringify(t.length > SAMPLE_CHARS ? `${t.slice(0, SAMPLE_CHARS)}…` : t)
+        : ref,
+    });
+    lines.push(text);
+  };
   const reordered = new Set<string>();
   for (const ch of changes) {
     switch (ch.type) {
@@ -231,7 +242,10 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         if (top(ch) !== undefined || unprinted(ch, ch.el)) break;
         const whole = linesOf(ch.ref);
         if (whole) {
-          for (const line of whole) lines.push(`+ ${line}`);
+          for (const { line, leaf } of whole) {
+            if (leaf?.ref) loneLine("+", leaf.ref, leaf.r, `+ ${line}`, leaf.t);
+            else lines.push(`+ ${line}`);
+          }
         } else {
           const shown = namedPart(subtrees.get(ch.ref)!);
           lines.push(
@@ -244,7 +258,8 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
       case "removed": {
         const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
         if (ch.up === undefined && !unprinted(ch, el)) {
-          lines.push(`- ${elementLine(el)}${gone(ch)}`);
+          if (count(ch) === 0) loneLine("-", ch.ref, ch.r, `- ${elementLine(el)}`, ch.t);
+          else lines.push(`- ${elementLine(el)}${gone(ch)}`);
         }
         break;
       }
@@ -274,7 +289,45 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
     }
   }
   if (lines.length === 0) return "";
-  return lines.join("\n") + "\n";
+  return manyAsOne(lines, lone).join("\n") + "\n";
+}
+
+/** More lone elements of one kind in one place than this are one line (a page's line numbers). */
+const LONE_LISTED = 8;
+/** Samples that line quotes. */
+const SAMPLES = 3;
+/** Longest sample text. */
+const SAMPLE_CHARS = 30;
+
+/** The ref of the part holding `ref` ("" at the top). */
+function containerOf(ref: string): string {
+  const at = ref.lastIndexOf("/");
+  return at === -1 ? "" : ref.slice(0, at);
+}
+
+/**
+ * The lines with each kind of lone element added or removed in one place
+ * that came more than {@link LONE_LISTED} times said once, where the first
+ * was: how many, a few of them, and where to read them.
+ */
+function manyAsOne(
+  lines: readonly string[],
+  lone: ReadonlyMap<number, { kind: string; sample: string }>,
+): string[] {
+  const byKind = new Map<string, number[]>();
+  for (const [at, { kind }] of lone) byKind.set(kind, [...byKind.get(kind) ?? [], at]);
+  const dropped = new Set<number>();
+  const summary = new Map<number, string>();
+  for (const [kind, ats] of byKind) {
+    if (ats.length <= LONE_LISTED) continue;
+    const [head, where] = kind.split("\u0000");
+    const samples = ats.slice(0, SAMPLES).map((at) => lone.get(at)!.sample).join(", ");
+    const place = where ? ` in ${where}` : "";
+    const read = head.startsWith("+") && where ? `: read --scope-ref ${where} to see them` : "";
+    summary.set(ats[0], `${head.replace(/ /, ` ${ats.length} `)}${place} (${samples}, …)${read}`);
+    for (const at of ats.slice(1)) dropped.add(at);
+  }
+  return lines.flatMap((line, at) => dropped.has(at) ? [] : [summary.get(at) ?? line]);
 }
 
 /** A text named by its role (`…/txt`, `…/txt.2`): its ref says nothing of its own. */
@@ -314,9 +367,19 @@ function addedSubtrees(changes: readonly Change[]): Map<string, Element> {
 }
 
 /** A new subtree's lines as a read prints them; an unlabeled container stands aside. */
-function addedLines(root: Element): string[] {
+function addedLines(root: Element): AddedLine[] {
   if (root.c?.length && isAnonymous(root)) return root.c.flatMap(addedLines);
-  return renderAgent(root, { bounds: false }).trimEnd().split("\n");
+  const lines = renderAgent(root, { bounds: false }).trimEnd().split("\n");
+  if (lines.length === 1 && !root.c?.length) return [{ line: lines[0], leaf: root }];
+  return lines.map((line) => ({ line }));
+}
+
+/** A line of a new subtree, with its element when that stands alone (no children). */
+interface AddedLine {
+  /** The line, as a read prints it. */
+  line: string;
+  /** The element, when the line is a lone element's. */
+  leaf?: Element;
 }
 
 /**

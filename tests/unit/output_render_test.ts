@@ -1045,3 +1045,42 @@ Deno.test("agent: a run prints the ref of a part named after its row on each row
     );
   }
 });
+
+Deno.test("renderChanges: many lone elements of one kind in one place are one line with samples", () => {
+  const texts = (n: number) =>
+    Array.from({ length: n }, (_, k) => ({
+      type: "added" as const,
+      ref: `main/txt.${k + 10}`,
+      el: { i: 0, r: "txt" as const, t: String(k + 1) },
+    }));
+  // Line numbers shown on every code example: the check box's change, then one line for them.
+  const shown = renderChanges([
+    { type: "changed", ref: "settings/show-line-numbers", i: 5, changes: { chk: [false, true] } },
+    ...texts(2000),
+  ], "agent");
+  assert.equal(
+    shown,
+    "~ [5|settings/show-line-numbers] chk: false -> true\n" +
+      '+ 2000 txt in main ("1", "2", "3", …): read --scope-ref main to see them\n',
+  );
+  const hidden = texts(2000).map((a) => ({
+    type: "removed" as const,
+    ref: a.ref,
+    i: 3,
+    r: "txt",
+    t: a.el.t,
+  }));
+  assert.equal(renderChanges(hidden, "agent"), '- 2000 txt in main ("1", "2", "3", …)\n');
+  // A few are listed one by one, as before.
+  assert.equal(renderChanges(texts(3), "agent").split("\n").filter(Boolean).length, 3);
+  // Another kind, or another place, is not folded in.
+  const mixed = [
+    ...texts(9),
+    { type: "added" as const, ref: "nav/btn", el: { i: 0, r: "btn" as const, t: "Go" } },
+  ];
+  assert.deepEqual(renderChanges(mixed, "agent").trimEnd().split("\n").slice(1), [
+    '+ [-|nav/btn] btn "Go"',
+  ]);
+  // JSONL keeps every change.
+  assert.equal(renderChanges(texts(20), "jsonl").trimEnd().split("\n").length, 20);
+});
