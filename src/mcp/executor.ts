@@ -141,7 +141,14 @@ export function inProcessExecutor(open: (timeoutMs: number) => Promise<Desktop>)
 
 /** A message to a worker process (one JSON line). */
 export type ToWorker =
-  | { type: "call"; id: number; op: string; args: Args }
+  | {
+    type: "call";
+    id: number;
+    op: string;
+    args: Args;
+    /** When the server stops waiting (ms since epoch): the worker answers by then. */
+    answerBy?: number;
+  }
   | { type: "cancel"; id: number };
 
 /** A message from a worker process (one JSON line); `ready` (id 0) once it can take calls. */
@@ -150,6 +157,9 @@ export type FromWorker =
   | { type: "result"; id: number; result: unknown }
   | { type: "error"; id: number; error: ReturnType<DesktopError["toJSON"]> }
   | { type: "event"; id: number; event: unknown };
+
+/** How long before a call's deadline its worker answers (at most; a tenth of the call's time). */
+const ANSWER_MARGIN_MS = 500;
 
 /** At most this many worker processes live at once; further calls wait for one (see {@link processExecutor}). */
 export const MAX_WORKERS = 3;
@@ -435,6 +445,11 @@ export function processExecutor(
     capacity: max,
     run(op, args, callOpts) {
       const lease: Lease = { sent: false, abandoned: false, app: appKeyOf(args) };
+      // The worker answers a little before the deadline kills it: its own answer (a TIMEOUT that
+      // says a large tree is still being read, and kept) is worth more than this one's.
+      const answerBy = Number.isFinite(callOpts.deadlineMs)
+        ? Date.now() + callOpts.deadlineMs - Math.min(ANSWER_MARGIN_MS, callOpts.deadlineMs / 10)
+        : undefined;
       const granted = new Promise<void>((resolve, reject) => {
         lease.wake = (err) => err ? reject(err) : resolve();
       });
@@ -455,7 +470,13 @@ export function processExecutor(
             else if (m.type === "error") reject(fromJson(m.error));
           };
           lease.sent = true;
-          w.send({ type: "call", id, op: op.name, args });
+          w.send({
+            type: "call",
+            id,
+            op: op.name,
+            args,
+            ...(answerBy !== undefined ? { answerBy } : {}),
+          });
         })
       );
       let dropped = false;

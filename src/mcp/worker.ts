@@ -36,6 +36,8 @@ export async function serveWorker(
   const sessions = new Map<number, Promise<Desktop>>();
   const running = new Map<number, AbortController>();
   const sessionName = opts.session;
+  /** When the server stops waiting for the call running now (it sends one at a time). */
+  let answerBy: number | undefined;
   let writing = Promise.resolve();
   const post = (m: FromWorker) => {
     writing = writing.then(() => write(JSON.stringify(m) + "\n")).catch(() => {});
@@ -48,6 +50,7 @@ export async function serveWorker(
           timeoutMs,
           persistRefs: true,
           reuseUnchangedReads: true,
+          callerDeadline: () => answerBy,
           ...(sessionName !== undefined ? { session: sessionName } : {}),
         })
       );
@@ -67,6 +70,7 @@ export async function serveWorker(
     }
     const ctrl = new AbortController();
     running.set(m.id, ctrl);
+    answerBy = typeof m.answerBy === "number" ? m.answerBy : undefined;
     try {
       const op = (OPS as unknown as Record<string, AnyOp>)[m.op];
       if (!op) throw new Error(`no operation ${m.op}`);
@@ -81,6 +85,7 @@ export async function serveWorker(
       post({ type: "error", id: m.id, error: toDesktopError(err).toJSON() });
     } finally {
       running.delete(m.id);
+      answerBy = undefined;
     }
   };
   let rest = "";

@@ -301,8 +301,11 @@ for await (const chunk of Deno.stdin.readable) {
     rest = rest.slice(nl + 1);
     if (m.type !== "call") continue;
     if (m.args.grow) for (;;) hoard.push(new Array(1e6).fill(hoard.length));
-    await new Promise((r) => setTimeout(r, m.args.sleep ?? 0));
-    await Deno.stdout.write(enc.encode(JSON.stringify({ type: "result", id: m.id, result: { pid: Deno.pid } }) + "\\n"));
+    // A call that works until the server stops waiting (a large tree read on) answers by then.
+    const sleep = m.args.untilAnswerBy ? m.answerBy - Date.now() : m.args.sleep ?? 0;
+    await new Promise((r) => setTimeout(r, sleep));
+    const result = { pid: Deno.pid, answerBy: m.answerBy };
+    await Deno.stdout.write(enc.encode(JSON.stringify({ type: "result", id: m.id, result }) + "\\n"));
   }
 }
 `;
@@ -348,6 +351,31 @@ Deno.test({
       assert.ok(pool.started().length <= 3, `${pool.started().length} workers started`);
       // 20 calls of 200 ms on 3 workers: queued, not serialized behind a start-up each.
       assert.ok(Date.now() - started < 20_000);
+    } finally {
+      exec.close();
+      await Deno.remove(pool.dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "fault mcp 13: a worker is told when the server stops waiting, and its answer by then is taken",
+  ignore: Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const pool = await fakePool();
+    const exec = processExecutor(pool.command, { maxWorkers: 1, idleMs: 60_000 });
+    try {
+      const started = Date.now();
+      const r = await exec.run(OPS.read, { untilAnswerBy: true }, opts(2000)) as {
+        pid: number;
+        answerBy: number;
+      };
+      assert.equal(typeof r.answerBy, "number", "the call carries when to answer by");
+      assert.ok(r.answerBy > started && r.answerBy < started + 2000, `${r.answerBy - started} ms`);
+      assert.ok(alive(r.pid), "the worker that answered in time is kept");
     } finally {
       exec.close();
       await Deno.remove(pool.dir, { recursive: true });
