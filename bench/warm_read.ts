@@ -12,7 +12,12 @@
  *   (src/daemon/), and without it (`--no-daemon`: nothing kept), next to
  *   `desktop --version` (the command tree's start-up) and an empty script
  *   (Deno's own start: the floor of any CLI process);
- * - a pyatspi walk of the same attributes (bench/pyatspi_walk.py).
+ * - a pyatspi walk of the same attributes (bench/pyatspi_walk.py);
+ * - a large page (5,000 rows, about 25,000 objects, more than a read's
+ *   default 10 s can walk on a slow machine): a whole read in the CLI's own
+ *   process with time enough, and through the background process the first
+ *   read (TIMEOUT while the app answers, read on), the time until a read is
+ *   whole, an unchanged read, and a click with its changes.
  *
  * Times are medians of `BENCH_ROUNDS` rounds (default 7), measured from the
  * caller's side (the MCP client, the shell that starts the process).
@@ -35,6 +40,8 @@ import { machineFacts, percentile, writeSection } from "./report.ts";
 
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 7);
 const ROWS = 470;
+/** Rows of the large page. */
+const LARGE_ROWS = 5000;
 
 const median = (xs: number[]) => percentile(xs, 50);
 const fmt = (ms: number) => `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
@@ -78,8 +85,91 @@ function loadAverage(): string {
   }
 }
 
+/** What the large page's reads and a click on it cost, through the background process. */
+async function largePage(): Promise<string[]> {
+  const file = await Deno.makeTempFile({ suffix: ".html" });
+  await Deno.writeTextFile(file, rowsPage(LARGE_ROWS, "Large page", 37));
+  await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
+  const cli = (args: string[]) => time(() => runCli(d, args));
+  try {
+    const long = ["--timeout", "120000"];
+    let objects = 0;
+    let coldMs = 0;
+    for (let i = 0; i < 40 && objects === 0; i++) {
+      const [t, r] = await cli(["read", "--app", d.appName, "--no-daemon", "--format", "json"]
+        .concat(long));
+      if (r.code === 0 && r.stdout.includes(`Select ${LARGE_ROWS - 1}`)) {
+        objects = (r.stdout.match(/"r":/g) ?? []).length;
+        coldMs = t;
+      } else await new Promise((r) => setTimeout(r, 500));
+    }
+    if (!objects) throw new Error("the large page was never read whole");
+    const [oneShot] = await cli(["read", "--app", d.appName, "--no-daemon", ...long]);
+    await runCli(d, ["daemon", "start"]);
+    try {
+      const started = performance.now();
+      const [firstMs, first] = await cli(["read", "--app", d.appName]);
+      const firstSays = first.code === 0
+        ? "whole"
+        : (JSON.parse(first.stderr.trim().split("\n").at(-1)!) as { code: string }).code;
+      let wholeAfter = first.code === 0 ? firstMs : 0;
+      for (let i = 0; i < 30 && !wholeAfter; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const [, r] = await cli(["read", "--app", d.appName]);
+        if (r.code === 0) wholeAfter = performance.now() - started;
+      }
+      const unchanged: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) unchanged.push((await cli(["read", "--app", d.appName]))[0]);
+      const [clickMs, click] = await cli([
+        "click",
+        "--app",
+        d.appName,
+        "--ref",
+        "select-10",
+        "--diff",
+      ]);
+      if (click.code !== 0) throw new Error(`click: ${click.stderr}`);
+      const [oneShotClick, again] = await cli(
+        ["click", "--app", d.appName, "--ref", "select-10", "--diff", "--no-daemon", ...long],
+      );
+      if (again.code !== 0) throw new Error(`click: ${again.stderr}`);
+      const verified = (out: string) => out.includes("unverified") ? "unverified" : "verified";
+      return [
+        "",
+        `Large page: ${LARGE_ROWS} rows (${objects} elements in our JSON read), same machine and ` +
+        "run. A read's default deadline is 10 s.",
+        "",
+        "| What | Time | |",
+        "| --- | ---: | --- |",
+        `| whole \`desktop read --no-daemon --timeout 120000\` process (cold) | ${
+          fmt(oneShot)
+        } | ` +
+        `(the JSON read: ${fmt(coldMs)}) |`,
+        `| first read through the background process | ${fmt(firstMs)} | ${firstSays} |`,
+        `| until a read through it is whole (read again each second) | ${fmt(wholeAfter)} | |`,
+        `| read of the unchanged page through it | ${fmt(median(unchanged))} | |`,
+        `| \`click --ref select-10 --diff\` through it | ${fmt(clickMs)} | ${
+          verified(click.stdout)
+        } |`,
+        `| the same click in the CLI's own process (\`--no-daemon --timeout 120000\`) | ` +
+        `${fmt(oneShotClick)} | ${verified(again.stdout)} |`,
+        "",
+        "A read the deadline cuts while the app still answers says TIMEOUT with how far it got; " +
+        "the background process reads on (a minute at most) and keeps the tree, so the next read " +
+        "is answered from it (tests/e2e/large_tree_test.ts).",
+      ];
+    } finally {
+      await runCli(d, ["daemon", "stop"]);
+    }
+  } finally {
+    await Deno.remove(file).catch(() => {});
+  }
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadAverage();
+  // On a desktop of its own, first: the figures below are not taken beside it.
+  const large = Deno.args.includes("--no-large") ? [] : await largePage();
   const file = await Deno.makeTempFile({ suffix: ".html" });
   await Deno.writeTextFile(file, rowsPage(ROWS, "Warm reads", 37));
   await using d = await startDesktop({ app: "chromium", url: `file://${file}` });
@@ -243,6 +333,7 @@ async function main(): Promise<void> {
       "`Provider.unchangedSince`, src/state/read_memo.ts). A CLI read through the background " +
       "process loads only the client (not the command tree that `--version` loads), so its " +
       "floor is Deno's own start (the empty-script row) plus the round trip.",
+      ...large,
     ].join("\n");
     console.log(body);
     if (Deno.args.includes("--section")) await writeSection("Warm reads (Linux)", body);
