@@ -171,9 +171,48 @@ export function withChanges(r: ActReport, withChanges: boolean): ActReport {
 export function actText(r: ActReport, showChanges: boolean): string {
   const line = actLine(r);
   const changes = r.changes as Change[] | undefined;
-  if (!showChanges || !changes) return line;
+  if (!changes) return line;
   // Boxes are already out unless asked for (the action's own diff): only what says nothing goes.
-  return `${line}\n${renderChanges(trimChanges(changes, { bounds: true }), "agent")}`.trimEnd();
+  const shown = trimChanges(changes, { bounds: true });
+  if (!showChanges) return line + windowsComeAndGone(shown);
+  return `${line}\n${renderChanges(shown, "agent")}`.trimEnd();
+}
+
+/** Roles whose coming or going changes where the next keys and clicks go. */
+const WINDOW_ROLES: ReadonlySet<string> = new Set(["window", "dialog"]);
+
+/**
+ * What an action's line says without its changes: a window or dialog that
+ * opened or closed (the next keys go to it, or no longer do).
+ *
+ * @param changes the action's changes
+ * @returns `; opened dialog "Save As" [save-as]` and the like, or ""
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { windowsComeAndGone } from "./render.ts";
+ * assert.equal(
+ *   windowsComeAndGone([{ type: "added", ref: "save-as", el: { i: 0, r: "dialog", t: "Save As" } }]),
+ *   '; opened dialog "Save As" [save-as] (--diff shows what it holds)',
+ * );
+ * assert.equal(windowsComeAndGone([{ type: "removed", ref: "find", i: 4, r: "dialog", t: "Find" }]), '; closed dialog "Find"');
+ * assert.equal(windowsComeAndGone([{ type: "changed", ref: "a", i: 1, changes: { t: ["x", "y"] } }]), "");
+ * ```
+ */
+export function windowsComeAndGone(changes: readonly Change[]): string {
+  const said: string[] = [];
+  let opened = false;
+  for (const ch of changes) {
+    if (ch.type === "changed" || ch.up !== undefined) continue;
+    if (ch.type === "added" && WINDOW_ROLES.has(ch.el.r)) {
+      opened = true;
+      said.push(`opened ${ch.el.r}${ch.el.t ? ` ${JSON.stringify(ch.el.t)}` : ""} [${ch.ref}]`);
+    } else if (ch.type === "removed" && WINDOW_ROLES.has(ch.r)) {
+      said.push(`closed ${ch.r}${ch.t ? ` ${JSON.stringify(ch.t)}` : ""}`);
+    }
+  }
+  if (said.length === 0) return "";
+  return `; ${said.join("; ")}${opened ? " (--diff shows what it holds)" : ""}`;
 }
 
 /**
