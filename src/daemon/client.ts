@@ -10,6 +10,7 @@
  */
 
 import { DEFAULT_TIMEOUT_MS } from "../desktop_types.ts";
+import { DesktopError } from "../errors.ts";
 import { daemonPaths } from "./paths.ts";
 import type { DaemonRequest, RunReply, StatusReply } from "./server.ts";
 
@@ -315,14 +316,15 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
  * it may have been done, so it is not done again here.
  */
 function outcomeUnknown(ms: number): RunReply {
-  const error = {
-    error: true,
-    code: "TIMEOUT",
-    message: `the background process took the command but did not answer within ${ms} ms: ` +
+  const error = new DesktopError(
+    "TIMEOUT",
+    `the background process took the command but did not answer within ${ms} ms: ` +
       "whether it was done is unknown",
-    suggestion: "Read the app to see whether the action was done before doing it again; " +
-      "`desktop daemon stop`, or --no-daemon, runs commands in their own process",
-    details: { daemon: true },
-  };
-  return { stdout: "", stderr: JSON.stringify(error) + "\n", code: 1 };
+    {
+      suggestion: "Read the app to see whether the action was done before doing it again; " +
+        "`desktop daemon stop`, or --no-daemon, runs commands in their own process",
+      details: { daemon: true },
+    },
+  );
+  return { stdout: "", stderr: JSON.stringify(error.toJSON()) + "\n", code: error.exitCode };
 }

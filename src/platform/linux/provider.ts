@@ -493,6 +493,7 @@ export class LinuxProvider implements Provider {
       // This process lives on after the caller: it goes on reading a large tree past the
       // caller's deadline (a bounded time) and keeps it, so that a read again is answered.
       const readOn = { deadline: Math.max(deadline, Date.now() + READ_ON_MS), progress };
+      // Parts are read by the bulk reader: a tree the libatspi walk made is not patched.
       const done = this.#readRawCold(
         bus,
         path,
