@@ -61,13 +61,13 @@ Deno.test({
       // Through the background process: it answers in time, and reads on.
       const started = await runCli(d, ["daemon", "start"]);
       assert.equal(started.code, 0, started.stderr);
-      const first = await timed(["read", "--app", d.appName, "--timeout", "3000"]);
+      const first = await timed(["read", "--app", d.appName, "--timeout", "1500"]);
       const e2 = cliError(first) as typeof e1;
       assert.equal(e2.code, "TIMEOUT", first.stderr);
       assert.equal(e2.details.readingOn, true, first.stderr);
       assert.match(e2.suggestion, /read again/);
       assert.doesNotMatch(first.stderr, /reading in this process/, "the process did not answer");
-      assert.ok(first.ms < 3000 + START_UP_MS, `took ${first.ms} ms`);
+      assert.ok(first.ms < 1500 + START_UP_MS, `took ${first.ms} ms`);
 
       // Read again until whole: each read ends by its deadline, and the last equals the witness.
       let warm = "";
