@@ -15,6 +15,7 @@
  * @module
  */
 
+import { sleepSync } from "./sleep_sync.ts";
 import { DesktopError } from "../errors.ts";
 import { cstr } from "../ffi/cstring.ts";
 import { LIBC_LIBRARY, LIBC_SYMBOLS, LOCK, O_CLOEXEC, O_RDWR } from "../ffi/libc.ts";
@@ -94,7 +95,7 @@ export function holdInput(action: string, deadline: number, opts: HoldOptions = 
       c.symbols.close(fd);
       throw busy(path, readHolder(path), now());
     }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
+    sleepSync(RETRY_MS);
   }
   held = { fd, depth: 1 };
   try {

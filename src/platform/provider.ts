@@ -219,6 +219,14 @@ export interface Provider {
    */
   capture?(rect?: Bounds): Promise<ScreenCapture>;
   /**
+   * Optional: what to add to the boxes of a window and its elements, as
+   * {@link Provider.read} and {@link Provider.listWindows} give them, to
+   * place them on the screen {@link Provider.capture} shows; null when the
+   * window's place is unknown (Wayland compositors that tell no client).
+   * Absent: the boxes are on screen already.
+   */
+  windowOrigin?(w: WindowInfo): Promise<Point | null>;
+  /**
    * Optional: start an app (desktop id, app name or command), detached from
    * this process. Throws APP_NOT_FOUND when nothing by that name can start.
    */

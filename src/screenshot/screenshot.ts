@@ -12,7 +12,7 @@
 
 import type { Desktop, Target } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
-import type { Bounds, Element, WindowInfo } from "../model/element.ts";
+import type { Bounds, Element, Point, WindowInfo } from "../model/element.ts";
 import { INTERACTIVE_ROLES } from "../model/roles.ts";
 import { scaleImage } from "../output/image.ts";
 import { drawMarks, type Mark, marksOf } from "../output/marks.ts";
@@ -41,6 +41,34 @@ async function windowOf(desktop: Desktop, scope: Scope): Promise<WindowInfo> {
     });
   }
   return win;
+}
+
+/**
+ * What to add to the boxes of a window and its elements to place them on
+ * the captured screen (see `Provider.windowOrigin`). Where the platform
+ * cannot say (a Wayland compositor that tells no client where a window
+ * is), PLATFORM_NOT_SUPPORTED: nothing is cropped or marked at a guessed
+ * place.
+ */
+async function originOf(desktop: Desktop, scope: Scope, win?: WindowInfo): Promise<Point> {
+  const provider = desktop.provider;
+  if (!provider.windowOrigin) return { x: 0, y: 0 };
+  const w = win ?? await windowOf(desktop, scope);
+  const origin = await provider.windowOrigin(w);
+  if (origin) return origin;
+  throw new DesktopError(
+    "PLATFORM_NOT_SUPPORTED",
+    `the place of window "${w.title}" on screen is unknown: its app's boxes are relative to ` +
+      "the window, and this Wayland compositor does not tell a client where a window is",
+    {
+      suggestion: "Take the whole screen (desktop screenshot with no --app, --window, --ref or " +
+        "--marks), or read the tree",
+    },
+  );
+}
+
+function shifted(b: Bounds, o: Point): Bounds {
+  return [b[0] + o.x, b[1] + o.y, b[2], b[3]];
 }
 
 /**
@@ -77,6 +105,7 @@ export async function takeScreenshot(
   let of: Screenshot["of"] = "screen";
   let window: WindowInfo | undefined;
   let element: Element | undefined;
+  let origin: Point | undefined;
   if (hasTarget(req.target)) {
     element = await desktop.resolve(scope, req.target);
     if (!element.b || element.b[2] <= 0 || element.b[3] <= 0) {
@@ -84,25 +113,31 @@ export async function takeScreenshot(
         suggestion: "Scroll it into view (desktop scroll --ref ...) or capture its window",
       });
     }
-    rect = element.b;
+    // The boxes of what is read are where the app says: on Wayland, within its window.
+    origin = await originOf(desktop, scope);
+    rect = shifted(element.b, origin);
     of = "element";
   } else if (hasScope(scope)) {
     window = await windowOf(desktop, scope);
-    rect = window.b;
+    origin = await originOf(desktop, scope, window);
+    rect = shifted(window.b!, origin);
     of = "window";
   }
   let marks: Mark[] = [];
+  if (req.marks && !origin) origin = await originOf(desktop, scope);
   const capture = await provider.capture(rect);
+  // The capture's region in the boxes' own coordinates.
+  const region = origin ? shifted(capture.region, { x: -origin.x, y: -origin.y }) : capture.region;
   if (req.marks) {
     // The captured window's app, read whole: boxes outside the region are dropped below.
     const markScope = window ? { pid: window.pid } : scope;
     const { view } = await desktop.read(markScope, { roles: INTERACTIVE_ROLES });
-    marks = view.root ? marksOf(view.root, capture.region) : [];
+    marks = view.root ? marksOf(view.root, region) : [];
   }
   const image = scaleImage(capture.image, factor);
   const scale = capture.scale * (image.width / capture.image.width);
   if (marks.length) {
-    drawMarks(image, marks, { x: capture.region[0], y: capture.region[1], scale });
+    drawMarks(image, marks, { x: region[0], y: region[1], scale });
   }
   return {
     png: await encodePng(image),

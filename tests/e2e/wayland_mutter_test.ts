@@ -5,13 +5,15 @@
  * accessible action, type through EditableText, set-value, focus) works and
  * pyatspi witnesses it; keys go through mutter's RemoteDesktop session
  * (pyatspi sees the field's text change);
- * what mutter does not give a client (the pointer, screenshots, window
- * operations) fails with an error naming mutter.
+ * screenshots of the screen come through mutter's ScreenCast over PipeWire;
+ * what mutter does not give a client (the pointer, a window's place, window
+ * operations) fails with an error naming what is missing.
  */
 
 import assert from "node:assert/strict";
 import { missingMutterTools, startMutter } from "../harness/wayland_mutter.ts";
 import { REPO_ROOT } from "../harness/desktop.ts";
+import { pngSize } from "../../src/output/png.ts";
 
 const missing = missingMutterTools();
 
@@ -157,6 +159,20 @@ function refOf(tree: string, name: string): string {
   return m[1];
 }
 
+/** A whole-screen screenshot through the CLI: its PNG's pixels, after checking its size. */
+async function screenshot(
+  desk: Awaited<ReturnType<typeof startMutter>>,
+  name: string,
+): Promise<Uint8Array> {
+  const out = `${desk.env.HOME}/${name}`;
+  const shot = await desk.cli("screenshot", "--out", out);
+  assert.equal(shot.code, 0, shot.stdout + shot.stderr);
+  assert.match(shot.stdout, /1280x1024 png: screen at 0,0 1280x1024/);
+  const png = await Deno.readFile(out);
+  assert.deepEqual(pngSize(png), { width: 1280, height: 1024 });
+  return png;
+}
+
 Deno.test({
   name: "wayland mutter: every verb by ref on GTK 3, GTK 4 and Qt with no X display",
   ignore: Deno.build.os !== "linux" || missing.length > 0,
@@ -172,6 +188,7 @@ Deno.test({
         assert.equal(read.code, 0, read.stderr + read.stdout);
         const check = refOf(read.stdout, c.check);
         const entry = refOf(read.stdout, c.entry);
+        const before = await screenshot(desk, "before.png");
 
         const click = await desk.cli("click", "--ref", check, ...app);
         if (c.noPressAction) {
@@ -273,11 +290,16 @@ Deno.test({
           assert.ok(after > before, `the list scrolled: ${before} -> ${after}`);
         }
 
-        const shot = await desk.cli("screenshot", "--out", `${desk.env.HOME}/shot.png`, ...app);
-        assert.notEqual(shot.code, 0);
-        const shotErr = JSON.parse(shot.stdout || shot.stderr);
-        assert.equal(shotErr.code, "PLATFORM_NOT_SUPPORTED");
-        assert.match(shotErr.message, /mutter/);
+        // The screen through mutter's ScreenCast over PipeWire: it shows what the actions did
+        // (the screen before them differs; pyatspi saw the text change above).
+        const after = await screenshot(desk, "after.png");
+        assert.notDeepEqual(after, before, "the screenshot shows the changed form");
+        // A window's or an element's place is unknown on mutter: refused, never cropped blind.
+        const win = await desk.cli("screenshot", "--out", `${desk.env.HOME}/win.png`, ...app);
+        assert.notEqual(win.code, 0);
+        const winErr = JSON.parse(win.stdout || win.stderr);
+        assert.equal(winErr.code, "PLATFORM_NOT_SUPPORTED");
+        assert.match(winErr.message, /place of window .* is unknown/);
 
         const wins = await desk.cli("list", "--windows", ...app);
         assert.equal(wins.code, 0, wins.stdout + wins.stderr);

@@ -413,6 +413,19 @@ for (const app of APPS) {
       const mine = sway.find((w) => w.pid === d.pid);
       assert.ok(mine, "sway shows the app's window");
       assert.ok(list.includes(`"${mine.title}"`) && list.includes(`pid=${d.pid}`), list);
+
+      // The window's screenshot is cropped where sway says the window is (its boxes are
+      // relative to it), not at the screen's corner: sway's title bar is above it.
+      const shot = JSON.parse(
+        await cliOk(d, ["screenshot", "--pid", String(d.pid), "--out", png, "--format", "json"]),
+      ) as { of: string; region: number[]; window: { b: number[] } };
+      assert.equal(shot.of, "window");
+      assert.ok(mine.rect[1] > 0, `sway places the window below its title bar: ${mine.rect}`);
+      assert.deepEqual(
+        shot.region.slice(0, 2),
+        [mine.origin.x + shot.window.b[0], mine.origin.y + shot.window.b[1]],
+        `window box ${shot.window.b} at sway's origin ${JSON.stringify(mine.origin)}`,
+      );
     },
   });
 }

@@ -41,7 +41,14 @@ export interface MutterDesktop extends AsyncDisposable {
 
 /** The programs a headless mutter session needs; missing ones are named. */
 export function missingMutterTools(): string[] {
-  const need = ["mutter", "dbus-run-session", "setsid", "/usr/libexec/at-spi-bus-launcher"];
+  const need = [
+    "mutter",
+    "pipewire",
+    "wireplumber",
+    "dbus-run-session",
+    "setsid",
+    "/usr/libexec/at-spi-bus-launcher",
+  ];
   return need.filter((bin) => {
     if (bin.startsWith("/")) {
       try {
@@ -97,6 +104,9 @@ export async function startMutter(): Promise<MutterDesktop> {
   const script = [
     `printf %s "$DBUS_SESSION_BUS_ADDRESS" > ${busFile}.tmp && mv ${busFile}.tmp ${busFile}`,
     "/usr/libexec/at-spi-bus-launcher --launch-immediately &",
+    // PipeWire and its session manager carry ScreenCast frames (screenshots), as in GNOME.
+    `pipewire > ${dir}/pipewire.log 2>&1 &`,
+    `wireplumber > ${dir}/wireplumber.log 2>&1 &`,
     `mutter --headless --wayland --no-x11 --virtual-monitor 1280x1024 --wayland-display=${display} &`,
     "wait",
   ].join("\n");

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { sleepSync } from "../sleep_sync.ts";
 import { ATSPI_KEY } from "../../ffi/atspi.ts";
 import { cstr } from "../../ffi/cstring.ts";
 import type { Point } from "../../model/element.ts";
@@ -289,10 +290,7 @@ export function keyRuns(text: string): Array<string | number> {
   return out;
 }
 
-/** Blocks the thread for `ms` (actions are synchronous FFI sequences). */
-export function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
+export { sleepSync };
 
 /** Presses a combo: lock its modifiers, press and release the key, unlock. */
 export function pressCombo(n: Native, combo: KeyCombo): void {

@@ -11,7 +11,7 @@
  */
 
 import { DesktopError, toDesktopError } from "../../errors.ts";
-import type { AppInfo, Bounds, Element, Snapshot, WindowInfo } from "../../model/element.ts";
+import type { AppInfo, Bounds, Element, Point, Snapshot, WindowInfo } from "../../model/element.ts";
 import { walk } from "../../model/tree.ts";
 import type {
   Action,
@@ -68,7 +68,7 @@ import {
   stillAnswering,
 } from "./dbus/read_progress.ts";
 import { noReplyError } from "./dbus/errors.ts";
-import { captureScreen } from "./screen.ts";
+import { captureScreen, windowOriginOnScreen } from "./screen.ts";
 import { processRunning, signalProcess, startApp } from "./launch.ts";
 import {
   appClients,
@@ -641,9 +641,14 @@ export class LinuxProvider implements Provider {
     return wrapped;
   }
 
-  /** The pixels of a rectangle of the screen (X11). */
+  /** The pixels of a rectangle of the screen (X11, wlroots, mutter). */
   capture(rect?: Bounds): Promise<ScreenCapture> {
     return Promise.resolve(captureScreen(rect));
+  }
+
+  /** Where a window's own boxes start on screen (see windowOriginOnScreen). */
+  windowOrigin(w: WindowInfo): Promise<Point | null> {
+    return windowOriginOnScreen(w.pid, w.title);
   }
 
   /** Starts an app detached from this process (see launch.ts). */

@@ -3,8 +3,9 @@
  * screen (windows on top included), clipped to the screen. In a Wayland
  * session with no X display the compositor alone holds the pixels: a
  * wlroots compositor gives them through its screencopy protocol
- * (wayland/wlroots.ts); what other compositors lack for this tool is said
- * clearly (see {@link waylandScreenshotError}).
+ * (wayland/wlroots.ts), GNOME's mutter through a ScreenCast stream over
+ * PipeWire (wayland/mutter_screencast.ts); what other compositors lack for
+ * this tool is said clearly (see {@link waylandScreenshotError}).
  *
  * @module
  */
@@ -12,10 +13,11 @@
 import { DesktopError } from "../../errors.ts";
 import type { Bounds } from "../../model/element.ts";
 import type { ScreenCapture } from "../provider.ts";
-import { SyncBus } from "./dbus/gio_sync.ts";
 import { type WaylandSession, waylandSession } from "./wayland/mod.ts";
 import { X11 } from "./x11.ts";
 import { wlrootsCapture } from "./wayland/wlroots.ts";
+import { mutterCapture } from "./wayland/mutter_screencast.ts";
+import { swayWindowOrigin } from "./wayland/sway_ipc.ts";
 
 /**
  * Captures a rectangle of the screen, or the whole screen.
@@ -28,61 +30,67 @@ import { wlrootsCapture } from "./wayland/wlroots.ts";
 export function captureScreen(rect?: Bounds): ScreenCapture {
   const wayland = waylandSession();
   if (wayland?.compositor === "wlroots") return wlrootsCapture(rect);
-  if (wayland) throw waylandScreenshotError(wayland, shellScreenshotRuns());
+  if (wayland?.compositor === "mutter") return mutterCapture(rect);
+  if (wayland) throw waylandScreenshotError(wayland);
   using x = X11.open();
   const { image, region } = x.capture(rect);
   return { image, region, scale: 1 };
 }
 
-/** Whether gnome-shell's Screenshot interface is on the session bus. */
-function shellScreenshotRuns(): boolean {
-  try {
-    using bus = SyncBus.open();
-    return bus.hasOwner("org.gnome.Shell.Screenshot");
-  } catch {
-    return false;
-  }
+/**
+ * What to add to a window's boxes, as its app reports them, to place them
+ * on the screen a capture shows: nothing under X11 (windows are listed at
+ * their screen place); under Wayland, where an app's boxes are relative to
+ * its window, the window's place as the compositor tells it (sway's IPC),
+ * or null where the compositor tells no client (mutter, KWin): a window or
+ * element is then never cropped at a guessed place.
+ *
+ * @param pid the window's app
+ * @param title the window's title
+ * @returns the offset, or null when it is unknown
+ */
+export async function windowOriginOnScreen(
+  pid: number,
+  title: string,
+): Promise<{ x: number; y: number } | null> {
+  const wayland = waylandSession();
+  if (!wayland) return { x: 0, y: 0 };
+  if (wayland.compositor !== "wlroots" || !Deno.env.get("SWAYSOCK")) return null;
+  return (await swayWindowOrigin(pid, title)) ?? null;
 }
 
 /**
- * Why a screenshot cannot be taken in a Wayland session: mutter alone has
- * no screenshot interface (gnome-shell's `org.gnome.Shell.Screenshot` is
- * allowed only to GNOME's own screenshot tools since GNOME 41, and
- * mutter's ScreenCast delivers frames over PipeWire); wlroots compositors
- * offer the screencopy protocol; KDE's KWin its ScreenShot2 interface to
- * allowed apps.
+ * Why a screenshot cannot be taken in a Wayland session whose compositor
+ * offers this tool no capture: KDE's KWin gives its ScreenShot2 interface
+ * only to apps it allows; a wlroots compositor without screencopy, or an
+ * unknown one, gives none. (wlroots with screencopy and GNOME's mutter are
+ * captured.)
  *
  * @param s the session
- * @param shell whether gnome-shell's Screenshot interface is on the bus
  * @returns PLATFORM_NOT_SUPPORTED naming the compositor, what it lacks and the way round
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { waylandScreenshotError } from "./screen.ts";
- * const e = waylandScreenshotError({ display: "wayland-0", compositor: "mutter" }, false);
+ * const e = waylandScreenshotError({ display: "wayland-0", compositor: "kde" });
  * assert.equal(e.code, "PLATFORM_NOT_SUPPORTED");
- * assert.match(e.message, /GNOME's mutter/);
+ * assert.match(e.message, /KWin/);
  * ```
  */
-export function waylandScreenshotError(s: WaylandSession, shell: boolean): DesktopError {
-  const lacks = s.compositor === "mutter"
-    ? shell
-      ? "on GNOME's gnome-shell, org.gnome.Shell.Screenshot answers only GNOME's own " +
-        "screenshot tools, and ScreenCast frames come over PipeWire, which this tool does not read"
-      : "GNOME's mutter runs without gnome-shell, so org.gnome.Shell.Screenshot is absent, and " +
-        "its ScreenCast frames come over PipeWire, which this tool does not read"
-    : s.compositor === "kde"
+export function waylandScreenshotError(s: WaylandSession): DesktopError {
+  const lacks = s.compositor === "kde"
     ? "KDE's KWin gives screenshots (org.kde.KWin.ScreenShot2) only to apps it allows"
     : s.compositor === "wlroots"
     ? "the wlroots screencopy protocol is not reachable here"
-    : "this Wayland compositor gives clients no screenshot (no wlroots screencopy)";
+    : "this Wayland compositor gives clients no screenshot (no wlroots screencopy, no " +
+      "GNOME ScreenCast)";
   return new DesktopError(
     "PLATFORM_NOT_SUPPORTED",
     `no screenshot on Wayland display ${s.display}: ${lacks}`,
     {
       suggestion: "Use read (the accessibility tree) to see the window, or run the app under " +
         "X11 or Xwayland (DISPLAY set) to take screenshots",
-      details: { compositor: s.compositor, wayland: s.display, shell },
+      details: { compositor: s.compositor, wayland: s.display },
     },
   );
 }

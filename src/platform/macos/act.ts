@@ -8,6 +8,7 @@
  * @module
  */
 
+import { sleepSync } from "../sleep_sync.ts";
 import { DesktopError } from "../../errors.ts";
 import type { ElementDelegate, ElementFacts, InputDelegate } from "../../act/delegates.ts";
 import { executeAtPoint, executeOnElement } from "../../act/executor.ts";
@@ -62,11 +63,6 @@ const NUMERIC_ROLES = new Set([
 
 /** Roles of text typed into. */
 const TEXT_ROLES = new Set(["AXTextField", "AXTextArea", "AXSecureTextField", "AXComboBox"]);
-
-/** Blocks the thread (actions are synchronous native sequences). */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /**
  * CGEvent input as the executor's input delegate.

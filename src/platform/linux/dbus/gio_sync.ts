@@ -10,6 +10,7 @@
  * @module
  */
 
+import { sleepSync } from "../../sleep_sync.ts";
 import { DesktopError } from "../../../errors.ts";
 
 const GIO_LIBRARY = "libgio-2.0.so.0";
@@ -48,6 +49,24 @@ const SYMBOLS = {
   g_object_unref: { parameters: ["pointer"], result: "void" },
   g_free: { parameters: ["pointer"], result: "void" },
   g_error_free: { parameters: ["pointer"], result: "void" },
+  // connection, sender, interface, member, path, arg0, flags, callback, user data, free function
+  g_dbus_connection_signal_subscribe: {
+    parameters: [
+      "pointer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "buffer",
+      "pointer",
+      "i32",
+      "function",
+      "pointer",
+      "pointer",
+    ],
+    result: "u32",
+  },
+  g_dbus_connection_signal_unsubscribe: { parameters: ["pointer", "u32"], result: "void" },
+  g_main_context_iteration: { parameters: ["pointer", "i32"], result: "i32" },
 } as const;
 
 type Gio = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -201,6 +220,65 @@ export class SyncBus implements Disposable {
     if (text) g.g_free(text);
     g.g_variant_unref(reply);
     return printed;
+  }
+
+  /**
+   * Runs `cause` (a call that makes a peer send a signal) and waits for the
+   * signal's first emission. The subscription is made before `cause` runs,
+   * so an answer sent at once is not missed; GDBus hands signals to GLib's
+   * default main context, which this waits on from the calling thread.
+   *
+   * @param match who sends it: bus name, interface, member and object path
+   * @param cause what makes it come (called once, after subscribing)
+   * @param timeoutMs how long to wait after `cause` returned
+   * @returns the signal's arguments printed as GVariant text, or null when none came in time
+   */
+  awaitSignal(
+    match: { sender: string; iface: string; member: string; path: string },
+    cause: () => void,
+    timeoutMs: number,
+  ): string | null {
+    if (!this.#conn) throw new Error("the bus connection is closed");
+    const g = lib();
+    let got: string | null = null;
+    const callback = new Deno.UnsafeCallback(
+      {
+        parameters: ["pointer", "pointer", "pointer", "pointer", "pointer", "pointer", "pointer"],
+        result: "void",
+      } as const,
+      (_conn, _sender, _path, _iface, _member, params) => {
+        if (got !== null || !params) return;
+        const text = g.g_variant_print(params, 1);
+        got = text ? Deno.UnsafePointerView.getCString(text) : "";
+        if (text) g.g_free(text);
+      },
+    );
+    const id = g.g_dbus_connection_signal_subscribe(
+      this.#conn,
+      cz(match.sender),
+      cz(match.iface),
+      cz(match.member),
+      cz(match.path),
+      null,
+      0,
+      callback.pointer,
+      null,
+      null,
+    );
+    try {
+      cause();
+      const until = Date.now() + timeoutMs;
+      while (got === null && Date.now() < until) {
+        // Dispatch what is ready; between tries, let the GDBus thread deliver.
+        if (!g.g_main_context_iteration(null, 0)) sleepSync(2);
+      }
+      return got;
+    } finally {
+      g.g_dbus_connection_signal_unsubscribe(this.#conn, id);
+      // A dispatch already queued still holds the callback: drain it before closing.
+      while (g.g_main_context_iteration(null, 0)) { /* drain */ }
+      callback.close();
+    }
   }
 
   /**

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { sleepSync } from "../../sleep_sync.ts";
 import { DesktopError } from "../../../errors.ts";
 import type { InputDelegate } from "../../../act/delegates.ts";
 
@@ -129,10 +130,6 @@ let session: MutterSession | null = null;
 const SHIFT_L = 0xffe1;
 /** How long mutter takes to add a new session's keyboard to its seat (ms). */
 const SEAT_PAUSE_MS = 100;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function openSession(): MutterSession {
   if (session) return session;
