@@ -223,9 +223,10 @@ export interface Provider {
    * {@link Provider.read} and {@link Provider.listWindows} give them, to
    * place them on the screen {@link Provider.capture} shows; null when the
    * window's place is unknown (Wayland compositors that tell no client).
-   * Absent: the boxes are on screen already.
+   * Absent: the boxes are on screen already. The window is asked for only
+   * when its place matters (not under X11).
    */
-  windowOrigin?(w: WindowInfo): Promise<Point | null>;
+  windowOrigin?(window: () => Promise<WindowInfo>): Promise<Point | null>;
   /**
    * Optional: start an app (desktop id, app name or command), detached from
    * this process. Throws APP_NOT_FOUND when nothing by that name can start.

@@ -53,12 +53,15 @@ async function windowOf(desktop: Desktop, scope: Scope): Promise<WindowInfo> {
 async function originOf(desktop: Desktop, scope: Scope, win?: WindowInfo): Promise<Point> {
   const provider = desktop.provider;
   if (!provider.windowOrigin) return { x: 0, y: 0 };
-  const w = win ?? await windowOf(desktop, scope);
-  const origin = await provider.windowOrigin(w);
+  let w = win;
+  const window = async () => w ??= await windowOf(desktop, scope);
+  const origin = await provider.windowOrigin(window);
   if (origin) return origin;
   throw new DesktopError(
     "PLATFORM_NOT_SUPPORTED",
-    `the place of window "${w.title}" on screen is unknown: its app's boxes are relative to ` +
+    `the place of window "${
+      (await window()).title
+    }" on screen is unknown: its app's boxes are relative to ` +
       "the window, and this Wayland compositor does not tell a client where a window is",
     {
       suggestion: "Take the whole screen (desktop screenshot with no --app, --window, --ref or " +

@@ -647,8 +647,8 @@ export class LinuxProvider implements Provider {
   }
 
   /** Where a window's own boxes start on screen (see windowOriginOnScreen). */
-  windowOrigin(w: WindowInfo): Promise<Point | null> {
-    return windowOriginOnScreen(w.pid, w.title);
+  windowOrigin(window: () => Promise<WindowInfo>): Promise<Point | null> {
+    return windowOriginOnScreen(window);
   }
 
   /** Starts an app detached from this process (see launch.ts). */

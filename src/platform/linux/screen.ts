@@ -45,18 +45,17 @@ export function captureScreen(rect?: Bounds): ScreenCapture {
  * or null where the compositor tells no client (mutter, KWin): a window or
  * element is then never cropped at a guessed place.
  *
- * @param pid the window's app
- * @param title the window's title
+ * @param window the window (its app's pid and its title), asked for only under Wayland
  * @returns the offset, or null when it is unknown
  */
 export async function windowOriginOnScreen(
-  pid: number,
-  title: string,
+  window: () => Promise<{ pid: number; title: string }>,
 ): Promise<{ x: number; y: number } | null> {
   const wayland = waylandSession();
   if (!wayland) return { x: 0, y: 0 };
   if (wayland.compositor !== "wlroots" || !Deno.env.get("SWAYSOCK")) return null;
-  return (await swayWindowOrigin(pid, title)) ?? null;
+  const w = await window();
+  return (await swayWindowOrigin(w.pid, w.title)) ?? null;
 }
 
 /**
