@@ -728,7 +728,17 @@ export function landmarkRole(xmlRoles: string | undefined): Role {
   return "landmark";
 }
 
-/** The meta-role of `--roles` that stands for {@link INTERACTIVE_ROLES}. */
+/**
+ * What the `interactive` meta-role of `--roles` (and `read --interactive`)
+ * keeps: {@link INTERACTIVE_ROLES}, and column headers, which sort a table
+ * when clicked and say what each of its rows' cells is.
+ */
+export const INTERACTIVE_READ_ROLES: ReadonlySet<Role> = new Set<Role>([
+  ...INTERACTIVE_ROLES,
+  "colheader",
+]);
+
+/** The meta-role of `--roles` that stands for {@link INTERACTIVE_READ_ROLES}. */
 export const INTERACTIVE_META_ROLE = "interactive";
 
 /**
@@ -755,7 +765,7 @@ export function parseRoles(list: string): Set<Role> {
   for (const raw of names) {
     const name = raw.toLowerCase();
     if (name === INTERACTIVE_META_ROLE) {
-      for (const r of INTERACTIVE_ROLES) out.add(r);
+      for (const r of INTERACTIVE_READ_ROLES) out.add(r);
       continue;
     }
     if (name === "landmark" || name === "landmarks") {

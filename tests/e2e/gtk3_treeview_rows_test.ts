@@ -187,3 +187,56 @@ print(json.dumps(names))
     assert.doesNotMatch(after.stdout, /\] cell [^\n]*(selected|focused)/, "no cell repeats it");
   },
 });
+
+/** A memory figure as gnome-system-monitor prints it ("114.3 MB", "958.5 kB", "N/A"), in kB. */
+function kilobytes(cell: string): number {
+  const m = cell.match(/^([\d.]+)\s*(kB|MB|GB)$/);
+  if (!m) return 0;
+  return Number(m[1]) * { kB: 1, MB: 1e3, GB: 1e6 }[m[2] as "kB" | "MB" | "GB"];
+}
+
+Deno.test({
+  name: "gnome-system-monitor: read --interactive keeps the column headers; clicking one sorts",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "gnome-system-monitor" });
+    const read = await eventually("the process table", async () => {
+      const r = await runCli(d, ["read", "--app", d.appName, "--interactive"]);
+      return r.code === 0 && / row: "/.test(r.stdout) ? r.stdout : undefined;
+    }, 60_000);
+    // The headers an agent sorts by, and which name the cells of each row line.
+    const header = read.split("\n").find((l) => l.includes('colheader "Memory"'));
+    assert.ok(header, read.slice(0, 2000));
+    const ref = header.match(/\[\d+\|([^\]]+)\]/)![1];
+    const click = await runCli(d, ["click", "--app", d.appName, "--ref", ref]);
+    assert.equal(click.code, 0, click.stderr);
+    assert.match(click.stdout, /^ok click .*colheader "Memory"/);
+    assert.doesNotMatch(click.stdout, /unverified/);
+    // Witness: pyatspi reads the Memory column top to bottom, ordered by size (either way; the
+    // figures tick while it reads, so two neighbours may be out of order).
+    const memory = await pyatspiJson<string[]>(
+      d,
+      `
+cells = []
+for o in walk(app):
+    try:
+        if o.getRoleName() in ("table", "tree table"):
+            t = o.queryTable()
+            cols = [t.getColumnDescription(i) or (t.getColumnHeader(i) or o).name for i in range(t.nColumns)]
+            k = cols.index("Memory")
+            cells = [t.getAccessibleAt(r, k).name for r in range(t.nRows)]
+            break
+    except Exception as e:
+        cells = [str(e)]
+print(json.dumps(cells))
+`,
+    );
+    const sizes = memory.map(kilobytes);
+    assert.ok(sizes.filter((s) => s > 0).length >= 3, JSON.stringify(memory.slice(0, 10)));
+    const down = sizes.slice(1).filter((s, i) => s > sizes[i] * 1.05).length;
+    const up = sizes.slice(1).filter((s, i) => s < sizes[i] * 0.95).length;
+    assert.ok(Math.min(down, up) <= 2, `not sorted by memory: ${memory.slice(0, 12)}`);
+  },
+});
