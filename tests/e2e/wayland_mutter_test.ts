@@ -312,3 +312,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "wayland mutter: a screenshot without PipeWire, or without its session manager, says so " +
+    "within its deadline",
+  ignore: Deno.build.os !== "linux" || missing.length > 0,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await t.step("no PipeWire: PLATFORM_NOT_SUPPORTED naming it", async () => {
+      await using desk = await startMutter({ media: "none" });
+      const shot = await desk.cli("screenshot", "--out", `${desk.env.HOME}/s.png`);
+      assert.notEqual(shot.code, 0);
+      const err = JSON.parse(shot.stdout || shot.stderr);
+      assert.equal(err.code, "PLATFORM_NOT_SUPPORTED", shot.stderr);
+      assert.match(err.message, /pipewire/i);
+      assert.match(err.suggestion, /PipeWire and WirePlumber/);
+    });
+    await t.step("PipeWire alone (nothing links the stream): TIMEOUT by --timeout", async () => {
+      await using desk = await startMutter({ media: "pipewire" });
+      const t0 = Date.now();
+      const shot = await desk.cli(
+        "screenshot",
+        "--out",
+        `${desk.env.HOME}/s.png`,
+        "--timeout",
+        "2000",
+      );
+      const took = Date.now() - t0;
+      assert.notEqual(shot.code, 0);
+      const err = JSON.parse(shot.stdout || shot.stderr);
+      assert.equal(err.code, "TIMEOUT", shot.stderr);
+      assert.match(err.suggestion, /WirePlumber/);
+      // Deno's start on a busy machine, beyond the command's own 2 s.
+      assert.ok(took < 2000 + 6000, `took ${took} ms`);
+      await assert.rejects(Deno.stat(`${desk.env.HOME}/s.png`), "no file is written");
+    });
+  },
+});

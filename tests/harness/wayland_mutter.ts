@@ -90,11 +90,16 @@ function killGroup(pid: number): void {
 
 /**
  * Starts mutter headless with a 1280x1024 virtual monitor in its own bus
- * session.
+ * session, with PipeWire and WirePlumber as GNOME runs them.
  *
+ * @param opts `media`: which of PipeWire and its session manager run (`none`, `pipewire` alone,
+ *   or `all`, the default), for what a session without them answers
  * @returns the session (dispose it)
  */
-export async function startMutter(): Promise<MutterDesktop> {
+export async function startMutter(
+  opts: { media?: "all" | "pipewire" | "none" } = {},
+): Promise<MutterDesktop> {
+  const media = opts.media ?? "all";
   const dir = await Deno.makeTempDir({ prefix: "desktop-mutter-" });
   const runtime = `${dir}/runtime`;
   await Deno.mkdir(runtime, { mode: 0o700 });
@@ -105,8 +110,8 @@ export async function startMutter(): Promise<MutterDesktop> {
     `printf %s "$DBUS_SESSION_BUS_ADDRESS" > ${busFile}.tmp && mv ${busFile}.tmp ${busFile}`,
     "/usr/libexec/at-spi-bus-launcher --launch-immediately &",
     // PipeWire and its session manager carry ScreenCast frames (screenshots), as in GNOME.
-    `pipewire > ${dir}/pipewire.log 2>&1 &`,
-    `wireplumber > ${dir}/wireplumber.log 2>&1 &`,
+    media === "none" ? "" : `pipewire > ${dir}/pipewire.log 2>&1 &`,
+    media === "all" ? `wireplumber > ${dir}/wireplumber.log 2>&1 &` : "",
     `mutter --headless --wayland --no-x11 --virtual-monitor 1280x1024 --wayland-display=${display} &`,
     "wait",
   ].join("\n");

@@ -643,7 +643,8 @@ export class LinuxProvider implements Provider {
 
   /** The pixels of a rectangle of the screen (X11, wlroots, mutter). */
   capture(rect?: Bounds): Promise<ScreenCapture> {
-    return Promise.resolve(captureScreen(rect));
+    const deadline = this.#begin();
+    return Promise.resolve(captureScreen(rect, deadline - Date.now()));
   }
 
   /** Where a window's own boxes start on screen (see windowOriginOnScreen). */

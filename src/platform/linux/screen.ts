@@ -23,14 +23,15 @@ import { swayWindowOrigin } from "./wayland/sway_ipc.ts";
  * Captures a rectangle of the screen, or the whole screen.
  *
  * @param rect global pixels; absent for the whole screen
+ * @param timeoutMs how long a Wayland compositor may take to give the pixels
  * @returns the pixels, the region they cover and scale 1
  * @throws DesktopError PLATFORM_NOT_SUPPORTED without an X display (on Wayland, naming what
  *   the compositor lacks), INVALID_ARGS off screen
  */
-export function captureScreen(rect?: Bounds): ScreenCapture {
+export function captureScreen(rect?: Bounds, timeoutMs?: number): ScreenCapture {
   const wayland = waylandSession();
-  if (wayland?.compositor === "wlroots") return wlrootsCapture(rect);
-  if (wayland?.compositor === "mutter") return mutterCapture(rect);
+  if (wayland?.compositor === "wlroots") return wlrootsCapture(rect, timeoutMs);
+  if (wayland?.compositor === "mutter") return mutterCapture(rect, timeoutMs);
   if (wayland) throw waylandScreenshotError(wayland);
   using x = X11.open();
   const { image, region } = x.capture(rect);

@@ -228,10 +228,22 @@ export function mutterCapture(rect?: Bounds, timeoutMs = 5_000): ScreenCapture {
     );
   }
   const left = () => Math.max(1, deadline - Date.now());
-  const session = printedStrings(
-    bus.call(MUTTER_SCREEN_CAST, SC_PATH, MUTTER_SCREEN_CAST, "CreateSession", "(@a{sv} {},)"),
-  )[0];
-  if (!session) throw new Error("ScreenCast.CreateSession answered no session");
+  let session: string | undefined;
+  try {
+    session = printedStrings(
+      bus.call(
+        MUTTER_SCREEN_CAST,
+        SC_PATH,
+        MUTTER_SCREEN_CAST,
+        "CreateSession",
+        "(@a{sv} {},)",
+        left(),
+      ),
+    )[0];
+  } catch (e) {
+    throw refused(e as Error);
+  }
+  if (!session) throw refused(new Error("CreateSession answered no session"));
   const sessionIface = `${MUTTER_SCREEN_CAST}.Session`;
   try {
     const stream = printedStrings(
@@ -285,6 +297,7 @@ export function mutterCapture(rect?: Bounds, timeoutMs = 5_000): ScreenCapture {
     };
   } catch (e) {
     if (e instanceof DesktopError) throw e;
+    if (/AccessDenied|Permission denied/i.test((e as Error).message)) throw refused(e as Error);
     throw lacking(
       `mutter's ScreenCast failed: ${(e as Error).message}`,
       "Check that PipeWire and WirePlumber run in the session (GNOME starts them)",
@@ -296,6 +309,19 @@ export function mutterCapture(rect?: Bounds, timeoutMs = 5_000): ScreenCapture {
       // the session ended with the stream, or ends with this connection
     }
   }
+}
+
+/** The compositor would not open a screen cast session for this client. */
+function refused(e: Error): DesktopError {
+  return new DesktopError(
+    "PERMISSION_DENIED",
+    `GNOME's mutter refused a screen cast session: ${e.message}`,
+    {
+      suggestion: "Allow screen casting in this GNOME session (org.gnome.Mutter.ScreenCast on " +
+        "the session bus), or read the tree instead of looking at pixels",
+      details: { compositor: "mutter" },
+    },
+  );
 }
 
 /** The part of `want` inside the monitor, or INVALID_ARGS when none is. */
