@@ -275,8 +275,9 @@ export class SyncBus implements Disposable {
       return got;
     } finally {
       g.g_dbus_connection_signal_unsubscribe(this.#conn, id);
-      // A dispatch already queued still holds the callback: drain it before closing.
-      while (g.g_main_context_iteration(null, 0)) { /* drain */ }
+      // A dispatch already queued still holds the callback: drain it before closing (bounded:
+      // another library's source that is always ready must not hold this call).
+      for (let i = 0; i < 64 && g.g_main_context_iteration(null, 0); i++) { /* drain */ }
       callback.close();
     }
   }
