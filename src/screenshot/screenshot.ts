@@ -12,7 +12,7 @@
 
 import type { Desktop, Target } from "../desktop_types.ts";
 import { DesktopError } from "../errors.ts";
-import type { Bounds, Element, Point, WindowInfo } from "../model/element.ts";
+import type { Bounds, Element, Point, Snapshot, WindowInfo } from "../model/element.ts";
 import { INTERACTIVE_ROLES } from "../model/roles.ts";
 import { scaleImage } from "../output/image.ts";
 import { drawMarks, type Mark, marksOf } from "../output/marks.ts";
@@ -70,6 +70,14 @@ async function originOf(desktop: Desktop, scope: Scope, win?: WindowInfo): Promi
   );
 }
 
+/** The scope of the top-level window that holds an element of a read (its app, and its title). */
+function windowScopeOf(snapshot: Snapshot, element: Element): Scope {
+  const app = { pid: snapshot.app.pid };
+  const holds = (el: Element): boolean => el.i === element.i || (el.c ?? []).some(holds);
+  const top = (snapshot.root.c ?? []).find(holds);
+  return top?.t ? { ...app, window: top.t } : app;
+}
+
 function shifted(b: Bounds, o: Point): Bounds {
   return [b[0] + o.x, b[1] + o.y, b[2], b[3]];
 }
@@ -110,14 +118,17 @@ export async function takeScreenshot(
   let element: Element | undefined;
   let origin: Point | undefined;
   if (hasTarget(req.target)) {
-    element = await desktop.resolve(scope, req.target);
+    const { snapshot, results: [got] } = await desktop.resolveMany(scope, [req.target]);
+    if (got instanceof DesktopError) throw got;
+    element = got;
     if (!element.b || element.b[2] <= 0 || element.b[3] <= 0) {
       throw new DesktopError("ELEMENT_NOT_FOUND", "the element has no box on screen", {
         suggestion: "Scroll it into view (desktop scroll --ref ...) or capture its window",
       });
     }
-    // The boxes of what is read are where the app says: on Wayland, within its window.
-    origin = await originOf(desktop, scope);
+    // The boxes of what is read are where the app says: on Wayland, within its window (the one
+    // that holds the element, not the app's focused one).
+    origin = await originOf(desktop, windowScopeOf(snapshot, element));
     rect = shifted(element.b, origin);
     of = "element";
   } else if (hasScope(scope)) {

@@ -426,6 +426,20 @@ for (const app of APPS) {
         [mine.origin.x + shot.window.b[0], mine.origin.y + shot.window.b[1]],
         `window box ${shot.window.b} at sway's origin ${JSON.stringify(mine.origin)}`,
       );
+      // An element's too: its box in the window, moved by the window's place.
+      const field = JSON.parse(
+        await cliOk(d, ["screenshot", "--ref", "name", "--out", png, "--format", "json"]),
+      ) as { of: string; region: number[]; element: { b: number[] } };
+      assert.equal(field.of, "element");
+      assert.deepEqual(
+        field.region,
+        [
+          mine.origin.x + field.element.b[0],
+          mine.origin.y + field.element.b[1],
+          field.element.b[2],
+          field.element.b[3],
+        ],
+      );
     },
   });
 }
