@@ -74,7 +74,15 @@ const CASES: Case[] = [
   {
     app: "gtk3-widget-factory",
     what: "click a check box",
-    act: () => Promise.resolve(["click", "--ref", "checkbutton.5"]),
+    act: async (d) => {
+      // The first check box that takes input (the factory disables some on purpose).
+      const boxes = JSON.parse(
+        await cli(d, ["find", "--app", d.appName, "--roles", "chk", "--all", "--format", "json"]),
+      ) as Array<{ ref: string; e?: false }>;
+      const box = boxes.find((b) => b.e !== false);
+      if (!box) throw new Error("no enabled check box");
+      return ["click", "--ref", box.ref];
+    },
   },
   {
     app: "gnome-calculator",
@@ -90,6 +98,12 @@ const CASES: Case[] = [
       );
       return ["type", "--ref", editor.ref, "--text", "hello"];
     },
+  },
+  {
+    // A live table: its figures change every second or two, whatever the agent does.
+    app: "gnome-system-monitor",
+    what: "sort the live process table by Memory",
+    act: () => Promise.resolve(["click", "--ref", "table/memory"]),
   },
 ];
 
@@ -144,6 +158,11 @@ const body = [
       (r.action / r.reread).toFixed(3)
     }x | ${r.changes} |`
   ),
+  "",
+  "The live table's figure depends on what the machine does meanwhile: its diff also lists the " +
+  "processes that started or ended and the figures the app updated by itself during the " +
+  "action (all true changes, none caused by the click); by hand, beside other work, the same " +
+  "sort printed 25 change lines.",
   "",
 ].join("\n");
 await publishResults(
