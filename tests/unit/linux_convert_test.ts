@@ -9,6 +9,7 @@ import {
   rawToElement,
 } from "../../src/platform/linux/convert.ts";
 import type { AtspiRawNode } from "../../src/platform/linux/raw.ts";
+import type { Element } from "../../src/model/element.ts";
 
 /** State bits as (low, high) words. */
 function states(...bits: number[]): [number, number] {
@@ -423,6 +424,49 @@ Deno.test("convert: a subtree GTK 3 does not draw (not SHOWING, at INT32_MIN) is
   assert.equal(isUndrawn({ ...findBar, role: 56 }), false);
   assert.equal(isUndrawn(separatorInMenu, 33), false);
   assert.equal(isUndrawn({ ...findBar, states: states(...LIVE) }), false, "SHOWING wins");
+});
+
+Deno.test("convert: a list row scrolled out of view keeps what it holds (GTK 3 marks it undrawn)", () => {
+  const undrawn: [number, number, number, number] = [-2147483648, -2147483648, 60, 17];
+  const notShowing = states(ENABLED, SENSITIVE, VISIBLE);
+  const label = (path: string, name: string, showing: boolean) =>
+    node({
+      path,
+      role: 29, // label
+      name,
+      states: showing ? states(...LIVE) : notShowing,
+      extents: showing ? [10, 10, 60, 17] : undrawn,
+    });
+  // GTK 3's list box: each row a list item holding its label; row 11 scrolled out of view.
+  const row = (path: string, showing: boolean, children: AtspiRawNode[]) =>
+    node({
+      path,
+      role: 56, // list item
+      states: showing ? states(...LIVE) : notShowing,
+      extents: showing ? [0, 0, 400, 23] : [0, 1000, 400, 23],
+      children,
+    });
+  const shown = row("/row10", true, [label("/l10", "Row 10", true)]);
+  const out = row("/row11", false, [
+    node({
+      path: "/box",
+      role: 39, // panel
+      states: notShowing,
+      extents: undrawn,
+      children: [label("/l11", "Row 11", false)],
+    }),
+  ]);
+  // A hidden widget inside a row that shows (a closed revealer) is still left out.
+  const hiddenInShown = row("/row12", true, [
+    label("/l12", "Row 12", true),
+    label("/hidden", "Details", false),
+  ]);
+  const list = rawToElement(node({ role: 31, children: [shown, out, hiddenInShown] }));
+  const texts = (el: Element): string[] => [el.t ?? "", ...(el.c ?? []).flatMap(texts)];
+  assert.deepEqual(
+    list.c?.map((r) => texts(r).filter(Boolean)),
+    [["Row 10"], ["Row 11"], ["Row 12"]],
+  );
 });
 
 Deno.test("convert: a browser frame with an area waits for its document while it has none laid out", () => {

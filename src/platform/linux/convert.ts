@@ -268,6 +268,14 @@ const KEPT_UNDRAWN_ROLES: ReadonlySet<number> = new Set([
   R.LIST_ITEM,
 ]);
 
+/** The items of lists, tables and trees, whose content scrolls out of view with them. */
+const SCROLLED_ITEM_ROLES: ReadonlySet<number> = new Set([
+  R.TABLE_CELL,
+  R.TABLE_ROW,
+  R.TREE_ITEM,
+  R.LIST_ITEM,
+]);
+
 /**
  * Whether a node is not drawn at all: it is not SHOWING and its extents sit at
  * INT32_MIN, GTK 3's mark for a widget that is not mapped (a closed revealer
@@ -323,6 +331,8 @@ export function parseNodeId(nid: string): { bus: string; path: string } | null {
  * Password fields get `sec` and never a value.
  *
  * @param node the raw root
+ * @param inScrolledOutItem inside a row, item or cell that is not showing (scrolled out of its
+ *   list): GTK 3 marks its widgets undrawn too, but they are the item's content, kept with it
  * @returns the element tree
  * @example
  * ```ts
@@ -334,7 +344,7 @@ export function parseNodeId(nid: string): { bus: string; path: string } | null {
  * console.log(el.sec, el.v); // true undefined
  * ```
  */
-export function rawToElement(raw: AtspiRawNode): Element {
+export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Element {
   // A paragraph whose inline children are only styled text (Firefox: <em>, <code>) reads as
   // its whole text, spaces as the page has them.
   const flowed = flowedText(raw);
@@ -452,15 +462,19 @@ export function rawToElement(raw: AtspiRawNode): Element {
 
   const kids: Element[] = [];
   const children = node.children;
+  // A list's row scrolled out of view is kept (KEPT_UNDRAWN_ROLES), and so is what it holds: the
+  // label that names it, the switch in it (GTK 3 puts them at INT32_MIN, not showing).
+  const scrolledOut = inScrolledOutItem ||
+    (SCROLLED_ITEM_ROLES.has(code) && !hasState(st, S.SHOWING));
   for (let k = 0; k < children.length; k++) {
     const c = children[k];
     if (inline?.[k]) kids.push(inline[k]!);
     // Shown: not hidden, off screen, undrawn or a combo box's closed popup.
     if (
-      isHidden(c, code) || isOffscreenSubtree(c) || isUndrawn(c, code) ||
+      isHidden(c, code) || isOffscreenSubtree(c) || (!scrolledOut && isUndrawn(c, code)) ||
       closedPopups.includes(c)
     ) continue;
-    const kid = rawToElement(c);
+    const kid = rawToElement(c, scrolledOut);
     if (code === R.COMBO_BOX && EMPTY_POPUP_ROLES.has(c.role) && !kid.c?.length) continue;
     // An unnamed link in a text (a GTK label's markup link) is named by the part it covers.
     if (c.linkRange && !kid.t) {
