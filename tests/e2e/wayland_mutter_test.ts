@@ -188,6 +188,12 @@ Deno.test({
         assert.equal(read.code, 0, read.stderr + read.stdout);
         const check = refOf(read.stdout, c.check);
         const entry = refOf(read.stdout, c.entry);
+        if (c.label === "GTK 3") {
+          // A list box's rows scrolled out of view read with their labels (pyatspi: the label
+          // is there, not showing), each by its own ref.
+          assert.match(read.stdout, /\[\d+\|row-40\] option: "Row 40"/);
+          assert.doesNotMatch(read.stdout, /\] option\n/, "no unnamed option");
+        }
         const before = await screenshot(desk, "before.png");
 
         const click = await desk.cli("click", "--ref", check, ...app);
