@@ -12,6 +12,7 @@
 
 import { sleepSync } from "../../sleep_sync.ts";
 import { DesktopError } from "../../../errors.ts";
+import { cstr, takeCString } from "../../../ffi/cstring.ts";
 
 const GIO_LIBRARY = "libgio-2.0.so.0";
 
@@ -83,10 +84,6 @@ function lib(): Gio {
     });
   }
   return gio;
-}
-
-function cz(s: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(s + "\0") as Uint8Array<ArrayBuffer>;
 }
 
 /** Reads and frees the GError a failed call left, as its message. */
@@ -162,7 +159,7 @@ export class SyncBus implements Disposable {
     const g = lib();
     const err = new BigUint64Array(1);
     // AUTHENTICATION_CLIENT | MESSAGE_BUS_CONNECTION
-    const conn = g.g_dbus_connection_new_for_address_sync(cz(address), 1 | 8, null, null, err);
+    const conn = g.g_dbus_connection_new_for_address_sync(cstr(address), 1 | 8, null, null, err);
     if (!conn) {
       throw new DesktopError(
         "PLATFORM_NOT_SUPPORTED",
@@ -198,15 +195,15 @@ export class SyncBus implements Disposable {
     const err = new BigUint64Array(1);
     let params: Deno.PointerValue = null;
     if (args) {
-      params = g.g_variant_parse(null, cz(args), null, null, err);
+      params = g.g_variant_parse(null, cstr(args), null, null, err);
       if (!params) throw new Error(`bad arguments ${args}: ${takeError(err)}`);
     }
     const reply = g.g_dbus_connection_call_sync(
       this.#conn,
-      cz(dest),
-      cz(path),
-      cz(iface),
-      cz(member),
+      cstr(dest),
+      cstr(path),
+      cstr(iface),
+      cstr(member),
       params,
       null,
       0,
@@ -215,9 +212,7 @@ export class SyncBus implements Disposable {
       err,
     );
     if (!reply) throw new Error(takeError(err));
-    const text = g.g_variant_print(reply, 1);
-    const printed = text ? Deno.UnsafePointerView.getCString(text) : "";
-    if (text) g.g_free(text);
+    const printed = takeCString(g.g_variant_print(reply, 1), g.g_free);
     g.g_variant_unref(reply);
     return printed;
   }
@@ -248,17 +243,15 @@ export class SyncBus implements Disposable {
       } as const,
       (_conn, _sender, _path, _iface, _member, params) => {
         if (got !== null || !params) return;
-        const text = g.g_variant_print(params, 1);
-        got = text ? Deno.UnsafePointerView.getCString(text) : "";
-        if (text) g.g_free(text);
+        got = takeCString(g.g_variant_print(params, 1), g.g_free);
       },
     );
     const id = g.g_dbus_connection_signal_subscribe(
       this.#conn,
-      cz(match.sender),
-      cz(match.iface),
-      cz(match.member),
-      cz(match.path),
+      cstr(match.sender),
+      cstr(match.iface),
+      cstr(match.member),
+      cstr(match.path),
       null,
       0,
       callback.pointer,

@@ -25,6 +25,7 @@ import {
   videoFormatPod,
 } from "../../../ffi/pipewire.ts";
 import { printedStrings, SyncBus } from "../dbus/gio_sync.ts";
+import { cstr } from "../../../ffi/cstring.ts";
 
 /** Mutter's ScreenCast bus name (also its interface prefix). */
 export const MUTTER_SCREEN_CAST = "org.gnome.Mutter.ScreenCast";
@@ -32,10 +33,6 @@ const SC_PATH = "/org/gnome/Mutter/ScreenCast";
 
 type PipeWire = Deno.DynamicLibrary<typeof PIPEWIRE_SYMBOLS>["symbols"];
 let pipewire: PipeWire | undefined;
-
-function cz(s: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(s + "\0") as Uint8Array<ArrayBuffer>;
-}
 
 function lacking(what: string, suggestion: string): DesktopError {
   return new DesktopError(
@@ -99,7 +96,7 @@ interface Frame {
  */
 function takeFrame(node: number, width: number, height: number, deadline: number): Frame {
   const pw = loadPipeWire();
-  const loop = pw.pw_thread_loop_new(cz("desktop-screenshot"), null);
+  const loop = pw.pw_thread_loop_new(cstr("desktop-screenshot"), null);
   if (!loop) throw new Error("pw_thread_loop_new failed");
   const context = pw.pw_context_new(pw.pw_thread_loop_get_loop(loop), null, 0n);
   if (!context) {
@@ -122,9 +119,9 @@ function takeFrame(node: number, width: number, height: number, deadline: number
         );
       }
       const props = pw.pw_properties_new_string(
-        cz("media.type=Video media.category=Capture media.role=Screen"),
+        cstr("media.type=Video media.category=Capture media.role=Screen"),
       );
-      stream = pw.pw_stream_new(core, cz("desktop-screenshot"), props);
+      stream = pw.pw_stream_new(core, cstr("desktop-screenshot"), props);
       if (!stream) throw new Error("pw_stream_new failed");
       const rc = pw.pw_stream_connect(
         stream,
