@@ -176,8 +176,22 @@ function sessionPool(callerDeadline: () => number | undefined) {
     }
     return sum;
   };
-  return { open, close, kept };
+  /** Opens the default session and has its backend do its one-time work, by `deadline`. */
+  const warmUp = async (deadline: number): Promise<void> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) =>
+      timer = setTimeout(r, Math.max(0, deadline - Date.now()))
+    );
+    const warm = open({}).then((d) => d.provider.warmUp?.(deadline)).catch(() => {});
+    // A bus that does not answer does not hold the process back past the deadline.
+    await Promise.race([warm, late]);
+    clearTimeout(timer);
+  };
+  return { open, close, kept, warmUp };
 }
+
+/** How long the background process warms up before it listens (a client waits for it). */
+const WARM_UP_MS = 3000;
 
 /**
  * Runs one command line with its output captured (the process runs one at a time).
@@ -254,6 +268,14 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
   } catch {
     // None left over.
   }
+  setLiveTrees(true);
+  /** The deadline of the client whose command runs now (commands run one at a time). */
+  let answerBy: number | undefined;
+  const pool = sessionPool(() => answerBy);
+  setSessionPool(pool.open);
+  // Warm before the first client is heard: a first command would otherwise spend part of its
+  // deadline loading libraries and connecting (under load, more than half of a 1.5 s read).
+  await pool.warmUp(Date.now() + WARM_UP_MS);
   const token = newToken();
   const listener = Deno.listen({ transport: "unix", path: paths.socket });
   Deno.chmodSync(paths.socket, 0o600);
@@ -263,11 +285,6 @@ export async function serveDaemon(main: CliMain, opts: ServeOptions = {}): Promi
   Deno.chmodSync(tmp, 0o600);
   Deno.renameSync(tmp, paths.token);
 
-  setLiveTrees(true);
-  /** The deadline of the client whose command runs now (commands run one at a time). */
-  let answerBy: number | undefined;
-  const pool = sessionPool(() => answerBy);
-  setSessionPool(pool.open);
   const started = new Date().toISOString();
   let served = 0;
   let stopping = false;

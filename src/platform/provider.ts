@@ -228,6 +228,13 @@ export interface Provider {
    */
   windowOrigin?(window: () => Promise<WindowInfo>): Promise<Point | null>;
   /**
+   * Optional: does now, by `deadline`, the one-time work a first read would
+   * (loading libraries, connecting to the buses), so that a long-lived
+   * process's first command answers as fast as its next ones. Never throws:
+   * what fails here fails again, with its error, in the command.
+   */
+  warmUp?(deadline: number): Promise<void>;
+  /**
    * Optional: start an app (desktop id, app name or command), detached from
    * this process. Throws APP_NOT_FOUND when nothing by that name can start.
    */

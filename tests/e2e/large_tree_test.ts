@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { cliError, runCli } from "../harness/cli.ts";
 import { rowsPage } from "../harness/rows_page.ts";
+import { eventually } from "../harness/tree.ts";
 
 const ROWS = 3000;
 /** Deno's start-up on a busy machine, beyond a command's own timeout. */
@@ -57,6 +58,13 @@ Deno.test({
       assert.ok(e1.details.objects > 0, oneShot.stderr);
       assert.match(e1.suggestion, /--timeout \d+/);
       assert.ok(oneShot.ms < 1500 + START_UP_MS, `took ${oneShot.ms} ms`);
+
+      // The read cut short left the app its calls to answer (they were sent before it ended):
+      // until it has, it answers nobody, and a read then is rightly APP_UNRESPONSIVE.
+      await eventually("the app to answer again at once", async () => {
+        const r = await timed(["list", "--windows", "--app", d.appName, "--no-daemon"]);
+        return r.code === 0 && r.ms < 1500 ? true : undefined;
+      }, 60_000);
 
       // Through the background process: it answers in time, and reads on.
       const started = await runCli(d, ["daemon", "start"]);

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { DesktopError } from "../../src/errors.ts";
-import { sessionBusAddress } from "../../src/platform/linux/discover.ts";
+import {
+  a11yBusAddress,
+  AppDirectory,
+  sessionBusAddress,
+} from "../../src/platform/linux/discover.ts";
 import { getProperties } from "../../src/platform/linux/dbus/props.ts";
 import type { DBusValue } from "../../src/platform/linux/dbus/value.ts";
 
@@ -72,5 +76,39 @@ Deno.test("properties: an app that does not answer fails the read", async () => 
   await assert.rejects(
     getProperties(call, "/o", "org.a11y.atspi.Value", ["CurrentValue"]),
     (e) => e instanceof DesktopError && e.code === "APP_UNRESPONSIVE",
+  );
+});
+
+/** A bus that takes connections and never answers: a desktop too busy to answer in time. */
+async function withSilentBus(fn: (address: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const listener = Deno.listen({ transport: "unix", path: `${dir}/bus` });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const c of listener) held.push(c);
+  })().catch(() => {});
+  try {
+    await fn(`unix:path=${dir}/bus`);
+  } finally {
+    listener.close();
+    for (const c of held) c.close();
+    await accepting;
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("buses: one that is there but does not answer in time is TIMEOUT, not PERMISSION_DENIED", async () => {
+  await withSilentBus(async (address) => {
+    const late = (e: unknown) =>
+      e instanceof DesktopError && e.code === "TIMEOUT" &&
+      /did not answer in time/.test(e.message) &&
+      /retry|--timeout/.test(e.suggestion ?? "");
+    await assert.rejects(a11yBusAddress(address, Date.now() + 200), late);
+    await assert.rejects(AppDirectory.open(address, Date.now() + 200), late);
+  });
+  // No bus at all is still PERMISSION_DENIED, with how to get one.
+  await assert.rejects(
+    a11yBusAddress("unix:path=/nonexistent/bus", Date.now() + 200),
+    (e) => e instanceof DesktopError && e.code === "PERMISSION_DENIED",
   );
 });

@@ -20,6 +20,7 @@ import { DBusConnection } from "./dbus/connection.ts";
 import { dbusErrorName } from "./dbus/errors.ts";
 import { getProperties } from "./dbus/props.ts";
 import type { DBusValue } from "./dbus/value.ts";
+import { DesktopError } from "../../errors.ts";
 import { noBusError } from "./errors.ts";
 import { processStopped } from "./hung.ts";
 
@@ -81,14 +82,15 @@ export function sessionBusAddress(
  * @param sessionAddr the session bus address
  * @param deadline absolute deadline (ms since epoch)
  * @returns the accessibility bus address
- * @throws DesktopError PERMISSION_DENIED when the session bus or the launcher is unreachable
+ * @throws DesktopError PERMISSION_DENIED when the session bus or the launcher is unreachable,
+ *   TIMEOUT when the session bus is there but does not answer by the deadline
  */
 export async function a11yBusAddress(sessionAddr: string, deadline: number): Promise<string> {
   let session: DBusConnection;
   try {
     session = await DBusConnection.open(sessionAddr, Math.max(1, deadline - Date.now()));
   } catch (e) {
-    throw noBusError(`cannot connect to the session bus ${sessionAddr}: ${errText(e)}`);
+    throw unreachable(e, `cannot connect to the session bus ${sessionAddr}`);
   }
   try {
     const [addr] = await session.call({
@@ -100,10 +102,33 @@ export async function a11yBusAddress(sessionAddr: string, deadline: number): Pro
     if (typeof addr !== "string" || addr === "") throw new Error("empty address");
     return addr;
   } catch (e) {
+    if (lateAnswer(e)) throw busTooLate("the session bus (asked for the accessibility bus)");
     throw noBusError(`the session bus has no accessibility bus launcher (${errText(e)})`);
   } finally {
     session.close();
   }
+}
+
+/**
+ * A deadline that passed while a bus was answering slowly: it is there, so
+ * the desktop is busy, not missing (PERMISSION_DENIED would send the agent
+ * to set up a session it already has).
+ */
+function lateAnswer(e: unknown): boolean {
+  return e instanceof DesktopError && (e.code === "TIMEOUT" || e.code === "APP_UNRESPONSIVE");
+}
+
+function busTooLate(what: string): DesktopError {
+  return new DesktopError("TIMEOUT", `${what} did not answer in time`, {
+    suggestion: "The desktop is busy: retry, or raise --timeout",
+  });
+}
+
+/** Why a bus could not be reached: too late (TIMEOUT) or not there (PERMISSION_DENIED). */
+function unreachable(e: unknown, what: string): DesktopError {
+  return lateAnswer(e) ? busTooLate(what.replace(/^cannot connect to /, "")) : noBusError(
+    `${what}: ${errText(e)}`,
+  );
 }
 
 function errText(e: unknown): string {
@@ -160,7 +185,8 @@ export class AppDirectory {
    * @param address the accessibility bus address
    * @param deadline absolute deadline
    * @returns the directory; close it when done
-   * @throws DesktopError PERMISSION_DENIED when the bus cannot be reached
+   * @throws DesktopError PERMISSION_DENIED when the bus cannot be reached, TIMEOUT when it
+   *   is there but does not answer by the deadline
    */
   static async open(address: string, deadline: number): Promise<AppDirectory> {
     try {
@@ -168,7 +194,7 @@ export class AppDirectory {
         await DBusConnection.open(address, Math.max(1, deadline - Date.now())),
       );
     } catch (e) {
-      throw noBusError(`cannot connect to the accessibility bus ${address}: ${errText(e)}`);
+      throw unreachable(e, `cannot connect to the accessibility bus ${address}`);
     }
   }
 

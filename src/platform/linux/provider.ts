@@ -194,6 +194,18 @@ export class LinuxProvider implements Provider {
     return deadline;
   }
 
+  async warmUp(deadline: number): Promise<void> {
+    try {
+      // libatspi (the kept trees follow its events) and the bulk reader's connection.
+      this.#liveTrees();
+      void this.#n;
+      this.#bulk ??= connectBulkReader(Math.max(1, deadline - Date.now()));
+      await this.#bulk;
+    } catch {
+      // The command that needs it says what is wrong.
+    }
+  }
+
   /** Runs `fn` with native references released at the end and errors made DesktopErrors. */
   #op<T>(fn: (stack: DisposableStack) => T): T {
     const stack = new DisposableStack();
@@ -252,6 +264,11 @@ export class LinuxProvider implements Provider {
   async #app(scope: Scope, deadline: number): Promise<LiveApp> {
     const apps = await this.#appsFor(scope, deadline);
     let app = apps[matchRunningApp(apps, scope)];
+    if (!app.responsive && !app.stopped && this.#readingOnAnswered(app.bus)) {
+      // Silent only to the listing: the app answers this process's read of its tree first
+      // (its calls came before), and a read joins that one rather than ask again.
+      return { ...app, responsive: true };
+    }
     if (!app.responsive && app.brief) {
       // The listing gave it only a short look: the target gets its full time.
       const until = Math.min(deadline, Date.now() + callTimeoutFor(this.#timeoutMs));
@@ -261,6 +278,15 @@ export class LinuxProvider implements Provider {
     }
     if (!app.responsive) throw unresponsive(app);
     return app;
+  }
+
+  /** Whether a read of the app's tree is under way here and the app answered it just now. */
+  #readingOnAnswered(bus: string): boolean {
+    const now = Date.now();
+    for (const cold of this.#reading.values()) {
+      if (cold.bus === bus && stillAnswering(cold.progress, now)) return true;
+    }
+    return false;
   }
 
   /** Registered apps with names, pids and window counts; ones that did not answer are marked. */
@@ -504,7 +530,7 @@ export class LinuxProvider implements Provider {
         reader,
         readOn,
       ).then((tree) => ({ tree, version: live.put(key, tree, seq, reader.bulk) }));
-      const reading = { done, progress, started: Date.now() };
+      const reading = { bus, done, progress, started: Date.now() };
       this.#reading.set(id, cold = reading);
       const over = () => {
         if (this.#reading.get(id) === reading) this.#reading.delete(id);
@@ -705,6 +731,8 @@ const READ_ON_MS = 60_000;
 
 /** A cold read of a tree to keep, under way. */
 interface ColdRead {
+  /** The app's bus name. */
+  bus: string;
   /** The tree and its kept version. */
   done: Promise<{ tree: AtspiRawNode; version: number | null }>;
   /** How far it got. */

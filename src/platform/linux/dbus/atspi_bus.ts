@@ -252,13 +252,16 @@ export class AtspiBus {
   async readTree(bus: string, rootPath: string, opts: ReadTreeOptions): Promise<AtspiRawNode> {
     const t0 = performance.now();
     const before = { ...this.stats };
-    const [, direct] = await Promise.all([
+    // The app's answers on either connection count, from the first (its direct address).
+    const progress = opts.progress ?? newProgress();
+    let direct: DBusConnection | null = null;
+    progress.answeredAt = () =>
+      Math.max(this.#conn.answeredAt.get(bus) ?? 0, direct?.answeredAt.get(bus) ?? 0);
+    [, direct] = await Promise.all([
       this.#activate(opts.deadline),
       this.#directTo(bus, opts.deadline),
     ]);
     const conn = direct ?? this.#conn;
-    const progress = opts.progress ?? newProgress();
-    progress.answeredAt = () => conn.answeredAt.get(bus) ?? 0;
     const call = appCall(conn, bus, opts.deadline);
     let idx: ItemIndex | null = null;
     const toolkit = this.toolkit(bus, opts.deadline);
@@ -386,6 +389,8 @@ export class AtspiBus {
           }, deadline);
           if (typeof addr !== "string" || addr === "") return null;
           const c = await DBusConnection.open(addr, Math.max(1, deadline - Date.now()), true);
+          // The app itself took part in the handshake: it answered.
+          c.answeredAt.set(bus, Date.now());
           this.#directConns.push(c);
           return c;
         } catch {

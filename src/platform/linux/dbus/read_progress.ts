@@ -79,7 +79,9 @@ export function largeTreeTimeout(
   readingOn: boolean,
 ): DesktopError {
   const more = Math.max(30_000, Math.ceil((ms * 3) / 10_000) * 10_000);
-  const narrow = "or narrow it (--window, --depth 4 then --scope-ref)";
+  // Only a window narrows what is fetched: --depth and --scope-ref narrow what is printed of
+  // a whole read (refs are made from the whole tree), so they would take as long.
+  const narrow = "or read one window of it (--window)";
   return new DesktopError(
     "TIMEOUT",
     `the app was still answering when the deadline came: its tree is large ` +
