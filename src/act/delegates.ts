@@ -181,6 +181,12 @@ export interface ElementDelegate {
   visiblePoint(): Point | null;
   /** Whether the topmost element at `p` is this element or inside it (nothing covers it). */
   hitTest(p: Point): boolean;
+  /**
+   * Whether the app finds another list item at `p` (a row, cell or item that
+   * is neither this element, in it, nor around it): the list moved since its
+   * place was read. False when the app cannot tell.
+   */
+  anotherItemAt(p: Point): boolean;
   /** Brings its app and window forward, so input reaches it and no other app. */
   raise(): void;
   /** Lets input sent so far reach the app and its events come in (a short pause). */

@@ -47,6 +47,9 @@ const FOCUS_WAIT_MS = 600;
 /** How long a menu or popup may take to open (ms). */
 const MENU_OPEN_WAIT_MS = 1500;
 
+/** How many times a moving list's row is placed again before a click on it is refused. */
+const MOVED_ITEM_TRIES = 5;
+
 /** Keys typed with Shift held, which some apps miss on their first key. */
 const NEEDS_SHIFT = /[A-Z~!@#$%^&*()_+{}|:"<>?]/;
 
@@ -339,7 +342,23 @@ class Execution {
     try {
       const none = this.noInput();
       if (none) throw none;
-      this.input.click(this.visiblePoint(el), button, count);
+      const at = this.stillItsPlace(el, this.visiblePoint(el));
+      this.input.click(at, button, count);
+      el.settle();
+      if (el.anotherItemAt(at)) {
+        // The list moved between the last check and the press reaching the app.
+        throw new DesktopError(
+          "ACTION_FAILED",
+          "the list moved while the element was clicked: the press may have landed on the row " +
+            "that took its place",
+          {
+            suggestion: "Read the app to see which row the click selected before acting again; " +
+              "stop what moves the list (pause its updates, sort it by a column that does not " +
+              "change) and retry",
+            details: { clicked: true },
+          },
+        );
+      }
     } catch (e) {
       if (!(e instanceof DesktopError) || e.code !== "PLATFORM_NOT_SUPPORTED") throw e;
       const offers = f.actions.filter((a) => a.trim() !== "");
@@ -371,6 +390,31 @@ class Execution {
     }
     this.input.click(at, button, count);
     return { via: "input", detail: `${button} x${count}` };
+  }
+
+  /**
+   * The element's point, checked just before input goes there: in a list
+   * whose rows move (a process monitor's), another row may have taken the
+   * place read a moment ago. The place is read again while that is so, a few
+   * times; ACTION_FAILED if it keeps moving, and nothing is clicked.
+   */
+  stillItsPlace(el: ElementDelegate, at: Point): Point {
+    for (let tries = 0; tries < MOVED_ITEM_TRIES; tries++) {
+      if (!el.anotherItemAt(at)) return at;
+      el.settle();
+      const again = el.visiblePoint();
+      if (!again) break;
+      at = again;
+    }
+    throw new DesktopError(
+      "ACTION_FAILED",
+      "another row was at the element's place each time it was read: its list keeps moving, " +
+        "so a pointer click would land on another row; nothing was clicked",
+      {
+        suggestion: "Retry; or stop what moves the list (pause its updates, sort it by a column " +
+          "that does not change) and retry",
+      },
+    );
   }
 
   /** The element's visible point where nothing covers it, its app brought forward; else null. */

@@ -19,6 +19,8 @@ export interface FakeElementSpec extends Partial<ElementFacts> {
   scrolledTo?: Point;
   /** Whether a hit test at its point finds it (default true). */
   clear?: boolean;
+  /** Another list item is at its point: its list moved (default false). */
+  moved?: boolean;
   /** Whether it takes the focus when asked (default: when it has a point). */
   takesFocus?: boolean;
   /** Its text (a field). */
@@ -130,6 +132,7 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     },
     visiblePoint: () => at,
     hitTest: () => spec.clear ?? true,
+    anotherItemAt: () => spec.moved ?? false,
     raise() {},
     settle() {},
     showing: () => at !== null,

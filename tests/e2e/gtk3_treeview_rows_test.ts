@@ -168,7 +168,8 @@ print(json.dumps(names))
       const later = await runCli(d, ["read", "--app", d.appName, "--timeout", "60000"]);
       assert.ok(
         !later.stdout.includes(` row: ${JSON.stringify(candidate)} | `),
-        `the row of ${candidate} is still there, and not selected`,
+        `the row of ${candidate} is still there, and not selected; the click said: ` +
+          `${click.stdout}${click.stderr}; selected now: ${JSON.stringify(await selectedCells())}`,
       );
     }
     assert.ok(ref, `no process lived long enough to be clicked: ${candidates.slice(0, 5)}`);

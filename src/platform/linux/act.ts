@@ -418,31 +418,11 @@ export class LinuxElement implements ElementDelegate {
   }
 
   hitTest(screen: Point): boolean {
-    const n = this.#n;
-    // Under Wayland the app answers in its window's coordinates.
-    const [ox, oy] = hasXDisplay() ? [0, 0] : this.#windowOrigin();
-    const at = { x: screen.x - ox, y: screen.y - oy };
     using held = new DisposableStack();
-    // Descend from the top-level window to the deepest object at the point.
-    let cur: Ptr | null = this.#topLevelAcc(held);
-    let deadEnd = false;
-    for (let depth = 0; cur && depth < 64; depth++) {
-      if (sameObject(cur, this.#acc)) return true;
-      const comp = held.use(n.own(n.sym.atspi_accessible_get_component_iface(cur)));
-      if (!comp) return false;
-      const next = held.use(n.own(n.sym.atspi_component_get_accessible_at_point(
-        comp.ptr,
-        at.x,
-        at.y,
-        ATSPI_COORD_TYPE_SCREEN,
-        n.err.buf,
-      )));
-      if (!optional(() => (n.check("hit test"), true))) return false;
-      deadEnd = !next;
-      if (!next || next.ptr === cur) break;
-      cur = next.ptr;
-    }
-    if (!cur) return false;
+    const hit = this.#deepestAt(screen, held);
+    if (hit === "self") return true;
+    if (!hit) return false;
+    const { cur, deadEnd } = hit;
     // The deepest hit is inside the element (a button's own label) when the element is an ancestor.
     const inside = this.#isWithin(cur, this.#acc, held, 64);
     if (inside !== false) return inside === true;
@@ -450,6 +430,63 @@ export class LinuxElement implements ElementDelegate {
     // its tabs hidden: meld) ends the search on the element's own ancestor: nothing else was found
     // there, so nothing covers it.
     return deadEnd && this.#isWithin(this.#acc, cur, held, 256) === true;
+  }
+
+  anotherItemAt(screen: Point): boolean {
+    using held = new DisposableStack();
+    const hit = this.#deepestAt(screen, held);
+    if (hit === "self" || !hit) return false;
+    const n = this.#n;
+    // The item found there, or the one around what was found (a cell's own text).
+    let item: Ptr | null = hit.cur;
+    for (let up = 0; item && up < 4; up++) {
+      const role = n.sym.atspi_accessible_get_role(item, n.err.buf);
+      if (!optional(() => (n.check("role"), true))) return false;
+      if (ITEM_ROLES.has(role)) break;
+      item = held.use(n.own(n.sym.atspi_accessible_get_parent(item, n.err.buf)))?.ptr ?? null;
+      if (!optional(() => (n.check("parent"), true))) return false;
+    }
+    if (!item || !ITEM_ROLES.has(n.sym.atspi_accessible_get_role(item, n.err.buf))) {
+      return false;
+    }
+    // Another item: neither the element nor in it, nor holding it (a row around its cell).
+    return this.#isWithin(item, this.#acc, held, 8) === false &&
+      this.#isWithin(this.#acc, item, held, 8) === false;
+  }
+
+  /**
+   * The deepest object the app finds at a screen point, descending from the
+   * element's top-level window: "self" when the descent meets the element,
+   * null when the app cannot tell; `deadEnd` when the last object found
+   * nothing deeper.
+   */
+  #deepestAt(
+    screen: Point,
+    held: DisposableStack,
+  ): "self" | { cur: Ptr; deadEnd: boolean } | null {
+    const n = this.#n;
+    // Under Wayland the app answers in its window's coordinates.
+    const [ox, oy] = hasXDisplay() ? [0, 0] : this.#windowOrigin();
+    const at = { x: screen.x - ox, y: screen.y - oy };
+    let cur: Ptr | null = this.#topLevelAcc(held);
+    let deadEnd = false;
+    for (let depth = 0; cur && depth < 64; depth++) {
+      if (sameObject(cur, this.#acc)) return "self";
+      const comp = held.use(n.own(n.sym.atspi_accessible_get_component_iface(cur)));
+      if (!comp) return null;
+      const next = held.use(n.own(n.sym.atspi_component_get_accessible_at_point(
+        comp.ptr,
+        at.x,
+        at.y,
+        ATSPI_COORD_TYPE_SCREEN,
+        n.err.buf,
+      )));
+      if (!optional(() => (n.check("hit test"), true))) return null;
+      deadEnd = !next;
+      if (!next || next.ptr === cur) break;
+      cur = next.ptr;
+    }
+    return cur ? { cur, deadEnd } : null;
   }
 
   /**

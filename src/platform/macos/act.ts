@@ -306,6 +306,11 @@ export class AxElement implements ElementDelegate {
     return true;
   }
 
+  /** AX's element-at-position is not used: no other item is taken to be there. */
+  anotherItemAt(_p: Point): boolean {
+    return false;
+  }
+
   /** Activates the app, raises the element's window and makes it main. Best effort. */
   raise(): void {
     const t = this.#t;
