@@ -19,8 +19,11 @@ export interface FakeElementSpec extends Partial<ElementFacts> {
   scrolledTo?: Point;
   /** Whether a hit test at its point finds it (default true). */
   clear?: boolean;
-  /** Another list item is at its point: its list moved (default false). */
-  moved?: boolean;
+  /**
+   * Another list item is at its point (its list moved): always (true), never
+   * (false, the default), or look by look (the last answer repeats).
+   */
+  moved?: boolean | boolean[];
   /** Whether it takes the focus when asked (default: when it has a point). */
   takesFocus?: boolean;
   /** Its text (a field). */
@@ -64,6 +67,8 @@ export interface FakeElement extends ElementDelegate {
 export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
   const calls: string[] = [];
   let at = spec.at === undefined ? { x: 10, y: 10 } : spec.at;
+  /** How many times it was asked whether another item is at its point. */
+  let looks = 0;
   const bar = spec.bar ? fakeElement(spec.bar) : null;
   const state = {
     focused: spec.focused ?? false,
@@ -132,7 +137,11 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     },
     visiblePoint: () => at,
     hitTest: () => spec.clear ?? true,
-    anotherItemAt: () => spec.moved ?? false,
+    anotherItemAt() {
+      looks++;
+      const m = spec.moved ?? false;
+      return Array.isArray(m) ? m[Math.min(looks, m.length) - 1] ?? false : m;
+    },
     raise() {},
     settle() {},
     showing: () => at !== null,

@@ -525,3 +525,25 @@ Deno.test("executor scroll without a pointer (Wayland): the view's scroll bar tu
       e.message === none.message && /no scroll bar/.test(e.suggestion ?? ""),
   );
 });
+
+Deno.test("executor click: a row out of view whose list moves is placed again, never pressed where another row is", () => {
+  const row: FakeElementSpec = {
+    role: "cell",
+    actions: [],
+    at: null,
+    scrolledTo: { x: 40, y: 90 },
+  };
+  // The list moved once after the row was brought into view: placed again, then pressed.
+  const once = run({ ...row, moved: [true, false] }, { kind: "click" });
+  assert.deepEqual(once.sent, ["click 40,90 left x1", "park"]);
+  // It keeps moving: refused, and nothing is pressed.
+  const e = fails({ ...row, moved: true }, { kind: "click" });
+  assert.equal(e.code, "ACTION_FAILED");
+  assert.match(e.message, /keeps moving/);
+  assert.deepEqual((e as DesktopError & { sent: string[] }).sent, []);
+  // It moved as the press went in (the look after the press finds another row): not ok.
+  const late = fails({ ...row, moved: [false, true] }, { kind: "click" });
+  assert.equal(late.code, "ACTION_FAILED");
+  assert.match(late.message, /may have landed on the row/);
+  assert.equal(late.details?.clicked, true);
+});
