@@ -334,7 +334,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         );
         const run = await lastReadOfRun(before.app);
         const changes = changesAsLastRead(effect.changes, before.root, run);
-        return { ...result, changes, ...unverifiedOf(effect) };
+        return { ...result, changes, ...unverifiedOf(effect, result) };
       }
       let snapshot = await readFull(scope, deadline);
       let element: Element;
@@ -416,7 +416,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         ...result,
         element: effect.after ? afterAsLastRead(effect.after, element, run) : element,
         changes: changesAsLastRead(effect.changes, snapshot.root, run),
-        ...unverifiedOf(effect),
+        ...unverifiedOf(effect, result),
         ...(effect.after === null ? { gone: true as const } : {}),
       };
     },
@@ -475,8 +475,13 @@ function afterAsLastRead(after: Element, acted: Element, run: StoredRead | null)
  * running app carries its pid, and must never replace what the agent last
  * read of the live app.
  */
-function unverifiedOf(effect: { unverified?: string }): { unverified?: string } {
-  return effect.unverified ? { unverified: effect.unverified } : {};
+/** Why an action's effect is in doubt: the action's own doubt first, then its effect's. */
+function unverifiedOf(
+  effect: { unverified?: string },
+  result: { unverified?: string },
+): { unverified?: string } {
+  const why = [result.unverified, effect.unverified].filter((x) => x).join("; ");
+  return why ? { unverified: why } : {};
 }
 
 function defaultStore(persist: boolean, session: string | undefined, replay: boolean): RefStore {

@@ -182,11 +182,13 @@ export interface ElementDelegate {
   /** Whether the topmost element at `p` is this element or inside it (nothing covers it). */
   hitTest(p: Point): boolean;
   /**
-   * Whether the app finds another list item at `p` (a row, cell or item that
-   * is neither this element, in it, nor around it): the list moved since its
-   * place was read. False when the app cannot tell.
+   * Whether the list item the app finds at `p` shows another label than
+   * `label` (the element's, as read before acting): the list moved since its
+   * place was read. False when the app cannot tell (no item there, no label).
    */
-  anotherItemAt(p: Point): boolean;
+  anotherItemAt(p: Point, label: string): boolean;
+  /** Its label as a list item shows it: its name, or its first named child's ("" when none). */
+  itemLabel(): string;
   /** Brings its app and window forward, so input reaches it and no other app. */
   raise(): void;
   /** Lets input sent so far reach the app and its events come in (a short pause). */

@@ -137,6 +137,7 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     },
     visiblePoint: () => at,
     hitTest: () => spec.clear ?? true,
+    itemLabel: () => spec.name ?? "",
     anotherItemAt() {
       looks++;
       const m = spec.moved ?? false;

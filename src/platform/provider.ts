@@ -91,6 +91,11 @@ export interface ActionResult {
   via: "accessible" | "input";
   /** Optional detail, e.g. the action name used. */
   detail?: string;
+  /**
+   * Set when the action was carried out but whether it reached the element
+   * is in doubt, saying why (a list that moved as a click went in).
+   */
+  unverified?: string;
 }
 
 /** Options every provider takes when it is created. */

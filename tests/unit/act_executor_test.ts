@@ -541,9 +541,8 @@ Deno.test("executor click: a row out of view whose list moves is placed again, n
   assert.equal(e.code, "ACTION_FAILED");
   assert.match(e.message, /keeps moving/);
   assert.deepEqual((e as DesktopError & { sent: string[] }).sent, []);
-  // It moved as the press went in (the look after the press finds another row): not ok.
-  const late = fails({ ...row, moved: [false, true] }, { kind: "click" });
-  assert.equal(late.code, "ACTION_FAILED");
-  assert.match(late.message, /may have landed on the row/);
-  assert.equal(late.details?.clicked, true);
+  // It moved as the press went in (the look after the press finds another row): in doubt.
+  const late = run({ ...row, moved: [false, true] }, { kind: "click" });
+  assert.deepEqual(late.sent, ["click 40,90 left x1", "park"]);
+  assert.match(late.result.unverified ?? "", /may have landed on the row/);
 });

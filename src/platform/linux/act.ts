@@ -432,26 +432,57 @@ export class LinuxElement implements ElementDelegate {
     return deadEnd && this.#isWithin(this.#acc, cur, held, 256) === true;
   }
 
-  anotherItemAt(screen: Point): boolean {
+  anotherItemAt(screen: Point, label: string): boolean {
+    // Any doubt (an object gone mid-look) is "cannot tell": only an item plainly showing
+    // another label counts.
+    return optional(() => this.#anotherItemAt(screen, label)) ?? false;
+  }
+
+  #anotherItemAt(screen: Point, label: string): boolean {
+    if (label === "") return false;
     using held = new DisposableStack();
     const hit = this.#deepestAt(screen, held);
-    if (hit === "self" || !hit) return false;
+    if (!hit) return false;
     const n = this.#n;
-    // The item found there, or the one around what was found (a cell's own text).
-    let item: Ptr | null = hit.cur;
+    // The item found there, or the one around what was found (a cell's own text). GTK 3 may
+    // give the element's own object to the row now in its place, and Qt a new object for the
+    // same cell: what the item shows tells, not which object it is.
+    let item: Ptr | null = hit === "self" ? this.#acc : hit.cur;
     for (let up = 0; item && up < 4; up++) {
       const role = n.sym.atspi_accessible_get_role(item, n.err.buf);
-      if (!optional(() => (n.check("role"), true))) return false;
+      n.check("role");
       if (ITEM_ROLES.has(role)) break;
       item = held.use(n.own(n.sym.atspi_accessible_get_parent(item, n.err.buf)))?.ptr ?? null;
-      if (!optional(() => (n.check("parent"), true))) return false;
+      n.check("parent");
     }
     if (!item || !ITEM_ROLES.has(n.sym.atspi_accessible_get_role(item, n.err.buf))) {
       return false;
     }
-    // Another item: neither the element nor in it, nor holding it (a row around its cell).
-    return this.#isWithin(item, this.#acc, held, 8) === false &&
-      this.#isWithin(this.#acc, item, held, 8) === false;
+    // A cell of the element's own row (its icon beside its text) shows part of the label.
+    const theirs = this.#itemLabel(item, held);
+    return theirs !== "" && !label.includes(theirs) && !theirs.includes(label);
+  }
+
+  itemLabel(): string {
+    using held = new DisposableStack();
+    return optional(() => this.#itemLabel(this.#acc, held)) ?? "";
+  }
+
+  /** An item's name, or its first named child's (a cell whose text is a child cell). */
+  #itemLabel(item: Ptr, held: DisposableStack): string {
+    const n = this.#n;
+    const own = n.str(n.sym.atspi_accessible_get_name(item, n.err.buf), "read name").trim();
+    if (own) return own;
+    const count = Math.min(n.sym.atspi_accessible_get_child_count(item, n.err.buf), 4);
+    n.check("child count");
+    for (let i = 0; i < count; i++) {
+      const child = held.use(n.own(n.sym.atspi_accessible_get_child_at_index(item, i, n.err.buf)));
+      n.check("child");
+      if (!child) continue;
+      const name = n.str(n.sym.atspi_accessible_get_name(child.ptr, n.err.buf), "read name").trim();
+      if (name) return name;
+    }
+    return "";
   }
 
   /**

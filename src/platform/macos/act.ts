@@ -307,8 +307,13 @@ export class AxElement implements ElementDelegate {
   }
 
   /** AX's element-at-position is not used: no other item is taken to be there. */
-  anotherItemAt(_p: Point): boolean {
+  anotherItemAt(_p: Point, _label: string): boolean {
     return false;
+  }
+
+  /** Not used where {@link anotherItemAt} cannot tell. */
+  itemLabel(): string {
+    return "";
   }
 
   /** Activates the app, raises the element's window and makes it main. Best effort. */
