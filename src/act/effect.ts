@@ -284,6 +284,15 @@ export function judgeEffect(
     if (!after.f) effect.unverified = "the element does not report the keyboard focus";
     return effect;
   }
+  if (action.kind === "click" && after && LIST_ITEM_ROLES.has(target.r)) {
+    // The app's own witness of where a press on a list went: the item it selected. Another
+    // item selected while this one is not means the press went there (a list that moved).
+    const took = otherItemSelected(changes, settled.root, after);
+    if (took) {
+      effect.unverified = `another row took the click: ${took} became selected, not the element`;
+      return effect;
+    }
+  }
   // A key that moved the focus to another element (an arrow in a menu, Tab) did its work.
   const focusMovedOn = action.kind === "key" &&
     changes.some((c) =>
@@ -331,6 +340,53 @@ function descendantRefs(el: Element): Set<string> {
 function focusOnly(c: Change): boolean {
   if (c.type !== "changed") return false;
   return Object.entries(c.changes).every(([k, [a, b]]) => k === "f" || isSilentField(k, a, b));
+}
+
+/** Roles of list items, which a click selects. */
+const LIST_ITEM_ROLES: ReadonlySet<string> = new Set([
+  "row",
+  "cell",
+  "option",
+  "treeitem",
+  "listitem",
+]);
+
+/**
+ * The ref of a list item that became selected by the change while `el` (the
+ * item clicked, as it is now) is not selected: neither it, its row, nor an
+ * item inside it. Undefined when no other item was selected.
+ */
+function otherItemSelected(changes: Change[], root: Element, el: Element): string | undefined {
+  const selected = (x: Element | undefined) => x?.s === true;
+  const path = pathTo(root, el);
+  if (!path) return undefined;
+  // The element, a row or item around it, or a cell in it took the selection: the press landed.
+  if (path.some(selected)) return undefined;
+  const inside = descendantRefs(el);
+  if (findAll(el, selected)) return undefined;
+  const around = new Set(path.map((x) => x.ref).filter((r) => r !== undefined));
+  for (const c of changes) {
+    if (c.type !== "changed" || !("s" in c.changes) || c.changes.s[1] !== true) continue;
+    if (around.has(c.ref) || inside.has(c.ref)) continue;
+    return c.ref;
+  }
+  return undefined;
+}
+
+/** The elements from the root down to `el` (by identity), or null when it is not there. */
+function pathTo(root: Element, el: Element): Element[] | null {
+  if (root === el) return [root];
+  for (const c of root.c ?? []) {
+    const below = pathTo(c, el);
+    if (below) return [root, ...below];
+  }
+  return null;
+}
+
+/** Whether an element below `el` passes `test`. */
+function findAll(el: Element, test: (x: Element) => boolean): boolean {
+  for (const c of el.c ?? []) if (test(c) || findAll(c, test)) return true;
+  return false;
 }
 
 /** Fields of a change that are the element's value (text, number, checked or selected state). */

@@ -341,3 +341,33 @@ Deno.test("act: a key that moves the focus to another element did its work (a me
   const res = await moves.act({}, {}, { kind: "key", combo: "Down" }, fast);
   assert.equal(res.unverified, undefined, "the focus moving on is the key's effect");
 });
+
+Deno.test("judge: a click on a row that another row took (it became selected, not this one) is unverified", () => {
+  const list = (sel: string | null): Element => ({
+    i: 1,
+    ref: "table",
+    r: "table",
+    c: ["Item 51", "Item 52", "Item 53"].map((t, k) => ({
+      i: 2 + k,
+      ref: `item-${51 + k}`,
+      r: "row" as const,
+      t,
+      ...(sel === t ? { s: true as const } : {}),
+    })),
+  });
+  const target = list(null).c![1];
+  const judge = (before: Element, after: Element) =>
+    judgeEffect(
+      { kind: "click" },
+      target,
+      { root: after, changes: diffTrees(before, after) },
+      1500,
+    );
+  // The row above took the press.
+  const missed = judge(list(null), list("Item 51"));
+  assert.match(missed.unverified ?? "", /item-51 became selected, not the element/);
+  // The row itself took it: ok.
+  assert.equal(judge(list(null), list("Item 52")).unverified, undefined);
+  // A press that selects nothing says nothing of where it went (no selection in this list).
+  assert.match(judge(list(null), list(null)).unverified ?? "", /nothing changed/);
+});
