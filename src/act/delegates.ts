@@ -187,7 +187,10 @@ export interface ElementDelegate {
    * place was read. False when the app cannot tell (no item there, no label).
    */
   anotherItemAt(p: Point, label: string): boolean;
-  /** Its label as a list item shows it: its name, or its first named child's ("" when none). */
+  /**
+   * The label of the list item it is or sits in (a row's button: the row's), as the item shows
+   * it: its name, or its first named child's ("" when none, or in no item).
+   */
   itemLabel(): string;
   /** Brings its app and window forward, so input reaches it and no other app. */
   raise(): void;

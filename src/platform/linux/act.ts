@@ -443,21 +443,11 @@ export class LinuxElement implements ElementDelegate {
     using held = new DisposableStack();
     const hit = this.#deepestAt(screen, held);
     if (!hit) return false;
-    const n = this.#n;
-    // The item found there, or the one around what was found (a cell's own text). GTK 3 may
-    // give the element's own object to the row now in its place, and Qt a new object for the
-    // same cell: what the item shows tells, not which object it is.
-    let item: Ptr | null = hit === "self" ? this.#acc : hit.cur;
-    for (let up = 0; item && up < 4; up++) {
-      const role = n.sym.atspi_accessible_get_role(item, n.err.buf);
-      n.check("role");
-      if (ITEM_ROLES.has(role)) break;
-      item = held.use(n.own(n.sym.atspi_accessible_get_parent(item, n.err.buf)))?.ptr ?? null;
-      n.check("parent");
-    }
-    if (!item || !ITEM_ROLES.has(n.sym.atspi_accessible_get_role(item, n.err.buf))) {
-      return false;
-    }
+    // The item found there, or the one around what was found (a cell's own text, a row's
+    // button). GTK 3 may give the element's own object to the row now in its place, and Qt a new
+    // object for the same cell: what the item shows tells, not which object it is.
+    const item = this.#itemOf(hit === "self" ? this.#acc : hit.cur, held);
+    if (!item) return false;
     // A cell of the element's own row (its icon beside its text) shows part of the label.
     const theirs = this.#itemLabel(item, held);
     return theirs !== "" && !label.includes(theirs) && !theirs.includes(label);
@@ -465,7 +455,24 @@ export class LinuxElement implements ElementDelegate {
 
   itemLabel(): string {
     using held = new DisposableStack();
-    return optional(() => this.#itemLabel(this.#acc, held)) ?? "";
+    return optional(() => {
+      const item = this.#itemOf(this.#acc, held);
+      return item ? this.#itemLabel(item, held) : "";
+    }) ?? "";
+  }
+
+  /** The list item an object is or sits in (a few levels up at most), or null. */
+  #itemOf(start: Ptr, held: DisposableStack): Ptr | null {
+    const n = this.#n;
+    let item: Ptr | null = start;
+    for (let up = 0; item && up < 4; up++) {
+      const role = n.sym.atspi_accessible_get_role(item, n.err.buf);
+      n.check("role");
+      if (ITEM_ROLES.has(role)) return item;
+      item = held.use(n.own(n.sym.atspi_accessible_get_parent(item, n.err.buf)))?.ptr ?? null;
+      n.check("parent");
+    }
+    return null;
   }
 
   /** An item's name, or its first named child's (a cell whose text is a child cell). */
