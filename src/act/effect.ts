@@ -52,6 +52,8 @@ export interface Settled {
   readError?: DesktopError;
   /** How many elements only moved or resized (left out of `changes`, see `reportBounds`). */
   boxesOnly?: number;
+  /** The tree read before the action (where removed elements were). */
+  before?: Element;
 }
 
 /**
@@ -127,7 +129,7 @@ export async function settleChanges(
   return finish(settled);
 
   function finish(s: Settled): Settled {
-    return opts.bounds && !opts.reportBounds ? withoutBoxes(s) : s;
+    return { ...(opts.bounds && !opts.reportBounds ? withoutBoxes(s) : s), before };
   }
 }
 
@@ -292,6 +294,15 @@ export function judgeEffect(
       effect.unverified = `another row took the click: ${took} became selected, not the element`;
       return effect;
     }
+    const lives = changes.length > 0 ? listLifeOnly(changes, settled, target, after) : 0;
+    if (lives) {
+      // A live list (a process monitor's figures, rows that come and go) changes whether or
+      // not the press landed: only the item, or what lies outside its list, witnesses it.
+      effect.unverified = `the row did not become selected or focused, and nothing outside ` +
+        `its list changed within ${settleMs} ms; its list changes by itself (${lives} changes, ` +
+        "in other rows too)";
+      return effect;
+    }
   }
   // A key that moved the focus to another element (an arrow in a menu, Tab) did its work.
   const focusMovedOn = action.kind === "key" &&
@@ -372,6 +383,53 @@ function otherItemSelected(changes: Change[], root: Element, el: Element): strin
   }
   return undefined;
 }
+
+/** Roles of elements that hold list items: a press on an item changes the item, or outside. */
+const LIST_ROLES: ReadonlySet<string> = new Set(["table", "list", "listbox", "tree"]);
+
+/**
+ * How many changes lie in the clicked item's list, when they say nothing of
+ * the press: the item (or its row, or what is inside it) is not selected or
+ * focused and its states did not change, nothing changed outside the list or
+ * on the list itself, and other items of the list changed too (a live list:
+ * the item's own figures change with theirs). 0 when something witnesses the
+ * press, or the item is in no list.
+ */
+function listLifeOnly(changes: Change[], settled: Settled, target: Element, el: Element): number {
+  const path = pathTo(settled.root, el);
+  if (!path) return 0;
+  const at = path.findLastIndex((x, k) => k < path.length - 1 && LIST_ROLES.has(x.r));
+  if (at < 0) return 0;
+  const own = path.slice(at + 1);
+  // Selected or focused (before or now): the press may rightly change nothing.
+  const witnessed = (x: Element) => x.s === true || x.f === true;
+  if (own.some(witnessed) || findAll(el, witnessed) || target.s || target.f) return 0;
+  const itemRefs = new Set<string>();
+  for (const x of own) if (x.ref !== undefined) itemRefs.add(x.ref);
+  for (const r of descendantRefs(el)) itemRefs.add(r);
+  const list = path[at];
+  const listRefs = descendantRefs(list);
+  const before = settled.before ? pathTo(settled.before, target) : null;
+  const listBefore = before?.findLast((x) => LIST_ROLES.has(x.r) && x.ref === list.ref);
+  if (listBefore) { for (const r of descendantRefs(listBefore)) listRefs.add(r); }
+  let others = 0;
+  for (const c of changes) {
+    if (itemRefs.has(c.ref)) {
+      // A state of its own that changed (expanded, checked) is the press's doing.
+      if (c.type !== "changed" || Object.keys(c.changes).some((k) => ITEM_STATES.has(k))) return 0;
+      continue;
+    }
+    // Outside the list, or the list itself (a removed element's place is known only from the
+    // tree before, when the caller gave it).
+    if (!listRefs.has(c.ref)) return 0;
+    others++;
+  }
+  // Only its own text changed (a row that shows what the press did): that is the witness.
+  return others ? changes.length : 0;
+}
+
+/** Fields of an item that a press changes and the app does not change by itself. */
+const ITEM_STATES: ReadonlySet<string> = new Set(["s", "f", "exp", "chk"]);
 
 /** The elements from the root down to `el` (by identity), or null when it is not there. */
 function pathTo(root: Element, el: Element): Element[] | null {

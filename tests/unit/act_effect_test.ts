@@ -371,3 +371,54 @@ Deno.test("judge: a click on a row that another row took (it became selected, no
   // A press that selects nothing says nothing of where it went (no selection in this list).
   assert.match(judge(list(null), list(null)).unverified ?? "", /nothing changed/);
 });
+
+Deno.test("judge: a click on a row of a live list, where only the other rows changed, is unverified", () => {
+  const list = (tick: number, sel: string | null, extra?: Element): Element => ({
+    i: 1,
+    ref: "w",
+    r: "window",
+    c: [
+      {
+        i: 2,
+        ref: "table",
+        r: "table",
+        c: ["proc 1", "proc 2", "proc 3"].map((t, k) => ({
+          i: 3 + k * 2,
+          ref: `proc-${k + 1}`,
+          r: "row" as const,
+          t,
+          ...(sel === t ? { s: true as const } : {}),
+          c: [{ i: 4 + k * 2, ref: `proc-${k + 1}/cpu`, r: "cell" as const, t: `${tick + k}` }],
+        })),
+      },
+      ...(extra ? [extra] : []),
+    ],
+  });
+  const target = list(0, null).c![0].c![1];
+  const judge = (before: Element, after: Element) =>
+    judgeEffect(
+      { kind: "click" },
+      target,
+      { root: after, before, changes: diffTrees(before, after) },
+      1500,
+    );
+  // The press was dropped; the figures changed by themselves.
+  const dropped = judge(list(0, null), list(5, null));
+  assert.match(
+    dropped.unverified ?? "",
+    /did not become selected or focused.*changes by itself \(3 changes/,
+  );
+  // The press selected the row: ok, whatever else changed.
+  assert.equal(judge(list(0, null), list(5, "proc 2")).unverified, undefined);
+  // Something appeared outside the list (a dialog the row opened): ok.
+  const dialog = { i: 20, ref: "dialog", r: "dialog" as const, t: "Properties" };
+  assert.equal(judge(list(0, null), list(5, null, dialog)).unverified, undefined);
+  // Only its own cell changed (a list that is not live): ok.
+  const own = list(0, null);
+  own.c![0].c![1].c![0].t = "done";
+  assert.equal(judge(list(0, null), own).unverified, undefined);
+  // It expanded while the figures changed: ok.
+  const open = list(5, null);
+  open.c![0].c![1].exp = true;
+  assert.equal(judge(list(0, null), open).unverified, undefined);
+});
