@@ -157,7 +157,9 @@ function safeChange(ch: Change): Change {
  * else as its first element that says what it is with a count; an element
  * that moved among its siblings is `moved: 4 -> 1`, or one `reordered` line
  * for its container when more than {@link MOVES_LISTED} moved; a twin's new
- * `.N` index and a text that differs only in spacing or glyphs print nothing.
+ * `.N` index and a text that differs only in spacing or glyphs print nothing;
+ * many elements of one kind added, removed, or changing only their values in
+ * one place (a live table's figures) are one line with a few samples.
  * JSONL keeps every change.
  *
  * @param changes the changes, in order
@@ -284,7 +286,18 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
             ? `moved: ${Number(a) + 1} -> ${Number(b) + 1}`
             : `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
         );
-        if (parts.length) lines.push(`~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`);
+        if (!parts.length) break;
+        const line = `~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`;
+        const valuesOnly = Object.keys(ch.changes).every((k) => k === "t" || k === "v");
+        if (valuesOnly) {
+          // One figure of many rows (a process monitor's CPU column): one line for them all.
+          const [up, base] = [containerOf(containerOf(ch.ref)), lastSegment(ch.ref)];
+          lone.set(lines.length, {
+            kind: `~ ${Object.keys(ch.changes).sort().join(",")}\u0000${up}\u0000${base}`,
+            sample: `${ch.ref.slice(up ? up.length + 1 : 0)} ${parts.join("; ")}`,
+          });
+        }
+        lines.push(line);
       }
     }
   }
@@ -299,6 +312,11 @@ const SAMPLES = 3;
 /** Longest sample text. */
 const SAMPLE_CHARS = 30;
 
+/** The last part of a ref, without its twin index (`table/proc-1/cpu.2` → `cpu`). */
+function lastSegment(ref: string): string {
+  return ref.slice(ref.lastIndexOf("/") + 1).replace(/\.\d+$/, "");
+}
+
 /** The ref of the part holding `ref` ("" at the top). */
 function containerOf(ref: string): string {
   const at = ref.lastIndexOf("/");
@@ -308,7 +326,8 @@ function containerOf(ref: string): string {
 /**
  * The lines with each kind of lone element added or removed in one place
  * that came more than {@link LONE_LISTED} times said once, where the first
- * was: how many, a few of them, and where to read them.
+ * was: how many, a few of them, and where to read them. So are the value
+ * changes of one kind of element in many rows (a live table's figures).
  */
 function manyAsOne(
   lines: readonly string[],
@@ -320,11 +339,16 @@ function manyAsOne(
   const summary = new Map<number, string>();
   for (const [kind, ats] of byKind) {
     if (ats.length <= LONE_LISTED) continue;
-    const [head, where] = kind.split("\u0000");
+    const [head, where, base] = kind.split("\u0000");
     const samples = ats.slice(0, SAMPLES).map((at) => lone.get(at)!.sample).join(", ");
     const place = where ? ` in ${where}` : "";
     const read = head.startsWith("+") && where ? `: read --scope-ref ${where} to see them` : "";
-    summary.set(ats[0], `${head.replace(/ /, ` ${ats.length} `)}${place} (${samples}, …)${read}`);
+    summary.set(
+      ats[0],
+      head.startsWith("~")
+        ? `~ ${ats.length} ${base}${place} changed (${samples}, …)`
+        : `${head.replace(/ /, ` ${ats.length} `)}${place} (${samples}, …)${read}`,
+    );
     for (const at of ats.slice(1)) dropped.add(at);
   }
   return lines.flatMap((line, at) => dropped.has(at) ? [] : [summary.get(at) ?? line]);

@@ -1084,3 +1084,32 @@ Deno.test("renderChanges: many lone elements of one kind in one place are one li
   // JSONL keeps every change.
   assert.equal(renderChanges(texts(20), "jsonl").trimEnd().split("\n").length, 20);
 });
+
+Deno.test("renderChanges: one figure changing in many rows (a live table) is one line; the row's own change stays", () => {
+  const cpu = (n: number): Change[] =>
+    Array.from({ length: n }, (_, k) => ({
+      type: "changed" as const,
+      ref: `table/proc-${k + 1}/cpu`,
+      i: 0,
+      changes: { t: [`${k}.0`, `${k}.5`] as [unknown, unknown] },
+    }));
+  const out = renderChanges([
+    ...cpu(20),
+    {
+      type: "changed",
+      ref: "table/proc-7",
+      i: 27,
+      changes: { s: [false, true], f: [false, true] },
+    },
+  ], "agent");
+  assert.equal(
+    out,
+    '~ 20 cpu in table changed (proc-1/cpu t: "0.0" -> "0.5", proc-2/cpu t: "1.0" -> "1.5", ' +
+      'proc-3/cpu t: "2.0" -> "2.5", …)\n' +
+      "~ [27|table/proc-7] s: false -> true; f: false -> true\n",
+  );
+  // A few are listed one by one.
+  assert.equal(renderChanges(cpu(3), "agent").split("\n").filter(Boolean).length, 3);
+  // JSONL keeps every change.
+  assert.equal(renderChanges(cpu(20), "jsonl").split("\n").filter(Boolean).length, 20);
+});
