@@ -27,6 +27,7 @@ import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.t
 import type { StoredElement, StoredRead } from "./stored.ts";
 import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
 import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
+import { twinByCells } from "./twin_rows.ts";
 
 /** How an action names its element. At most one of ref, id, text; or a point. */
 export interface Target {
@@ -224,11 +225,16 @@ function resolveIn(
         { suggestion: "Use an id the last read printed, or run read again" },
       );
     }
-    return refound(refind(locateAll(root), was, `id ${target.id}`), was.i);
+    return refound(refind(locateAll(root), was, `id ${target.id}`, run), was.i);
   }
   if (target.ref !== undefined) {
     const meant = run ? meaningInLastRead(run, target.ref) : undefined;
-    if (meant) return refound(refind(locateAll(root), meant, `ref ${target.ref}`), meant.i);
+    if (meant) {
+      return refound(
+        refind(locateAll(root), meant, `ref ${target.ref}`, run ?? undefined),
+        meant.i,
+      );
+    }
     // The app restarted since the last read: what the ref meant there is re-found by what it
     // is (ref, role, label, row, place); its native node and its id belonged to the old run.
     const before = !run && stored ? meaningInLastRead(stored, target.ref) : undefined;
@@ -320,11 +326,18 @@ export function meaningInLastRead(run: StoredRead, query: string): StoredElement
  * @param fresh every element of the fresh read ({@link locateAll})
  * @param was the stored element
  * @param what how the agent named it, for messages (`id 35`, `ref submit`)
+ * @param read the stored read `was` belongs to: its other rows tell which cells of twin rows
+ *   keep their text ({@link twinByCells})
  * @returns the element
  * @throws DesktopError STALE_REF saying what changed, or AMBIGUOUS_TARGET when
  *   twins appeared and nothing tells which one it was
  */
-export function refind(fresh: Located[], was: StoredElement, what: string): Element {
+export function refind(
+  fresh: Located[],
+  was: StoredElement,
+  what: string,
+  read?: StoredRead,
+): Element {
   if (was.nid !== undefined) {
     const byNid = fresh.find((x) => x.el.nid === was.nid);
     if (byNid) {
@@ -352,6 +365,9 @@ export function refind(fresh: Located[], was: StoredElement, what: string): Elem
   }
   // A row tells twins apart, whatever index they have now.
   if (was.row !== undefined && same.length === 1) return same[0].el;
+  // Twin rows: the one whose cells that keep their text (a process id) still read as before.
+  const byCells = read && same.length > 1 ? twinByCells(fresh, was, read, same) : undefined;
+  if (byCells) return byCells.el;
   if (same.length > 1) {
     throw new DesktopError(
       "AMBIGUOUS_TARGET",

@@ -395,3 +395,40 @@ Deno.test("identity: the node the agent saw keeps answering when a section aroun
   await rejectsWith(desktop.act({}, { ref: "checkbutton" }, { kind: "click" }), "STALE_REF");
   assert.deepEqual(clickedNids(p), ["c1"]);
 });
+
+Deno.test("twin rows (many processes of one name) are told apart by the cells that keep their text", async () => {
+  // A process monitor: name, process id, CPU. Rows get fresh nodes on every read (no native id
+  // to follow), CPU figures change by themselves, and a new `deno` row can come first.
+  type Proc = [name: string, pid: number, cpu: number];
+  const monitor = (procs: Proc[]) =>
+    app([
+      el("table", "Processes", {
+        c: procs.map(([name, pid, cpu], k) =>
+          el("row", undefined, {
+            b: [0, 20 * k, 400, 18],
+            c: [el("cell", name), el("cell", String(pid)), el("cell", `${cpu}.0`)],
+          })
+        ),
+      }),
+    ]);
+  const steady: Proc[] = [["Xorg", 10, 1], ["bash", 11, 0], ["sshd", 12, 0], ["cron", 13, 0]];
+  const { desktop, p } = session(monitor([...steady, ["deno", 100, 5], ["deno", 101, 9]]));
+  const { snapshot } = await desktop.read({});
+  const rowRefs = locateAll(snapshot.root).filter((x) => x.el.r === "row").map((x) => x.el.ref!);
+  const second = rowRefs.find((r) => /deno\.2$/.test(r))!;
+  assert.ok(second, rowRefs.join());
+  // A new deno process sorts first; every CPU figure changed.
+  const moved: Proc[] = steady.map(([n, pid, cpu]) => [n, pid, cpu + 2]);
+  p.snapshot = monitor([["deno", 99, 0], ...moved, ["deno", 100, 7], ["deno", 101, 3]]);
+  const found = await desktop.resolve({}, { ref: second });
+  assert.equal(found.c?.[1].t, "101", "the row of process 101, now deno.3");
+  // Process 101 ended: no other deno row is taken for it.
+  p.snapshot = monitor([["deno", 99, 0], ...moved, ["deno", 100, 7], ["deno", 102, 3]]);
+  await rejectsWith(desktop.resolve({}, { ref: second }), "AMBIGUOUS_TARGET");
+  // Without rows of their own to learn from, nothing tells which cells keep their text.
+  const lone = session(monitor([["deno", 100, 5], ["deno", 101, 9]]));
+  const first = await lone.desktop.read({});
+  const ref = locateAll(first.snapshot.root).find((x) => /deno\.2$/.test(x.el.ref ?? ""))!.el.ref!;
+  lone.p.snapshot = monitor([["deno", 99, 0], ["deno", 100, 7], ["deno", 101, 3]]);
+  await rejectsWith(lone.desktop.resolve({}, { ref }), "AMBIGUOUS_TARGET");
+});
