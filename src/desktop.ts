@@ -459,13 +459,17 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
 
 /**
  * The element after an action, under the id the last read gave it: the id the
- * action resolved when it is the same node (a toggle that renamed itself keeps
- * its id, as the action's changes show it), else looked up as usual.
+ * action resolved when it is the element acted on, found again (the same
+ * node: a toggle that renamed itself keeps its id, as the action's changes
+ * show it; without native ids, the same ref: a twin row whose `.N` shifted
+ * since the last read keeps the id the agent named it by), else looked up as
+ * usual.
  */
 function afterAsLastRead(after: Element, acted: Element, run: StoredRead | null): Element {
-  if (after.nid !== undefined && after.nid === acted.nid && acted.i) {
-    return { ...after, i: acted.i };
-  }
+  const same = after.nid !== undefined
+    ? after.nid === acted.nid
+    : acted.nid === undefined && after.ref === acted.ref && after.r === acted.r;
+  if (same && acted.i) return { ...after, i: acted.i };
   return numberedAsLastRead(after, run);
 }
 

@@ -550,20 +550,35 @@ export function changesAsLastRead(
     taken.add(i);
     return i;
   };
+  // A twin's `.N` names the element the last read gave it only while as many twins are there:
+  // one that came or went before it shifted the index (a process monitor's rows of one name).
+  let counts: Map<string, number> | null = null;
+  const twinsHeld = (ref: string) => {
+    const base = indexedBase(ref);
+    if (base === undefined || !run) return true;
+    counts ??= twinCounts(locateAll(before));
+    const stored = storedByRef(run).get(ref)?.[0]?.n;
+    return stored === undefined || stored === counts.get(base);
+  };
   const ids = new Map<Change, number>();
   for (const ch of changes) {
     if (ch.type === "removed") {
-      ids.set(ch, claim(lastReadId({ ...beforeEl(ch.ref), ...ch }, run)));
+      const held = twinsHeld(ch.ref);
+      ids.set(ch, held ? claim(lastReadId({ ...beforeEl(ch.ref), ...ch }, run)) : 0);
     } else if (ch.type === "changed") {
       // A renamed element had its old ref before the action.
       const ref = ch.changes.ref?.[0];
-      const was = beforeEl(typeof ref === "string" ? ref : ch.ref);
+      const old = typeof ref === "string" ? ref : ch.ref;
+      const was = twinsHeld(old) ? beforeEl(old) : undefined;
       ids.set(ch, claim(was && lastReadId(was, run)));
     }
   }
   return changes.map((ch): Change =>
     ch.type === "added"
-      ? { ...ch, el: { ...ch.el, i: claim(lastReadId(ch.el, run)) } }
+      ? {
+        ...ch,
+        el: { ...ch.el, i: indexedBase(ch.ref) === undefined ? claim(lastReadId(ch.el, run)) : 0 },
+      }
       : { ...ch, i: ids.get(ch) ?? 0 }
   );
 }

@@ -3,11 +3,13 @@
  * monitor's many `deno` rows) share a ref base, and their `.N` index shifts
  * whenever a twin comes or goes. What tells them apart is a cell that keeps
  * its text (a process id), not one that changes by itself (a CPU figure).
- * Which cells keep their text is learned from the same list's other rows: a
- * column is steady when every row with a ref of its own kept its text there
- * between the last read and now. The twin the agent meant is the one whose
- * steady cells all read as they did; when not exactly one twin does, nothing
- * is chosen. Pure.
+ * Which cells keep their text is learned from the same list's other rows:
+ * how many of the rows with a ref of their own kept their text there between
+ * the last read and now. Of the columns whose texts differed between the
+ * twins in the last read, the steadiest decides (kept by at least
+ * {@link STEADY} of those rows): the twin the agent meant is the one whose
+ * cell there reads as it did; when not exactly one twin does, nothing is
+ * chosen. Pure.
  *
  * @module
  */
@@ -15,13 +17,20 @@
 import type { Role } from "../model/element.ts";
 import type { Located } from "./same.ts";
 import type { StoredElement, StoredRead } from "./stored.ts";
-import { indexedBase } from "./syntax.ts";
+import { indexedBase, stripIndex } from "./syntax.ts";
 
 /** Roles of rows, whose cells may tell twins apart. */
 const ROW_ROLES: ReadonlySet<string> = new Set<Role>(["row", "treeitem", "listitem"]);
 
-/** Rows with a ref of their own that must have been compared before a column counts as steady. */
+/** Rows with a ref of their own that must have been compared before a column can decide. */
 const ROWS_SEEN = 3;
+
+/**
+ * The least share of those rows that kept a column's text for the column to
+ * decide: processes come and go under one name (a new `bash` with a new id),
+ * so a process id column keeps its text in most rows, not in all.
+ */
+const STEADY = 0.9;
 
 /**
  * The twin row the agent meant, by the cells that keep their text; undefined
@@ -51,10 +60,11 @@ const ROWS_SEEN = 3;
  *   { i: 1, ref: "table/a", r: "row" as const, path: "0.0" }, stored("0.0.0", "a"), stored("0.0.1", "1"), stored("0.0.2", "2"),
  *   { i: 2, ref: "table/b", r: "row" as const, path: "0.1" }, stored("0.1.0", "b"), stored("0.1.1", "2"), stored("0.1.2", "4"),
  *   { i: 3, ref: "table/c", r: "row" as const, path: "0.2" }, stored("0.2.0", "c"), stored("0.2.1", "3"), stored("0.2.2", "0"),
- *   { i: 4, ref: "table/deno.1", r: "row" as const, path: "0.3", n: 1 }, stored("0.3.0", "deno"), stored("0.3.1", "40"), stored("0.3.2", "7"),
+ *   { i: 4, ref: "table/deno.1", r: "row" as const, path: "0.3", n: 2 }, stored("0.3.0", "deno"), stored("0.3.1", "40"), stored("0.3.2", "7"),
+ *   { i: 5, ref: "table/deno.2", r: "row" as const, path: "0.4", n: 2 }, stored("0.4.0", "deno"), stored("0.4.1", "39"), stored("0.4.2", "0"),
  * ] };
  * const twins = fresh.filter((x) => x.el.ref?.startsWith("table/deno"));
- * // Process 40 is now the second deno row, its CPU changed: it is still the one.
+ * // Process 41 came first, 39 ended, 40's CPU changed: the row of process 40 is now deno.2.
  * assert.equal(twinByCells(fresh, read.elements[12], read, twins)?.el.ref, "table/deno.2");
  * ```
  */
@@ -64,12 +74,25 @@ export function twinByCells(
   read: StoredRead,
   twins: readonly Located[],
 ): Located | undefined {
-  if (!ROW_ROLES.has(was.r) || twins.length < 2) return undefined;
-  const cellsWas = storedCells(read.elements, was.path);
-  if (cellsWas.size === 0) return undefined;
-  const steady = steadyColumns(fresh, read, parentPath(was.path));
-  const keys = [...steady].filter((k) => cellsWas.has(k));
-  if (keys.length === 0) return undefined;
+  if (!ROW_ROLES.has(was.r) || twins.length < 2 || was.ref === undefined) return undefined;
+  const list = parentPath(was.path);
+  // The twins of the last read: the columns whose texts told them apart then.
+  const base = stripIndex(was.ref);
+  const storedTwins = read.elements.filter((e) =>
+    ROW_ROLES.has(e.r) && e.ref !== undefined && stripIndex(e.ref) === base &&
+    parentPath(e.path) === list
+  );
+  const twinCells = storedCellsOf(read.elements, new Set(storedTwins.map((e) => e.path)));
+  const cellsWas = twinCells.get(was.path);
+  if (!cellsWas || storedTwins.length < 2) return undefined;
+  const telling = [...cellsWas.keys()].filter((k) => {
+    const texts = storedTwins.map((e) => twinCells.get(e.path)?.get(k));
+    return texts.every((t) => t !== undefined) && new Set(texts).size === texts.length;
+  });
+  const kept = keptShare(fresh, read, list);
+  const best = Math.max(0, ...telling.map((k) => kept.get(k) ?? 0));
+  if (best < STEADY) return undefined;
+  const keys = telling.filter((k) => kept.get(k) === best);
   const rows = twins.filter((x) => ROW_ROLES.has(x.el.r));
   const cellsNow = freshCellsOf(fresh, new Set(rows.map((x) => x.path)));
   const matching = rows.filter((x) => {
@@ -82,11 +105,6 @@ export function twinByCells(
 /** The path of an element's parent (`0.3` for `0.3.1`). */
 function parentPath(path: string): string {
   return path.slice(0, Math.max(0, path.lastIndexOf(".")));
-}
-
-/** The texts of a stored row's descendants, by their path below the row. */
-function storedCells(elements: readonly StoredElement[], row: string): Map<string, string> {
-  return storedCellsOf(elements, new Set([row])).get(row) ?? new Map();
 }
 
 /** For each of `rows` (paths), the texts of its stored descendants by their path below it. */
@@ -123,11 +141,11 @@ function freshCellsOf(
 }
 
 /**
- * The columns (paths below a row) of the list at `list` whose text every row
- * with a ref of its own kept between the stored read and now, seen in at
- * least {@link ROWS_SEEN} such rows.
+ * For each column (path below a row) of the list at `list`: the share of the
+ * rows with a ref of their own, in both reads, that kept its text there;
+ * only columns seen in at least {@link ROWS_SEEN} such rows.
  */
-function steadyColumns(fresh: readonly Located[], read: StoredRead, list: string): Set<string> {
+function keptShare(fresh: readonly Located[], read: StoredRead, list: string): Map<string, number> {
   const freshRows = new Map<string, Located>();
   for (const x of fresh) {
     if (x.el.ref !== undefined && ROW_ROLES.has(x.el.r) && parentPath(x.path) === list) {
@@ -145,14 +163,16 @@ function steadyColumns(fresh: readonly Located[], read: StoredRead, list: string
   const before = storedCellsOf(read.elements, new Set(pairs.keys()));
   const after = freshCellsOf(fresh, new Set(pairs.values()));
   const seen = new Map<string, number>();
-  const broken = new Set<string>();
+  const same = new Map<string, number>();
   for (const [was, now] of pairs) {
     const a = after.get(now) ?? new Map<string, string>();
     for (const [k, t] of before.get(was) ?? []) {
       if (!a.has(k)) continue;
       seen.set(k, (seen.get(k) ?? 0) + 1);
-      if (a.get(k) !== t) broken.add(k);
+      if (a.get(k) === t) same.set(k, (same.get(k) ?? 0) + 1);
     }
   }
-  return new Set([...seen].filter(([k, n]) => n >= ROWS_SEEN && !broken.has(k)).map(([k]) => k));
+  const out = new Map<string, number>();
+  for (const [k, n] of seen) if (n >= ROWS_SEEN) out.set(k, (same.get(k) ?? 0) / n);
+  return out;
 }
