@@ -11,6 +11,10 @@ import { isSilentField } from "../diff/noise.ts";
 import type { Element } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { DesktopError } from "../errors.ts";
+import { locateAll, type Located } from "../identity/same.ts";
+import type { StoredElement } from "../identity/stored.ts";
+import { indexedBase, stripIndex } from "../identity/syntax.ts";
+import { twinByCells } from "../identity/twin_rows.ts";
 import type { Action } from "../platform/provider.ts";
 
 /** How long an action's effect may take to show, by default (ms). */
@@ -197,7 +201,7 @@ export function judgeEffect(
   const { changes, readError } = settled;
   // Whole milliseconds in messages (the settle time may be what is left of a deadline).
   settleMs = Math.round(settleMs);
-  const after = target ? findAgain(settled.root, target) : undefined;
+  const after = target ? twinAgain(settled, target) ?? findAgain(settled.root, target) : undefined;
   const effect: Effect = { changes, ...(target ? { after } : {}) };
   if ((readError?.code === "WINDOW_NOT_FOUND" || readError?.code === "APP_NOT_FOUND") && target) {
     // The window the read was scoped to closed, or the app quit (a quit dialog's Save): the
@@ -409,7 +413,9 @@ function listLifeOnly(changes: Change[], settled: Settled, target: Element, el: 
   for (const r of descendantRefs(el)) itemRefs.add(r);
   const list = path[at];
   const listRefs = descendantRefs(list);
-  const before = settled.before ? pathTo(settled.before, target) : null;
+  const before = settled.before
+    ? pathWhere(settled.before, (x) => x.ref === target.ref && x.r === target.r)
+    : null;
   const listBefore = before?.findLast((x) => LIST_ROLES.has(x.r) && x.ref === list.ref);
   if (listBefore) { for (const r of descendantRefs(listBefore)) listRefs.add(r); }
   let others = 0;
@@ -433,9 +439,14 @@ const ITEM_STATES: ReadonlySet<string> = new Set(["s", "f", "exp", "chk"]);
 
 /** The elements from the root down to `el` (by identity), or null when it is not there. */
 function pathTo(root: Element, el: Element): Element[] | null {
-  if (root === el) return [root];
+  return pathWhere(root, (x) => x === el);
+}
+
+/** The elements from the root down to the first that passes `test`, or null when none does. */
+function pathWhere(root: Element, test: (x: Element) => boolean): Element[] | null {
+  if (test(root)) return [root];
   for (const c of root.c ?? []) {
-    const below = pathTo(c, el);
+    const below = pathWhere(c, test);
     if (below) return [root, ...below];
   }
   return null;
@@ -452,6 +463,36 @@ const VALUE_FIELDS: ReadonlySet<string> = new Set(["v", "t", "chk", "s", "exp"])
 
 /** Roles whose value is their text: typing into them must change it. */
 const TEXT_ROLES: ReadonlySet<string> = new Set(["input", "combo", "spin"]);
+
+/**
+ * A twin row without a native id, found again by the cell that keeps its text
+ * (see src/identity/twin_rows.ts): its `.N` index shifts when a twin comes or
+ * goes while the action settles (a process that ended). Undefined when the
+ * target is no such twin, or the cells do not tell.
+ */
+function twinAgain(settled: Settled, target: Element): Element | undefined {
+  if (target.nid !== undefined || indexedBase(target.ref) === undefined || !settled.before) {
+    return undefined;
+  }
+  const before = locateAll(settled.before);
+  // The target is a copy of the element of the read before (its id is the last read's).
+  const was = before.find((x) => x.el.ref === target.ref && x.el.r === target.r);
+  if (!was) return undefined;
+  const asStored = (x: Located): StoredElement => ({
+    i: x.el.i,
+    r: x.el.r,
+    path: x.path,
+    ...(x.el.ref !== undefined ? { ref: x.el.ref } : {}),
+    ...(x.el.t !== undefined ? { t: x.el.t } : {}),
+  });
+  const read = { app: { name: "", pid: 0 }, readAt: "", elements: before.map(asStored) };
+  const fresh = locateAll(settled.root);
+  const base = stripIndex(target.ref!);
+  const twins = fresh.filter((x) =>
+    x.el.r === target.r && x.el.ref !== undefined && stripIndex(x.el.ref) === base
+  );
+  return twinByCells(fresh, asStored(was), read, twins)?.el;
+}
 
 /** The target in the new tree: same native object first, else the same ref (as the differ matches); null when gone. */
 function findAgain(root: Element, target: Element): Element | null {

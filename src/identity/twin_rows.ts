@@ -74,7 +74,7 @@ export function twinByCells(
   read: StoredRead,
   twins: readonly Located[],
 ): Located | undefined {
-  if (!ROW_ROLES.has(was.r) || twins.length < 2 || was.ref === undefined) return undefined;
+  if (!ROW_ROLES.has(was.r) || twins.length === 0 || was.ref === undefined) return undefined;
   const list = parentPath(was.path);
   // The twins of the last read: the columns whose texts told them apart then.
   const base = stripIndex(was.ref);

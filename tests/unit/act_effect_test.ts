@@ -422,3 +422,48 @@ Deno.test("judge: a click on a row of a live list, where only the other rows cha
   open.c![0].c![1].exp = true;
   assert.equal(judge(list(0, null), open).unverified, undefined);
 });
+
+Deno.test("judge: a twin row whose index shifted while the click settled is found by its process id", () => {
+  type Proc = [name: string, pid: number, cpu: number, selected?: boolean];
+  const monitor = (procs: Proc[]): Element => {
+    const root: Element = {
+      i: 1,
+      ref: "table",
+      r: "table",
+      c: procs.map(([name, pid, cpu, sel], k) => ({
+        i: 2 + k,
+        ref: "",
+        r: "row" as const,
+        ...(sel ? { s: true as const } : {}),
+        c: [name, String(pid), `${cpu}.0`].map((t, j) => ({
+          i: 100 + k * 3 + j,
+          r: "cell" as const,
+          t,
+        })),
+      })),
+    };
+    // Refs as a read makes them: twins get their index in order.
+    const count = new Map<string, number>();
+    for (const [name] of procs) count.set(name, (count.get(name) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    root.c!.forEach((row, k) => {
+      const name = procs[k][0];
+      seen.set(name, (seen.get(name) ?? 0) + 1);
+      row.ref = `table/${name}${count.get(name)! > 1 ? `.${seen.get(name)}` : ""}`;
+      row.c!.forEach((cell, j) => (cell.ref = `${row.ref}/c${j}`));
+    });
+    return root;
+  };
+  const steady: Proc[] = [["xorg", 10, 1], ["bash", 11, 0], ["sshd", 12, 0], ["cron", 13, 0]];
+  const before = monitor([...steady, ["deno", 100, 5], ["deno", 101, 9]]);
+  const target = { ...before.c![5], i: 42 }; // deno.2, as the last read numbered it
+  // Process 100 ended while the click settled: 101 is deno alone now, and selected.
+  const after = monitor([...steady.map(([n, p]) => [n, p, 7] as Proc), ["deno", 101, 3, true]]);
+  const e = judgeEffect({ kind: "click" }, target, {
+    root: after,
+    before,
+    changes: diffTrees(before, after),
+  }, 1500);
+  assert.equal(e.after?.c?.[1].t, "101", "the row of process 101");
+  assert.equal(e.unverified, undefined);
+});
