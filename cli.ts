@@ -30,6 +30,12 @@ const writeErr = (text: string) => void writeAllSync(Deno.stderr, text);
 let serving = false;
 
 /**
+ * Set once a command line was sent to the background process: the deadline of that exchange
+ * cannot be cleared ({@link runThroughDaemon}), so the process ends by `Deno.exit`.
+ */
+let askedDaemon = false;
+
+/**
  * A module's address as an expression: Deno loads every module a literal
  * `import("...")` names before the script starts (the whole command tree,
  * some 300 modules, about 25 ms to load and as much to tear down), which a
@@ -57,6 +63,7 @@ export async function main(args: string[]): Promise<void> {
   const choice = daemonChoice(args, envVar);
   args = choice.argv;
   if (choice.use && !serving) {
+    askedDaemon = true;
     const outcome = await runThroughDaemon(choice);
     if ("ran" in outcome) {
       writeOut(outcome.ran.stdout);
@@ -82,4 +89,6 @@ export async function main(args: string[]): Promise<void> {
 
 if (import.meta.main) {
   await main(Deno.args);
+  // Output is written synchronously: nothing is lost.
+  if (askedDaemon) Deno.exit(Deno.exitCode);
 }

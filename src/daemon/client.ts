@@ -149,6 +149,7 @@ const REFUSED = Symbol("refused");
 async function exchange<T>(
   req: DistributiveOmit<DaemonRequest, "token">,
   ms: number,
+  clock: "timer" | "signal" = "timer",
 ): Promise<T | null | typeof REFUSED> {
   if (ms <= 0) return null;
   let conn: Deno.UnixConn | undefined;
@@ -172,10 +173,12 @@ async function exchange<T>(
     for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
     // A request is one line: until its end is out, no process can have run it.
     sent = true;
-    // The deadline's timer is made once the request is out, while the background process works:
-    // a process's first timer costs about 10 ms. What comes before cannot block (a unix socket's
-    // connect fails at once when its queue is full; the request fits the socket's buffer).
-    timer = setTimeout(() => expire(null), Math.max(0, until - Date.now()));
+    // The deadline's clock starts once the request is out, while the background process works.
+    // What comes before cannot block (a unix socket's connect fails at once when its queue is
+    // full; the request fits the socket's buffer).
+    const left = Math.max(0, until - Date.now());
+    if (clock === "timer") timer = setTimeout(() => expire(null), left);
+    else AbortSignal.timeout(left).addEventListener("abort", () => expire(null));
     const dec = new TextDecoder();
     let text = "";
     const buf = new Uint8Array(256 * 1024);
@@ -190,7 +193,8 @@ async function exchange<T>(
   try {
     return await Promise.race([work, expired]);
   } finally {
-    clearTimeout(timer);
+    // Only a timer that was made: the process's first use of the timers costs about 10 ms.
+    if (timer !== undefined) clearTimeout(timer);
     try {
       conn?.close();
     } catch {
@@ -263,6 +267,11 @@ export type DaemonOutcome = { ran: RunReply } | { fallback: string | null };
  * Runs a command line in the background process, starting one when allowed,
  * within half the command's time from this process's start.
  *
+ * Its deadline is an `AbortSignal.timeout`, not a timer: a process's first
+ * `setTimeout` costs about 10 ms of a read that takes 60, the signal under
+ * one. The signal cannot be cleared, so the process must end by
+ * `Deno.exit` once it has printed the outcome (the CLI does).
+ *
  * @param choice from {@link daemonChoice}
  * @returns the output, or why the command should run in this process (null: no process runs)
  */
@@ -287,7 +296,7 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
     ...(session !== undefined ? { session } : {}),
   });
   let ms = budget();
-  let ran = await exchange<RunReply>(request(ms), ms);
+  let ran = await exchange<RunReply>(request(ms), ms, "signal");
   if (ran === REFUSED) {
     // None runs (or one was killed and left its socket): start one when allowed.
     if (!choice.start) return { fallback: null };
@@ -295,7 +304,7 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
       return { fallback: "the background process did not start in time" };
     }
     ms = budget();
-    ran = await exchange<RunReply>(request(ms), ms);
+    ran = await exchange<RunReply>(request(ms), ms, "signal");
   }
   if (ran && ran !== REFUSED) return { ran };
   if (choice.start) {

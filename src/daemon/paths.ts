@@ -51,12 +51,18 @@ export interface DaemonPaths {
  */
 export function desktopKey(env: (k: string) => string | undefined): string {
   const text = KEY_VARIABLES.map((k) => `${k}=${env(k) ?? ""}`).join("\n");
-  let h = 0xcbf29ce484222325n;
+  // FNV-1a, 64 bits, in two 32-bit halves: BigInt arithmetic costs a millisecond of a CLI call
+  // that takes fifty. The prime is 2^40 + 0x1b3.
+  let hi = 0xcbf29ce4, lo = 0x84222325;
   for (const c of new TextEncoder().encode(text)) {
-    h ^= BigInt(c);
-    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+    lo = (lo ^ c) >>> 0;
+    const low = lo * 0x1b3; // below 2^41: exact
+    const carry = Math.floor(low / 0x100000000);
+    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
+    lo = low >>> 0;
   }
-  return h.toString(16).padStart(16, "0").slice(0, 12);
+  const hex = (n: number) => n.toString(16).padStart(8, "0");
+  return (hex(hi) + hex(lo)).slice(0, 12);
 }
 
 /** This process's user id. */

@@ -412,13 +412,13 @@ export function windowOrigin(pid: number, title: string, b: Bounds): [number, nu
  * @returns its client windows, or null when there is no X display (Wayland, or none)
  */
 export function appClients(pid: number): Client[] | null {
-  let display: X11;
+  let x: X11;
   try {
-    display = X11.open();
+    // Asked on every read (a kept tree's version names them): the process's one display.
+    x = X11.shared();
   } catch {
     return null; // no X display (Wayland): a client's window has no known place on screen
   }
-  using x = display;
   return clientsOf(x, pid).map((c) => {
     const frame = c.viewable ? x.longs(c.win, "_GTK_FRAME_EXTENTS").map(Number) : [];
     return frame.length === 4 ? { ...c, frame } : c;

@@ -94,12 +94,7 @@ export class X11 implements Disposable {
    */
   static open(): X11 {
     const x = symbols();
-    let name = "";
-    try {
-      name = Deno.env.get("DISPLAY") ?? "";
-    } catch {
-      // no --allow-env: Xlib reads DISPLAY itself
-    }
+    const name = displayName();
     const dpy = x.XOpenDisplay(cstr(name));
     if (dpy === null) {
       throw new DesktopError(
@@ -110,6 +105,28 @@ export class X11 implements Disposable {
     }
     return new X11(x, dpy);
   }
+
+  /**
+   * The display this process keeps open, for queries a long-lived process
+   * (the background process, the MCP server) makes on every read: opening a
+   * display costs a connection and its atoms each time. Reopened when DISPLAY
+   * changed; disposing it does nothing.
+   *
+   * @returns the shared display
+   * @throws DesktopError PLATFORM_NOT_SUPPORTED without an X display
+   */
+  static shared(): X11 {
+    const name = displayName();
+    if (!sharedDisplay || sharedDisplay.name !== name) {
+      const x = X11.open();
+      x.#keep = true;
+      sharedDisplay = { name, x };
+    }
+    return sharedDisplay.x;
+  }
+
+  /** Set on the shared display, which stays open. */
+  #keep = false;
 
   /** The screen's size in pixels. */
   get size(): { width: number; height: number } {
@@ -317,9 +334,21 @@ export class X11 implements Disposable {
 
   /** Closes the connection. */
   [Symbol.dispose](): void {
-    if (!this.#open) return;
+    if (!this.#open || this.#keep) return;
     this.#open = false;
     this.x.XCloseDisplay(this.dpy);
+  }
+}
+
+/** The display {@link X11.shared} holds, with the DISPLAY it was opened for. */
+let sharedDisplay: { name: string; x: X11 } | undefined;
+
+/** DISPLAY ("" when unset or unreadable: Xlib reads it itself). */
+function displayName(): string {
+  try {
+    return Deno.env.get("DISPLAY") ?? "";
+  } catch {
+    return ""; // no --allow-env
   }
 }
 
