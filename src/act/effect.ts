@@ -11,8 +11,7 @@ import { isSilentField } from "../diff/noise.ts";
 import type { Element } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { DesktopError } from "../errors.ts";
-import { locateAll, type Located } from "../identity/same.ts";
-import type { StoredElement } from "../identity/stored.ts";
+import { locateAll, toStored } from "../identity/same.ts";
 import { indexedBase, stripIndex } from "../identity/syntax.ts";
 import { twinByCells } from "../identity/twin_rows.ts";
 import type { Action } from "../platform/provider.ts";
@@ -478,20 +477,14 @@ function twinAgain(settled: Settled, target: Element): Element | undefined {
   // The target is a copy of the element of the read before (its id is the last read's).
   const was = before.find((x) => x.el.ref === target.ref && x.el.r === target.r);
   if (!was) return undefined;
-  const asStored = (x: Located): StoredElement => ({
-    i: x.el.i,
-    r: x.el.r,
-    path: x.path,
-    ...(x.el.ref !== undefined ? { ref: x.el.ref } : {}),
-    ...(x.el.t !== undefined ? { t: x.el.t } : {}),
-  });
-  const read = { app: { name: "", pid: 0 }, readAt: "", elements: before.map(asStored) };
+  // The read before, as the store would keep it.
+  const read = { app: { name: "", pid: 0 }, readAt: "", elements: before.map((x) => toStored(x)) };
   const fresh = locateAll(settled.root);
   const base = stripIndex(target.ref!);
   const twins = fresh.filter((x) =>
     x.el.r === target.r && x.el.ref !== undefined && stripIndex(x.el.ref) === base
   );
-  return twinByCells(fresh, asStored(was), read, twins)?.el;
+  return twinByCells(fresh, toStored(was), read, twins)?.el;
 }
 
 /** The target in the new tree: same native object first, else the same ref (as the differ matches); null when gone. */

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pyatspiJson, selectedCells } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 Deno.test({
@@ -25,20 +25,6 @@ Deno.test({
     });
     const cli = (args: string[]) => runCli(d, [...args, "--app", d.appName, "--timeout", "20000"]);
     const title = () => pyatspiJson<string>(d, `print(json.dumps(app[0].name))`);
-    const selected = () =>
-      pyatspiJson<string[]>(
-        d,
-        `
-names = []
-for o in walk(app):
-    try:
-        if o.getRoleName() == "table cell" and o.getState().contains(pyatspi.STATE_SELECTED):
-            names.append(o.name)
-    except Exception:
-        continue
-print(json.dumps(names))
-`,
-      );
     const refOf = async (pattern: RegExp) => {
       const r = await cli(["read"]);
       assert.equal(r.code, 0, r.stderr);
@@ -60,7 +46,7 @@ print(json.dumps(names))
     const click = await cli(["click", "--ref", dropped]);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await title(), before, "the table handled no press");
-    assert.deepEqual(await selected(), [], "no row selected");
+    assert.deepEqual(await selectedCells(d), [], "no row selected");
     assert.ok(
       click.code !== 0 || /unverified: /.test(click.stdout),
       `a dropped press reported as done: ${click.stdout}${click.stderr}`,
@@ -75,7 +61,7 @@ print(json.dumps(names))
     assert.equal(landed.code, 0, landed.stderr);
     assert.match(await title(), /: proc 6$/);
     const cells = await eventually("proc 6 selected", async () => {
-      const s = await selected();
+      const s = await selectedCells(d);
       return s.includes("proc 6") ? s : undefined;
     }, 5_000);
     assert.ok(cells.includes("proc 6"));

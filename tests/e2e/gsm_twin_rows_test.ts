@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pyatspiJson, selectedCells } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 const NAME = "twinproc";
@@ -59,20 +59,6 @@ Deno.test({
       // The first twin ends and a new one starts: the target's index shifts.
       Deno.kill(seen[0].pid, "SIGTERM");
       const late = spawn();
-      const selected = () =>
-        pyatspiJson<string[]>(
-          d,
-          `
-names = []
-for o in walk(app):
-    try:
-        if o.getRoleName() == "table cell" and o.getState().contains(pyatspi.STATE_SELECTED):
-            names.append(o.name)
-    except Exception:
-        continue
-print(json.dumps(names))
-`,
-        );
       const processIds = () =>
         pyatspiJson<string[]>(
           d,
@@ -94,7 +80,7 @@ print(json.dumps(ids))
 
       const click = await cli(["click", "--ref", target.ref]);
       const now = await eventually("a selection", async () => {
-        const s = await selected();
+        const s = await selectedCells(d);
         return s.length || click.code !== 0 ? s : undefined;
       }, 10_000).catch(() => [] as string[]);
       for (const other of [...pids, late].filter((p) => p !== target.pid)) {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { type CliResult, runCli } from "../harness/cli.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pyatspiJson, selectedCells } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 /** A text as a regular expression that matches it literally. */
@@ -107,20 +107,6 @@ print(json.dumps({"names": names, "hidden": hidden, "editable": editable, "withE
       witness.names.filter((m) => m === n).length === 1
     );
     assert.ok(candidates.length > 0, `a process scrolled out of view: ${witness.hidden.length}`);
-    const selectedCells = () =>
-      pyatspiJson<string[]>(
-        d,
-        `
-names = []
-for o in walk(app):
-    try:
-        if o.getRoleName() == "table cell" and o.getState().contains(pyatspi.STATE_SELECTED):
-            names.append(o.name)
-    except Exception:
-        continue
-print(json.dumps(names))
-`,
-      );
     let name = "";
     let ref = "";
     for (const candidate of candidates.slice(0, 5)) {
@@ -157,7 +143,7 @@ print(json.dumps(names))
       }
       assert.equal(click.code, 0, click.stderr);
       const selected = await eventually("the row's cells selected (pyatspi)", async () => {
-        const cells = await selectedCells();
+        const cells = await selectedCells(d);
         return cells.includes(candidate) && cells.length > 2 ? true : undefined;
       }, 10_000).catch(() => false);
       if (selected) {
@@ -172,7 +158,7 @@ print(json.dumps(names))
       assert.ok(
         !later.stdout.includes(` row: ${JSON.stringify(candidate)} | `),
         `the row of ${candidate} is still there, and not selected; the click said: ` +
-          `${click.stdout}${click.stderr}; selected now: ${JSON.stringify(await selectedCells())}`,
+          `${click.stdout}${click.stderr}; selected now: ${JSON.stringify(await selectedCells(d))}`,
       );
     }
     assert.ok(ref, `no process lived long enough to be clicked: ${candidates.slice(0, 5)}`);

@@ -60,6 +60,27 @@ print(json.dumps(out))
   );
 }
 
+/**
+ * The names of the app's selected table cells (a GTK tree view marks every
+ * cell of a selected row), skipping objects that vanish mid-walk (a table
+ * whose rows come and go).
+ */
+export function selectedCells(d: TestDesktop): Promise<string[]> {
+  return pyatspiJson<string[]>(
+    d,
+    `
+names = []
+for o in walk(app):
+    try:
+        if o.getRoleName() == "table cell" and o.getState().contains(pyatspi.STATE_SELECTED):
+            names.append(o.name)
+    except Exception:
+        continue
+print(json.dumps(names))
+`,
+  );
+}
+
 /** The text of the app's first focusable editable field (a calculator's display), or "". */
 export function focusableFieldText(d: TestDesktop): Promise<string> {
   return pyatspiJson<string>(
