@@ -241,7 +241,8 @@ export function validateRef(ref: string): void {
   const bad = (why: string): never => {
     throw new DesktopError("INVALID_ARGS", `malformed ref "${ref.slice(0, 80)}": ${why}`, {
       suggestion:
-        "Refs look like form/email or dialog/ok.2 (lowercase segments joined by '/'); copy one from read",
+        "Refs look like form/email or dialog/ok.2 (lowercase segments joined by '/'); copy one from read. " +
+        'A line that prints an id alone ([15] chk "Remember me") has its label\'s slug as its ref (remember-me)',
     });
   };
   if (ref.trim() === "") bad("it is empty");

@@ -15,6 +15,7 @@ import {
   shownValueText,
 } from "../model/element.ts";
 import { fold } from "../model/text.ts";
+import { isLabelSlug } from "../refs/generate.ts";
 import type { RefShortener } from "./short_refs.ts";
 
 /** Options of the agent format. */
@@ -422,15 +423,30 @@ export function isPunctuation(el: Element): boolean {
  */
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
   const max = textCap(opts);
-  const parts: string[] = opts.bareText && isStaticText(el)
-    ? []
-    : [`[${idText(el)}|${refText(el, opts)}]`];
-  if (el.r !== "txt") parts.push(el.r);
   const label = labelOf(el);
+  const parts: string[] = opts.bareText && isStaticText(el) ? [] : [handle(el, label, max, opts)];
+  if (el.r !== "txt") parts.push(el.r);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');
   tailParts(el, label, opts, parts);
   return parts.join(" ");
+}
+
+/**
+ * A line's handle: `[id|ref]`, or `[id]` alone when the short ref can be
+ * written from what the line shows: the label's whole slug
+ * (`[15] chk "Subscribe to the newsletter"`, ref `subscribe-to-the-newsletter`),
+ * or, for an element without a label, its role (`[21] banner`, ref `banner`).
+ * A line whose element is not in the last read (`-`) keeps its ref.
+ */
+function handle(el: Element | FlatElement, label: string, max: number, opts: AgentOptions): string {
+  const ref = refText(el, opts);
+  // The label as printed must be the label itself: whole, nothing escaped.
+  const labelWhole = label.length <= max && !needsEscape(label);
+  if (opts.short && el.i && (label ? labelWhole && isLabelSlug(ref, label) : ref === el.r)) {
+    return `[${el.i}]`;
+  }
+  return `[${idText(el)}|${ref}]`;
 }
 
 /**

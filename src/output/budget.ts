@@ -16,6 +16,8 @@
  * @module
  */
 
+import { lineRef } from "./agent_parse.ts";
+
 /** Counts the tokens of a text. */
 export type TokenCounter = (text: string) => number;
 
@@ -79,11 +81,6 @@ interface Region {
 
 function indentOf(line: string): number {
   return line.length - line.trimStart().length;
-}
-
-/** The ref of a line's first `[id|ref]` token, if any. */
-function refOfLine(line: string): string | undefined {
-  return /^\s*\[(?:\d+|-)\|([^\]]+)\]/.exec(line)?.[1];
 }
 
 /** Every parent with at least {@link MIN_REGION} children, from the lines' indentation. */
@@ -178,7 +175,7 @@ export function fitBudget(text: string, budget: number, count: TokenCounter): st
     cuts.set(q.line, mine);
     const before = cost[q.line];
     const line = original[q.line];
-    const ref = refOfLine(line);
+    const ref = lineRef(line);
     let cut = "";
     let at = 0;
     for (const c of mine) {
@@ -218,7 +215,7 @@ export function fitBudget(text: string, budget: number, count: TokenCounter): st
     }
     if (keep === n) continue;
     for (let i = r.blocks[keep]; i < r.blocks[n]; i++) dropped[i] = 1;
-    const parentRef = r.parent >= 0 ? refOfLine(lines[r.parent]) : undefined;
+    const parentRef = r.parent >= 0 ? lineRef(lines[r.parent]) : undefined;
     const indent = " ".repeat(indentOf(lines[r.blocks[0]]));
     const how = parentRef
       ? `read --scope-ref ${parentRef} to see them`

@@ -9,7 +9,7 @@ export * from "./render.ts";
 export * from "./snapshot.ts";
 export { elementLine, informativeActions, isAnonymous, quote, renderAgent } from "./agent.ts";
 export type { AgentOptions } from "./agent.ts";
-export { agentTargets } from "./agent_parse.ts";
+export { agentTargets, writeRefsOut } from "./agent_parse.ts";
 export { toYaml } from "./yaml.ts";
 export type { YamlValue } from "./yaml.ts";
 export type { AgentTarget } from "./agent_parse.ts";

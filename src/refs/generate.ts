@@ -191,12 +191,7 @@ const POPUP_OWNERS: ReadonlySet<Role> = new Set<Role>(["menuitem", "btn", "combo
  * ```
  */
 export function slug(label: string): string {
-  // Printable ASCII is already NFKC and needs no Unicode classes: the common case, made cheap.
-  const s = PRINTABLE_ASCII.test(label)
-    ? label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
-    : label.normalize("NFKC").toLowerCase()
-      .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
-      .replace(/^-+|-+$/g, "");
+  const s = wholeSlug(label);
   if (s.length <= MAX_SLUG_LENGTH) return s;
   const chars = Array.from(s);
   if (chars.length <= MAX_SLUG_LENGTH) return s;
@@ -206,6 +201,41 @@ export function slug(label: string): string {
   const dash = head.lastIndexOf("-");
   if (dash >= MAX_SLUG_LENGTH / 2) return head.slice(0, dash).join("");
   return head.join("").replace(/-+$/, "");
+}
+
+/** A label's slug before any cut: every run of non-letters one `-`, lowercase, trimmed. */
+function wholeSlug(label: string): string {
+  // Printable ASCII is already NFKC and needs no Unicode classes: the common case, made cheap.
+  return PRINTABLE_ASCII.test(label)
+    ? label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
+    : label.normalize("NFKC").toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}]+/gu, "-")
+      .replace(/^-+|-+$/g, "");
+}
+
+/**
+ * Whether a ref is its label's whole slug: one segment, nothing cut, so that
+ * anyone who sees the label can write the ref (lowercase it, make every run of
+ * other characters than letters and digits one `-`). The agent format leaves
+ * such a ref out of a line (`[15] chk "Subscribe to the newsletter"` has the
+ * ref `subscribe-to-the-newsletter`).
+ *
+ * @param ref a ref as printed
+ * @param label the label the line shows
+ * @returns true when the ref can be written from the label alone
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isLabelSlug } from "./generate.ts";
+ * assert.equal(isLabelSlug("save-as", "Save As…"), true);
+ * assert.equal(isLabelSlug("form/email", "Email"), false);
+ * assert.equal(isLabelSlug("ok.2", "OK"), false);
+ * ```
+ */
+export function isLabelSlug(ref: string, label: string): boolean {
+  // A cheap length test first: most refs of a read are not their label's slug.
+  if (ref.length > label.length || ref.length > MAX_SLUG_LENGTH) return false;
+  return ref !== "" && wholeSlug(label) === ref;
 }
 
 /**

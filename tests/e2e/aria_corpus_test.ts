@@ -19,6 +19,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, REPO_ROOT, startDesktop, type TestDesktop } from "../harness/desktop.ts";
 import { cliError, runCli } from "../harness/cli.ts";
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 import { mcpClient } from "./mutation_scenarios.ts";
@@ -49,7 +50,9 @@ interface Printed {
 class Refs {
   readonly items: Printed[];
   constructor(readonly text: string) {
-    this.items = [...text.matchAll(/^\s*\[\d+\|([^\]]+)\] (\S+)(.*)$/gm)].map((m) => ({
+    this.items = [...writeRefsOut(text).matchAll(/^\s*\[\d+\|([^\]]+)\] (\S+)(.*)$/gm)].map((
+      m,
+    ) => ({
       ref: m[1],
       role: m[2],
       line: m[0],

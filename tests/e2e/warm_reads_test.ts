@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
 import { rowsPage } from "../harness/rows_page.ts";
 import { warmProbe } from "../harness/warm_probe.ts";
 import { mcpClient } from "./mutation_scenarios.ts";
@@ -155,10 +156,10 @@ Deno.test({
       };
       const boxes = await call("find", { app: d.appName, roles: "chk", all: true });
       assert.ok(!boxes.isError, boxes.text);
-      // `[ref] chk "label" (box) states`: the enabled ones can be toggled.
-      const refList = [...boxes.text.matchAll(/^\[([^\]]+)\] chk (.*)$/gm)]
+      // `[id|ref] chk "label" (box) states`, refs written out: the enabled ones can be toggled.
+      const refList = [...writeRefsOut(boxes.text).matchAll(/^\[(?:\d+|-)\|([^\]]+)\] chk (.*)$/gm)]
         .filter((m) => !/\bdisabled\b/.test(m[2]))
-        .map((m) => m[1].replace(/^-\|/, ""));
+        .map((m) => m[1]);
       assert.ok(refList.length >= 2, `check boxes to toggle:\n${boxes.text}`);
       assert.equal(await warm(), await cold());
       for (let step = 1; step <= 6; step++) {

@@ -5,14 +5,22 @@
  */
 
 import assert from "node:assert/strict";
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
 import { REPO_ROOT, type TestDesktop } from "./desktop.ts";
 
 /** What one CLI run produced. */
 export interface CliResult {
   /** Exit code. */
   code: number;
-  /** Standard output. */
+  /**
+   * Standard output, with every ref written out: a read line whose handle is
+   * its id alone (`[15] chk "Remember me"`, its ref being its label's slug)
+   * reads `[15|remember-me] chk "Remember me"` here, so tests find lines by
+   * ref (writeRefsOut, the library's own reading of the format).
+   */
   stdout: string;
+  /** Standard output exactly as printed. */
+  printed: string;
   /** Standard error. */
   stderr: string;
 }
@@ -45,7 +53,8 @@ export async function runCli(
   }
   const out = await child.output();
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  const printed = dec.decode(out.stdout);
+  return { code: out.code, stdout: writeRefsOut(printed), printed, stderr: dec.decode(out.stderr) };
 }
 
 /**
@@ -68,7 +77,7 @@ export async function runCliOk(desktop: TestDesktop, args: string[]): Promise<Cl
  * @param res a failed run
  * @returns the error's code (and the whole object)
  */
-export function cliError(res: CliResult): { code: string; [k: string]: unknown } {
+export function cliError(res: Pick<CliResult, "code" | "stderr">): { code: string; [k: string]: unknown } {
   const line = res.stderr.trim().split("\n").reverse().find((l) => l.trim().startsWith("{"));
   if (!line) throw new Error(`no JSON error on stderr (exit ${res.code}): ${res.stderr}`);
   return JSON.parse(line);

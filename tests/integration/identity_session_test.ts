@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { agentTargets } from "../../src/output/agent_parse.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -42,13 +43,14 @@ async function withState(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** The id `read` printed for a ref (printed whole, or as its shortest unique suffix). */
+/**
+ * The id `read` printed for a ref (printed whole, as its shortest unique
+ * suffix, or stood for by the id alone when it is the label's slug).
+ */
 function idIn(out: string, ref: string): number {
-  const m = [...out.matchAll(/\[(\d+)\|([^\]]+)\]/g)].find((m) =>
-    m[2] === ref || ref.endsWith(`/${m[2]}`)
-  );
+  const m = agentTargets(out).find((t) => t.i && (t.ref === ref || ref.endsWith(`/${t.ref}`)));
   assert.ok(m, `${ref} in ${out.slice(0, 400)}`);
-  return Number(m[1]);
+  return m.i!;
 }
 
 Deno.test("defect 4: a read of a snapshot file never touches the live store", async () => {

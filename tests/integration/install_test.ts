@@ -69,7 +69,7 @@ Deno.test({
       assert.equal(new TextDecoder().decode(version.stdout).trim(), config.version);
       const read = await run("read", "--from", fixture, "--scope-ref", "form");
       assert.equal(new TextDecoder().decode(read.stderr), "", "nothing but the output");
-      assert.match(new TextDecoder().decode(read.stdout), /\[12\|email\] input "Email"/);
+      assert.match(new TextDecoder().decode(read.stdout), /\[12\] input "Email"/);
       // Every error is exactly one JSON object on stderr, and nothing on stdout.
       for (
         const args of [

@@ -63,3 +63,54 @@ for (const fixture of ["browser_form.json", "mcp_checkout.json"]) {
     }
   });
 }
+
+Deno.test("handles: the id alone where the ref is the label's slug or the role, [id|ref] elsewhere", () => {
+  const long = "Send me a weekly summary of every order and refund";
+  const root: Element = {
+    i: 0,
+    r: "app",
+    t: "Shop",
+    c: [
+      { i: 0, r: "banner" },
+      {
+        i: 0,
+        r: "form",
+        t: "Account",
+        c: [
+          { i: 0, r: "chk", t: "Remember me" },
+          { i: 0, r: "btn", t: "Save As…" },
+          { i: 0, r: "btn", t: "OK" },
+          { i: 0, r: "btn", t: "OK" },
+          { i: 0, r: "chk", t: long },
+          { i: 0, r: "input", t: 'Say "hi"' },
+        ],
+      },
+      { i: 0, r: "form", t: "Search", c: [{ i: 0, r: "input", t: "Remember me" }] },
+    ],
+  };
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", shortRefs: true });
+  const line = (label: string) => text.split("\n").find((l) => l.includes(label))!.trim();
+  assert.match(line("Shop"), /^\[\d+\] app "Shop"$/);
+  assert.match(text, /^ {2}\[\d+\] banner$/m);
+  assert.match(line('"Save As…"'), /^\[\d+\] btn "Save As…"$/);
+  // Not the label's slug as it stands: a twin index, a path, a slug cut at 40 characters, escapes.
+  assert.deepEqual(text.match(/\[\d+\|ok\.[12]\] btn "OK"/g)?.length, 2, text);
+  assert.deepEqual(
+    text.match(/\[\d+\|[a-z]+\/remember-me\] (chk|input) "Remember me"/g)?.length,
+    2,
+  );
+  assert.match(line(long.slice(0, 20)), /^\[\d+\|send-me-a-weekly-summary-of-every-order\] chk/);
+  assert.match(line("Say"), /^\[\d+\|say-hi\] input "Say \\"hi\\""$/);
+  // A line cut by --max-text keeps its ref; --full-refs prints every ref.
+  const cut = renderElements(root, { format: "agent", shortRefs: true, maxText: 5 });
+  assert.match(cut, /\[\d+\|save-as\] btn "Save…"/);
+  const full = renderElements(root, { format: "agent" });
+  assert.match(full, /\[\d+\|account\/save-as\] btn "Save As…"/);
+  // Every element can be targeted from the text: the handles read back to the refs.
+  const byId = new Map(all(root).map((e) => [e.i, e]));
+  const targets = agentTargets(text);
+  assert.equal(targets.length, all(root).length);
+  for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
+});
