@@ -77,7 +77,9 @@ export async function runCliOk(desktop: TestDesktop, args: string[]): Promise<Cl
  * @param res a failed run
  * @returns the error's code (and the whole object)
  */
-export function cliError(res: Pick<CliResult, "code" | "stderr">): { code: string; [k: string]: unknown } {
+export function cliError(
+  res: Pick<CliResult, "code" | "stderr">,
+): { code: string; [k: string]: unknown } {
   const line = res.stderr.trim().split("\n").reverse().find((l) => l.trim().startsWith("{"));
   if (!line) throw new Error(`no JSON error on stderr (exit ${res.code}): ${res.stderr}`);
   return JSON.parse(line);
