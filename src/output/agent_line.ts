@@ -424,7 +424,9 @@ export function isPunctuation(el: Element): boolean {
 export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
   const max = textCap(opts);
   const label = labelOf(el);
-  const parts: string[] = opts.bareText && isStaticText(el) ? [] : [handle(el, label, max, opts)];
+  const parts: string[] = opts.bareText && isStaticText(el)
+    ? []
+    : [handleText(el, refText(el, opts), label, opts)];
   if (el.r !== "txt") parts.push(el.r);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');
@@ -433,18 +435,46 @@ export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}):
 }
 
 /**
- * A line's handle: `[id|ref]`, or `[id]` alone when the short ref can be
- * written from what the line shows: the label's whole slug
- * (`[15] chk "Subscribe to the newsletter"`, ref `subscribe-to-the-newsletter`),
- * or, for an element without a label, its role (`[21] banner`, ref `banner`).
- * A line whose element is not in the last read (`-`) keeps its ref.
+ * A handle: `[id|ref]`, or `[id]` alone when the short ref can be written
+ * from the text printed beside it: that text's whole slug
+ * (`[15] chk "Subscribe to the newsletter"`, ref `subscribe-to-the-newsletter`;
+ * a run's row by its first text, `[23]: [25] "Invoice 2024-12" | …`), or,
+ * where the line prints the role and no label, the role (`[21] banner`, ref
+ * `banner`). An element not in the last read (`-`) keeps its ref, and so does
+ * one whose text is cut or escaped as printed.
+ *
+ * @param el the element
+ * @param ref its ref as printed (short where refs are short)
+ * @param text the text the ref would be written from ("" for none)
+ * @param opts the format options (the text cap; ids alone only with short refs)
+ * @param role whether the line prints the role before the text
+ * @returns the handle
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { handleText } from "./agent_line.ts";
+ * const short = { short: (ref: string) => ref, shortRow: (ref: string) => ref };
+ * assert.equal(handleText({ i: 7, r: "btn" }, "save-as", "Save As…", { short }), "[7]");
+ * assert.equal(handleText({ i: 8, r: "btn" }, "ok.2", "OK", { short }), "[8|ok.2]");
+ * assert.equal(handleText({ i: 3, r: "toolbar" }, "toolbar", "", { short }), "[3]");
+ * ```
  */
-function handle(el: Element | FlatElement, label: string, max: number, opts: AgentOptions): string {
-  const ref = refText(el, opts);
-  // The label as printed must be the label itself: whole, nothing escaped.
-  const labelWhole = label.length <= max && !needsEscape(label);
-  if (opts.short && el.i && (label ? labelWhole && isLabelSlug(ref, label) : ref === el.r)) {
-    return `[${el.i}]`;
+export function handleText(
+  el: Pick<Element, "i" | "r">,
+  ref: string,
+  text: string,
+  opts: AgentOptions,
+  role = true,
+): string {
+  if (opts.short && el.i) {
+    // The text as printed must be the text itself: whole, nothing escaped.
+    if (
+      text
+        ? text.length <= textCap(opts) && !needsEscape(text) && isLabelSlug(ref, text)
+        : role && ref === el.r
+    ) {
+      return `[${el.i}]`;
+    }
   }
   return `[${idText(el)}|${ref}]`;
 }

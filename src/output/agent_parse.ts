@@ -28,10 +28,19 @@ const ID_ONLY = /^(\d+|-)$/;
  * unescaped), or, with no label, its role (`[21] banner`).
  */
 const LABEL_REF = /^\[(\d+)\](?: ([a-z]+))?(?: "([^"\\]*)"|$| )/;
+/** A quoted text right after a handle: `[94] "Select SO-1001"` (unescaped where it makes a ref). */
+const QUOTED_AFTER = /^ "([^"\\]*)"/;
+
+/** A `[...]` token of a line: where it starts and ends (after its `]`), and what it holds. */
+interface Token {
+  start: number;
+  end: number;
+  body: string;
+}
 
 /** The `[...]` tokens of a line, skipping quoted strings (labels may hold brackets). */
-function bracketTokens(line: string): string[] {
-  const out: string[] = [];
+function bracketTokens(line: string): Token[] {
+  const out: Token[] = [];
   for (let k = 0; k < line.length; k++) {
     const ch = line[k];
     if (ch === '"') {
@@ -39,11 +48,62 @@ function bracketTokens(line: string): string[] {
     } else if (ch === "[") {
       const end = line.indexOf("]", k);
       if (end < 0) break;
-      out.push(line.slice(k + 1, end));
+      out.push({ start: k, end: end + 1, body: line.slice(k + 1, end) });
       k = end;
     }
   }
   return out;
+}
+
+/**
+ * The first quoted text of a line from `from` on that is not a field's value
+ * (`val="…"`): what a run's row with its id alone is keyed by. Undefined when
+ * there is none, or it holds an escape (such a text never stands for a ref).
+ */
+function firstFreeText(line: string, from: number): string | undefined {
+  for (let k = from; k < line.length; k++) {
+    if (line[k] !== '"') continue;
+    let end = k + 1;
+    let escaped = false;
+    for (; end < line.length && line[end] !== '"'; end++) {
+      if (line[end] === "\\") {
+        escaped = true;
+        end++;
+      }
+    }
+    if (line[k - 1] !== "=") return escaped ? undefined : line.slice(k + 1, end);
+    k = end;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a line has a row's `: ` after its head: outside quoted texts and
+ * parentheses (`…"(1854 chars: read …)` is not one).
+ */
+function rowColon(line: string, from: number): boolean {
+  let depth = 0;
+  for (let k = from; k < line.length; k++) {
+    const ch = line[k];
+    if (ch === '"') {
+      for (k++; k < line.length && line[k] !== '"'; k++) if (line[k] === "\\") k++;
+    } else if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === ":" && depth === 0 && line[k + 1] === " ") return true;
+    else if (ch === "[") return false;
+  }
+  return false;
+}
+
+/** One element handle of a text: where, its id and ref, and whether the ref was left out. */
+interface Handle extends AgentTarget {
+  /** Line number. */
+  line: number;
+  /** Where its `[...]` token starts and ends in the line (indentation included). */
+  start: number;
+  end: number;
+  /** The ref is not printed: it stands for the text beside it (a slug) or the role. */
+  implied: boolean;
 }
 
 function idOf(text: string): number | undefined {
@@ -53,6 +113,67 @@ function idOf(text: string): number | undefined {
 function target(id: string, ref: string): AgentTarget {
   const i = idOf(id);
   return i === undefined ? { ref } : { i, ref };
+}
+
+/**
+ * Every element handle of an agent-format text, in order: each line's own,
+ * the rows of uniform runs and their cells (`[40]`: the row's ref plus the
+ * header's suffix), and the `[id|ref]` tokens elsewhere on a line.
+ */
+function handles(text: string): Handle[] {
+  const out: Handle[] = [];
+  const add = (line: number, indent: number, t: Token, id: string, ref: string, implied: boolean) =>
+    out.push({ ...target(id, ref), line, start: indent + t.start, end: indent + t.end, implied });
+  // A run's header: per element cell, the suffix below the row's ref, or null for a cell
+  // printed with its own ref (`[id|ref]`, or `[id]` and a label that is the ref's slug).
+  let run: { indent: number; suffixes: Array<string | null> } | null = null;
+  const placeholder = `id|${ROW_PLACEHOLDER}/`;
+  text.split("\n").forEach((raw, n) => {
+    const body = raw.trimStart();
+    const indent = raw.length - body.length;
+    const tokens = bracketTokens(body);
+    if (body.startsWith(RUN_HEADER + " ")) {
+      const suffixes = tokens.map((t) => t.body)
+        .filter((t) => t.startsWith(placeholder) || t === "id|ref")
+        .map((t) => t === "id|ref" ? null : t.slice(placeholder.length));
+      run = { indent, suffixes };
+      return;
+    }
+    const [first, ...cells] = tokens;
+    // A row prints `[id|ref]`, or `[id]` when its ref is its first text's slug, then its
+    // label, box and flags, then `: ` and its cells.
+    const head = first?.start !== 0
+      ? null
+      : ID_REF.exec(first.body) ?? (rowColon(body, first.end) ? ID_ONLY.exec(first.body) : null);
+    const r = run as { indent: number; suffixes: Array<string | null> } | null;
+    if (
+      r && indent === r.indent && head && cells.length <= r.suffixes.length &&
+      cells.every((t, k) =>
+        r.suffixes[k] !== null ? ID_ONLY.test(t.body) : ID_REF.test(t.body) ||
+          (ID_ONLY.test(t.body) && QUOTED_AFTER.test(body.slice(t.end)))
+      )
+    ) {
+      const rowRef = head[2] ?? slug(firstFreeText(body, first.end) ?? "");
+      add(n, indent, first, head[1], rowRef, head[2] === undefined);
+      cells.forEach((t, k) => {
+        const suffix = r.suffixes[k];
+        const written = ID_REF.exec(t.body);
+        if (suffix !== null) add(n, indent, t, t.body, rowPartRef(rowRef, suffix), false);
+        else if (written) add(n, indent, t, written[1], written[2], false);
+        else add(n, indent, t, t.body, slug(QUOTED_AFTER.exec(body.slice(t.end))![1]), true);
+      });
+      return;
+    }
+    if (run && indent <= run.indent) run = null;
+    const own = LABEL_REF.exec(body);
+    if (own?.[3] !== undefined) add(n, indent, first, own[1], slug(own[3]), true);
+    else if (own?.[2] !== undefined) add(n, indent, first, own[1], own[2], true);
+    for (const t of tokens) {
+      const m = ID_REF.exec(t.body);
+      if (m) add(n, indent, t, m[1], m[2], false);
+    }
+  });
+  return out;
 }
 
 /**
@@ -69,73 +190,30 @@ function target(id: string, ref: string): AgentTarget {
  *   '[8] toolbar',
  *   '  rows: "…" | [id|<row>/delete] btn "Delete"',
  *   '  [38|list/item-1]: "Item 1" | [40]',
+ *   '  [41]: "Item 2" | [43]',
  * ].join("\n");
  * assert.deepEqual(agentTargets(text), [
  *   { i: 7, ref: "save-as" },
  *   { i: 8, ref: "toolbar" },
  *   { i: 38, ref: "list/item-1" },
  *   { i: 40, ref: "list/item-1/delete" },
+ *   { i: 41, ref: "item-2" },
+ *   { i: 43, ref: "item-2/delete" },
  * ]);
  * ```
  */
 export function agentTargets(text: string): AgentTarget[] {
-  const out: AgentTarget[] = [];
-  // A run's header: per element cell, the suffix below the row's ref, or null for a cell
-  // printed with its own ref (`[id|ref]`).
-  let run: { indent: number; suffixes: Array<string | null> } | null = null;
-  const placeholder = `id|${ROW_PLACEHOLDER}/`;
-  for (const raw of text.split("\n")) {
-    const body = raw.trimStart();
-    const indent = raw.length - body.length;
-    const tokens = bracketTokens(body);
-    if (body.startsWith(RUN_HEADER + " ")) {
-      const suffixes = tokens.filter((t) => t.startsWith(placeholder) || t === "id|ref")
-        .map((t) => t === "id|ref" ? null : t.slice(placeholder.length));
-      run = { indent, suffixes };
-      continue;
-    }
-    const head = tokens.length ? ID_REF.exec(tokens[0]) : null;
-    const cells = tokens.slice(1);
-    if (
-      run && indent === run.indent && head && cells.length <= run.suffixes.length &&
-      cells.every((t, k) => run!.suffixes[k] === null ? ID_REF.test(t) : ID_ONLY.test(t))
-    ) {
-      out.push(target(head[1], head[2]));
-      cells.forEach((t, k) => {
-        const suffix = run!.suffixes[k];
-        if (suffix === null) {
-          const m = ID_REF.exec(t)!;
-          out.push(target(m[1], m[2]));
-        } else out.push(target(t, rowPartRef(head[2], suffix)));
-      });
-      continue;
-    }
-    if (run && indent <= run.indent) run = null;
-    const own = tokens.length ? refFromLine(body) : null;
-    if (own) out.push(target(own.id, own.ref));
-    for (const t of tokens) {
-      const m = ID_REF.exec(t);
-      if (m) out.push(target(m[1], m[2]));
-    }
-  }
-  return out;
-}
-
-/** The id and the ref a line whose handle is its id alone stands for (`[15] chk "Remember me"`). */
-function refFromLine(body: string): { id: string; ref: string } | null {
-  const m = LABEL_REF.exec(body);
-  if (m?.[3] !== undefined) return { id: m[1], ref: slug(m[3]) };
-  if (m?.[2] !== undefined) return { id: m[1], ref: m[2] };
-  return null;
+  return handles(text).map(({ i, ref }) => i === undefined ? { ref } : { i, ref });
 }
 
 /**
- * The agent-format text with every ref written out: a line whose handle is
- * its id alone gets the ref it stands for (its label's slug, or its role), so
- * that a program can find a line by its ref.
+ * The agent-format text with every ref written out: a handle that is an id
+ * alone, its ref standing for the text beside it or the role, gets that ref
+ * (`[15]` becomes `[15|remember-me]`), so that a program can find a line by
+ * its ref. A run's cells derived from their row (`[40]`) stay as printed.
  *
  * @param text output of `read --format agent`
- * @returns the same lines, each element line as `[id|ref]`
+ * @returns the same lines with those refs written out
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -145,13 +223,15 @@ function refFromLine(body: string): { id: string; ref: string } | null {
  * ```
  */
 export function writeRefsOut(text: string): string {
-  return text.split("\n").map((line) => {
-    const body = line.trimStart();
-    const own = body.startsWith("[") ? refFromLine(body) : null;
-    if (!own) return line;
-    const indent = line.length - body.length;
-    return `${line.slice(0, indent)}[${own.id}|${own.ref}]${body.slice(own.id.length + 2)}`;
-  }).join("\n");
+  const lines = text.split("\n");
+  const all = handles(text).filter((h) => h.implied);
+  // From the end of each line, so earlier positions stay valid.
+  for (let k = all.length - 1; k >= 0; k--) {
+    const h = all[k];
+    const line = lines[h.line];
+    lines[h.line] = `${line.slice(0, h.start)}[${h.i}|${h.ref}]${line.slice(h.end)}`;
+  }
+  return lines.join("\n");
 }
 
 /**
@@ -172,5 +252,8 @@ export function writeRefsOut(text: string): string {
 export function lineRef(line: string): string | undefined {
   const body = line.trimStart();
   if (!body.startsWith("[")) return undefined;
-  return /^\[(?:\d+|-)\|([^\]]+)\]/.exec(body)?.[1] ?? refFromLine(body)?.ref;
+  const written = /^\[(?:\d+|-)\|([^\]]+)\]/.exec(body)?.[1];
+  if (written !== undefined) return written;
+  const own = LABEL_REF.exec(body);
+  return own?.[3] !== undefined ? slug(own[3]) : own?.[2];
 }

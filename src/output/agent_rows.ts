@@ -23,12 +23,14 @@ import {
   elementLine,
   elementTail,
   fold,
+  handleText,
   hasInformativeActions,
   hasState,
   idText,
   labelOf,
   LINE_MAX_TEXT,
   quote,
+  refText,
   shownChildren,
   textCap,
 } from "./agent_line.ts";
@@ -225,6 +227,21 @@ export function uniformRunAt(
 }
 
 /**
+ * The first text a run's row line shows after its handle (a text cell, or an
+ * element cell's own label), or "" when it shows none: a row whose ref is
+ * that text's slug prints its id alone.
+ */
+function firstText(parts: RowPart[], shared: ReadonlyArray<string | null>): string {
+  for (let c = 0; c < parts.length; c++) {
+    const p = parts[c];
+    if ("text" in p) return p.text;
+    // An element cell shows its own label only when the column's labels differ.
+    if (shared[c] === null) return labelOf(p.el);
+  }
+  return "";
+}
+
+/**
  * The lines of a uniform run: its header, then one line per row.
  *
  * @param run rows from {@link uniformRunAt}
@@ -258,8 +275,8 @@ export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
   for (const { row, parts } of run) {
     const label = labelOf(row);
     // The row's ref as short as it can be while the cells' derived refs stay unique too.
-    const ref = opts.short ? opts.short.shortRow(row.ref!, below) : row.ref;
-    const head = [`[${idText(row)}|${ref}]`];
+    const ref = opts.short ? opts.short.shortRow(row.ref!, below) : row.ref!;
+    const head = [handleText(row, ref, label || firstText(parts, shared), opts, false)];
     if (label) head.push(quote(label, max));
     head.push(...elementTail(row, label, opts));
     const cells = parts.map((p, c) => {
@@ -267,7 +284,7 @@ export function runLines(run: FoldedRow[], opts: AgentOptions): string[] {
       const label = labelOf(p.el);
       const own = shared[c] === null ? [quote(label, max)] : [];
       const handle = keyed[c]
-        ? `[${idText(p.el)}|${opts.short ? opts.short.short(p.el.ref!) : p.el.ref}]`
+        ? handleText(p.el, refText(p.el, opts), shared[c] === null ? label : "", opts, false)
         : `[${idText(p.el)}]`;
       return [handle, ...own, ...elementTail(p.el, label, opts)].join(" ");
     });

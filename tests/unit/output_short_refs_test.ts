@@ -114,3 +114,41 @@ Deno.test("handles: the id alone where the ref is the label's slug or the role, 
   assert.equal(targets.length, all(root).length);
   for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
 });
+
+Deno.test("handles: a run's row prints its id alone when its ref is its first text's slug", () => {
+  const row = (first: string, name: string) => ({
+    i: 0,
+    r: "row" as const,
+    c: [
+      { i: 0, r: "cell" as const, t: first },
+      { i: 0, r: "cell" as const, c: [{ i: 0, r: "lnk" as const, t: name }] },
+      { i: 0, r: "cell" as const, c: [{ i: 0, r: "btn" as const, t: "Delete" }] },
+    ],
+  });
+  const root: Element = {
+    i: 0,
+    r: "app",
+    t: "Reports",
+    c: [
+      { i: 0, r: "table", t: "Files", c: [1, 2, 3, 4].map((k) => row(`Report ${k}`, "Open")) },
+      {
+        i: 0,
+        r: "table",
+        t: "Hits",
+        c: ["Alpha", "Alpha", "Beta", "Gamma"].map((n, k) => row(`${k + 1}.`, n)),
+      },
+    ],
+  };
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", shortRefs: true });
+  // Keyed by its first text: the id alone.
+  assert.match(text, /^ {4}\[\d+\]: "Report 2" \| \[\d+\] \| \[\d+\]$/m, text);
+  // Keyed by another cell (the link), or a twin: the ref is printed.
+  assert.match(text, /^ {4}\[\d+\|beta\]: "3\." \| \[\d+\] "Beta" \| \[\d+\]$/m, text);
+  assert.match(text, /^ {4}\[\d+\|alpha\.2\]: "2\." /m, text);
+  const byId = new Map(all(root).map((e) => [e.i, e]));
+  const targets = agentTargets(text);
+  assert.equal(targets.length, all(root).filter((e) => e.r !== "cell").length, text);
+  for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
+});
