@@ -23,11 +23,12 @@ export interface AgentTarget {
 const ID_REF = /^(\d+|-)\|(.*)$/;
 const ID_ONLY = /^(\d+|-)$/;
 /**
- * A line whose handle is its id alone, its ref being its label's slug
+ * A handle that is its id alone, its ref being its label's slug
  * (`[15] chk "Subscribe to the newsletter"`; such a label is printed
- * unescaped), or, with no label, its role (`[21] banner`).
+ * unescaped), or, with no label, its role (`[21] banner`): a line's own, or
+ * a cell's on a row folded onto one line.
  */
-const LABEL_REF = /^\[(\d+)\](?: ([a-z]+))?(?: "([^"\\]*)"|$| )/;
+const LABEL_REF = /^\[(\d+)\](?: ([a-z]+))?(?: "([^"\\]*)"|$| |:)/;
 /** A quoted text right after a handle: `[94] "Select SO-1001"` (unescaped where it makes a ref). */
 const QUOTED_AFTER = /^ "([^"\\]*)"/;
 
@@ -165,12 +166,16 @@ function handles(text: string): Handle[] {
       return;
     }
     if (run && indent <= run.indent) run = null;
-    const own = LABEL_REF.exec(body);
-    if (own?.[3] !== undefined) add(n, indent, first, own[1], slug(own[3]), true);
-    else if (own?.[2] !== undefined) add(n, indent, first, own[1], own[2], true);
+    // The line's own handle, and those of the cells of a row folded onto it.
     for (const t of tokens) {
       const m = ID_REF.exec(t.body);
-      if (m) add(n, indent, t, m[1], m[2], false);
+      if (m) {
+        add(n, indent, t, m[1], m[2], false);
+        continue;
+      }
+      const own = LABEL_REF.exec(body.slice(t.start));
+      if (own?.[3] !== undefined) add(n, indent, t, own[1], slug(own[3]), true);
+      else if (own?.[2] !== undefined) add(n, indent, t, own[1], own[2], true);
     }
   });
   return out;

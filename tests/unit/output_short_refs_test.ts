@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Element } from "../../src/model/element.ts";
 import { foldLabels } from "../../src/model/semantics.ts";
 import { assignIds } from "../../src/model/tree.ts";
-import { agentTargets } from "../../src/output/agent_parse.ts";
+import { agentTargets, writeRefsOut } from "../../src/output/agent_parse.ts";
 import { renderElements } from "../../src/output/render.ts";
 import { refShortener } from "../../src/output/short_refs.ts";
 import { parseSnapshot } from "../../src/output/snapshot.ts";
@@ -151,4 +151,35 @@ Deno.test("handles: a run's row prints its id alone when its ref is its first te
   const targets = agentTargets(text);
   assert.equal(targets.length, all(root).filter((e) => e.r !== "cell").length, text);
   for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
+});
+
+Deno.test("handles: cells of a row folded onto one line are read back too", () => {
+  const root: Element = {
+    i: 0,
+    r: "app",
+    t: "Release",
+    c: [{
+      i: 0,
+      r: "list",
+      t: "Steps",
+      c: [
+        {
+          i: 0,
+          r: "listitem",
+          c: [{ i: 0, r: "txt", t: "Announce it" }, { i: 0, r: "btn", t: "Send draft" }],
+        },
+        { i: 0, r: "listitem", c: [{ i: 0, r: "chk", t: "Tag the release", chk: true }] },
+      ],
+    }],
+  };
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", shortRefs: true });
+  assert.match(text, /listitem: "Announce it" \| \[\d+\] btn "Send draft"/, text);
+  const byId = new Map(all(root).map((e) => [e.i, e]));
+  const targets = agentTargets(text);
+  assert.ok(targets.some((t) => t.ref === "send-draft"), JSON.stringify(targets));
+  assert.ok(targets.some((t) => t.ref.endsWith("tag-the-release")), JSON.stringify(targets));
+  for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
+  assert.match(writeRefsOut(text), /\[\d+\|send-draft\] btn "Send draft"/);
 });
