@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
 import { hasDesktopTools, REPO_ROOT } from "../harness/desktop.ts";
 
 /** Runs `deno task demo` (tests/demo.ts) with `args`; returns its exit code and output. */
@@ -25,7 +26,9 @@ Deno.test({
     assert.match(out, /ok wait \[-\|submitted-ada-example-com\]/);
     assert.match(out, /(?:\|(?:form\/)?email\]|\[\d+\]) input "Email" val="ada@example\.com"/);
     // The row below the removed one keeps its ref and its id.
-    const inRead = /\[\d+\|(?:list\/)?item-3\][^\n]*: "Item 3" \| \[(\d+)\]/.exec(out);
+    const inRead = /\[\d+\|(?:list\/)?item-3\][^\n]*: "Item 3" \| \[(\d+)\]/.exec(
+      writeRefsOut(out),
+    );
     const found = /\n\[(\d+)\|list\/item-3\/delete\] btn "Delete"/.exec(out);
     assert.ok(inRead && found, out);
     assert.equal(found[1], inRead[1]);

@@ -8,6 +8,7 @@
  * that would re-read the changed parts meets the stopped app.
  */
 
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
 import assert from "node:assert/strict";
 import { alive, hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { runCli } from "../harness/cli.ts";
@@ -37,14 +38,15 @@ Deno.test({
       for (let i = 0; i < 2; i++) {
         const warm = await call("read", { app: d.appName });
         assert.equal(warm.isError, false, warm.text);
-        assert.equal(warm.text.trim(), cold.stdout.trim());
+        assert.equal(warm.text.trim(), cold.printed.trim());
       }
       // A change the worker has events for and has not read yet: the stopped app's parts
       // are never answered from the kept tree, and once it runs again they are read in.
       const boxes = await call("find", { app: d.appName, roles: "chk", all: true });
-      const ref = /^\[([^\]]+)\] chk (?!.*\bdisabled\b)/m.exec(boxes.text)?.[1];
+      const ref = /^\[(?:\d+|-)\|([^\]]+)\] chk (?!.*\bdisabled\b)/m.exec(writeRefsOut(boxes.text))
+        ?.[1];
       assert.ok(ref, `an enabled check box:\n${boxes.text}`);
-      const clicked = await call("click", { app: d.appName, ref: ref.replace(/^[^|]*\|/, "") });
+      const clicked = await call("click", { app: d.appName, ref });
       assert.equal(clicked.isError, false, clicked.text);
 
       Deno.kill(d.pid, "SIGSTOP");
@@ -67,7 +69,7 @@ Deno.test({
       const back = await call("read", { app: d.appName });
       assert.equal(back.isError, false, back.text);
       const coldBack = await runCli(d, ["read", "--app", d.appName]);
-      assert.equal(back.text.trim(), coldBack.stdout.trim(), "warm equals cold after SIGCONT");
+      assert.equal(back.text.trim(), coldBack.printed.trim(), "warm equals cold after SIGCONT");
 
       d.signalApp("SIGKILL");
       for (let i = 0; i < 50 && alive(d.pid); i++) await new Promise((r) => setTimeout(r, 100));

@@ -85,7 +85,7 @@ Deno.test({
       const cold = async (format: string) => {
         const res = await runCli(d, ["read", "--app", d.appName, "--format", format]);
         assert.equal(res.code, 0, res.stderr);
-        return res.stdout.trim();
+        return res.printed.trim();
       };
       const warm = async (format: string) => {
         const res = await call("read", { app: d.appName, format });
@@ -147,7 +147,7 @@ Deno.test({
       const cold = async () => {
         const res = await runCli(d, ["read", "--app", d.appName]);
         assert.equal(res.code, 0, res.stderr);
-        return res.stdout.trim();
+        return res.printed.trim();
       };
       const warm = async () => {
         const res = await call("read", { app: d.appName });

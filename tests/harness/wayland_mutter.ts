@@ -9,6 +9,8 @@
  * @module
  */
 
+import { writeRefsOut } from "../../src/output/agent_parse.ts";
+import type { CliResult } from "./cli.ts";
 import { REPO_ROOT } from "./desktop.ts";
 
 /** An app running in the session. */
@@ -29,7 +31,7 @@ export interface MutterDesktop extends AsyncDisposable {
    */
   startApp(cmd: string[], appName: string, extraEnv?: Record<string, string>): Promise<WaylandApp>;
   /** Runs the CLI in the session; its exit code, stdout and stderr. */
-  cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(...args: string[]): Promise<CliResult>;
   /**
    * Types text, then presses one key, through the compositor's keyboard
    * (src/platform/linux/input.ts) into whatever holds the focus.
@@ -182,7 +184,14 @@ export async function startMutter(
         stdin: "null",
       }).output();
       const dec = new TextDecoder();
-      return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+      const printed = dec.decode(out.stdout);
+      // As runCli: refs written out, so tests find lines by ref.
+      return {
+        code: out.code,
+        stdout: writeRefsOut(printed),
+        printed,
+        stderr: dec.decode(out.stderr),
+      };
     };
     const startApp = async (
       cmd: string[],
