@@ -34,7 +34,8 @@ const tokens = (s: string) => enc.encode(s).length;
 async function cli(d: TestDesktop, args: string[]): Promise<string> {
   const r = await runCli(d, args);
   if (r.code !== 0) throw new Error(`desktop ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout.replace(/\n$/, "");
+  // As printed: tokens are counted on what an agent reads.
+  return r.printed.replace(/\n$/, "");
 }
 
 /** One action on the web page: its CLI words after `--app NAME`. */

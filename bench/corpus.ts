@@ -230,7 +230,7 @@ async function measure(c: Case): Promise<Row> {
         const ms = performance.now() - t0;
         if (res.code !== 0) throw new Error(`desktop read failed: ${res.stderr}`);
         if (i === 0) {
-          row.tokens = encoder.encode(res.stdout).length;
+          row.tokens = encoder.encode(res.printed).length;
           continue;
         }
         row.ours.push(ms);

@@ -120,7 +120,7 @@ async function engineEvents(
 async function cli(d: TestDesktop, args: string[]): Promise<string> {
   const res = await runCli(d, args);
   if (res.code !== 0) throw new Error(`desktop ${args.join(" ")} failed: ${res.stderr}`);
-  return res.stdout;
+  return res.printed;
 }
 
 /** The page's web document, numbered the way observe numbers it. */

@@ -225,7 +225,7 @@ async function observe(d: TestDesktop): Promise<OsNode[]> {
 async function cli(d: TestDesktop, argv: string[]): Promise<string> {
   const res = await runCli(d, [...argv, "--timeout", "120000"]);
   if (res.code !== 0) throw new Error(`desktop ${argv.join(" ")} failed: ${res.stderr}`);
-  return res.stdout;
+  return res.printed;
 }
 
 /** Every element of a tree. */
@@ -383,9 +383,10 @@ const WHY = [
   "  and its search bar (description only), its disabled Save/Undo/Redo; every control of",
   "  gnome-calculator (GTK 4 sets `visible` but neither `showing` nor `enabled` below the window,",
   "  so its observation has no row at all). `read` prints them: they are what an agent acts on.",
-  "- Per line, our `[id|ref]` is about 40% of a read (an id and a ref where OSWorld has neither;",
-  "  OSWorld pays the same in position and size columns instead). LibreOffice Writer's menu bar",
-  "  is read twice (the window's and the document's).",
+  "- Per line, our handle is an id (`[12]`), and an id and a ref where the ref is not the",
+  "  label's slug (`[13|mode-selection]`), where OSWorld has neither (it pays in position and",
+  "  size columns instead). LibreOffice Writer's menu bar is read twice (the window's and the",
+  "  document's).",
   "- Rows not found: Chromium's date fields' `//` separators and a closed select's option (we",
   "  print the select's value), an icon named by its icon file (thunar), LibreOffice's sidebar",
   "  `Menu` button, which our read shows as the `Sidebar Settings` toggle.",

@@ -153,7 +153,8 @@ async function cli(d: TestDesktop, argv: string[], root = REPO_ROOT): Promise<st
   if (root === REPO_ROOT) {
     const res = await runCli(d, args);
     if (res.code !== 0) throw new Error(`desktop ${args.join(" ")} failed: ${res.stderr}`);
-    return res.stdout;
+    // As printed (runCli's stdout has every ref written out for tests): tokens an agent reads.
+    return res.printed;
   }
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", `${root}/cli.ts`, ...args],
@@ -350,7 +351,7 @@ if (import.meta.main) {
     const reach = addressable(read);
     const floor = tokens(quotedTexts(read.text).join("\n"));
     // What the read costs without its handles: where a page misses, is it the handles?
-    const bare = tokens(read.text.replace(/\[(?:\d+|-)\|[^\]]+\] ?/g, ""));
+    const bare = tokens(read.text.replace(/\[(?:\d+|-)(?:\|[^\]]+)?\] ?/g, ""));
     const goal = targetTokens(floor, t.pw);
     if (!isExtra) worst.push(t.ours / t.pw);
     if (t.ours > goal) misses.push(`${name} (${t.ours} > ${goal})`);
@@ -398,7 +399,8 @@ if (import.meta.main) {
     "- addressable: interactive elements of the page reached by a ref copied from our output",
     "  (read back with `agentTargets`, resolved like `--ref`)",
     "",
-    "- without handles: our read with every line's `[id|ref]` removed (what the handles cost)",
+    "- without handles: our read with every handle (`[id|ref]`, or `[id]` where the ref is the",
+    "  label's slug) removed (what the handles cost)",
     "- text alone: the page's texts and labels as our read quotes them, one per line, with nothing",
     "  else (no ids, refs, roles or states), against Playwright: no read that keeps every text can",
     "  go below it",
@@ -412,10 +414,11 @@ if (import.meta.main) {
     `${Math.max(...worst).toFixed(2)}x; best: ${Math.min(...worst).toFixed(2)}x. ` +
     (misses.length ? `Missed: ${misses.join(", ")}.` : "Every page meets it."),
     "",
-    "Why a page misses: each element line carries both an id and a ref (`[94|select-so-1001]`),",
-    "where Playwright has one `[ref=eN]`; the column `without handles` is the same read with",
-    "that handle taken out of every line. A long article's text alone is most of Playwright's",
-    "snapshot, and its paragraphs are printed whole.",
+    "Why a page misses: each element line starts with a handle, its id alone where the ref is",
+    "the label's slug (`[94]`) and its id and ref elsewhere (`[57|hydration-levels.1]`), where",
+    "Playwright has one `[ref=eN]`; the column `without handles` is the same read with every",
+    "handle taken out. A long article's text alone is most of Playwright's snapshot, and its",
+    "paragraphs are printed whole.",
     "",
     ...(extraRows.length
       ? [
