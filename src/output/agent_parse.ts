@@ -129,7 +129,7 @@ function handles(text: string): Handle[] {
   // printed with its own ref (`[id|ref]`, or `[id]` and a label that is the ref's slug).
   let run: { indent: number; suffixes: Array<string | null> } | null = null;
   const placeholder = `id|${ROW_PLACEHOLDER}/`;
-  text.split("\n").forEach((raw, n) => {
+  for (const [n, raw] of text.split("\n").entries()) {
     const body = raw.trimStart();
     const indent = raw.length - body.length;
     const tokens = bracketTokens(body);
@@ -138,7 +138,7 @@ function handles(text: string): Handle[] {
         .filter((t) => t.startsWith(placeholder) || t === "id|ref")
         .map((t) => t === "id|ref" ? null : t.slice(placeholder.length));
       run = { indent, suffixes };
-      return;
+      continue;
     }
     const [first, ...cells] = tokens;
     // A row prints `[id|ref]`, or `[id]` when its ref is its first text's slug, then its
@@ -146,7 +146,7 @@ function handles(text: string): Handle[] {
     const head = first?.start !== 0
       ? null
       : ID_REF.exec(first.body) ?? (rowColon(body, first.end) ? ID_ONLY.exec(first.body) : null);
-    const r = run as { indent: number; suffixes: Array<string | null> } | null;
+    const r = run;
     if (
       r && indent === r.indent && head && cells.length <= r.suffixes.length &&
       cells.every((t, k) =>
@@ -163,7 +163,7 @@ function handles(text: string): Handle[] {
         else if (written) add(n, indent, t, written[1], written[2], false);
         else add(n, indent, t, t.body, slug(QUOTED_AFTER.exec(body.slice(t.end))![1]), true);
       });
-      return;
+      continue;
     }
     if (run && indent <= run.indent) run = null;
     // The line's own handle, and those of the cells of a row folded onto it.
@@ -177,7 +177,7 @@ function handles(text: string): Handle[] {
       if (own?.[3] !== undefined) add(n, indent, t, own[1], slug(own[3]), true);
       else if (own?.[2] !== undefined) add(n, indent, t, own[1], own[2], true);
     }
-  });
+  }
   return out;
 }
 
@@ -257,8 +257,6 @@ export function writeRefsOut(text: string): string {
 export function lineRef(line: string): string | undefined {
   const body = line.trimStart();
   if (!body.startsWith("[")) return undefined;
-  const written = /^\[(?:\d+|-)\|([^\]]+)\]/.exec(body)?.[1];
-  if (written !== undefined) return written;
-  const own = LABEL_REF.exec(body);
-  return own?.[3] !== undefined ? slug(own[3]) : own?.[2];
+  const first = handles(body)[0];
+  return first?.start === 0 ? first.ref : undefined;
 }
