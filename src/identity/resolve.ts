@@ -24,6 +24,7 @@ import { type Candidate, DesktopError } from "../errors.ts";
 import type { AppInfo, Element, Point, Role, Snapshot } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
+import { cutLongSegments, wholeSlugsOf } from "../refs/generate.ts";
 import type { StoredElement, StoredRead } from "./stored.ts";
 import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
 import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
@@ -228,21 +229,24 @@ function resolveIn(
     return refound(refind(locateAll(root), was, `id ${target.id}`, run), was.i);
   }
   if (target.ref !== undefined) {
-    const meant = run ? meaningInLastRead(run, target.ref) : undefined;
-    if (meant) {
-      return refound(
-        refind(locateAll(root), meant, `ref ${target.ref}`, run ?? undefined),
-        meant.i,
-      );
+    // A segment written as a long label's whole slug: the ref printed for it is cut.
+    const written = cutLongSegments(target.ref);
+    if (written.whole.length === 0) return resolveRefIn(root, target.ref, stored, run);
+    let el: Element;
+    try {
+      el = resolveRefIn(root, written.ref, stored, run);
+    } catch (e) {
+      if (!(e instanceof DesktopError)) throw e;
+      // Named as written, with the form it was looked for as.
+      throw new DesktopError(e.code, `${e.message} (written as "${target.ref}"; ${CUT_NOTE})`, {
+        ...(e.suggestion ? { suggestion: e.suggestion } : {}),
+        ...(e.candidates ? { candidates: e.candidates } : {}),
+        ...(e.details ? { details: e.details } : {}),
+        cause: e,
+      });
     }
-    // The app restarted since the last read: what the ref meant there is re-found by what it
-    // is (ref, role, label, row, place); its native node and its id belonged to the old run.
-    const before = !run && stored ? meaningInLastRead(stored, target.ref) : undefined;
-    if (before) {
-      const { nid: _old, ...was } = before;
-      return refound(refind(locateAll(root), was, `ref ${target.ref}`), 0);
-    }
-    return numberedAsLastRead(resolveRef(root, target.ref), run);
+    checkWholeSegments(root, el, written.whole, target.ref, written.ref);
+    return el;
   }
   if (target.text !== undefined) {
     const found = resolveText(root, {
@@ -254,6 +258,78 @@ function resolveIn(
   }
   checkPointInScope(snapshot, target.point!);
   return numberedAsLastRead(elementAtPoint(locateAll(root), target.point!), run);
+}
+
+/** Why a written ref is looked for in another form. */
+const CUT_NOTE = "a ref keeps the first 40 characters of a long label's slug, cut at a word's end";
+
+/** A ref's element: as the last read meant it, else as the ref reads now. */
+function resolveRefIn(
+  root: Element,
+  ref: string,
+  stored: StoredRead | null,
+  run: StoredRead | null,
+): Element {
+  const meant = run ? meaningInLastRead(run, ref) : undefined;
+  if (meant) {
+    return refound(refind(locateAll(root), meant, `ref ${ref}`, run ?? undefined), meant.i);
+  }
+  // The app restarted since the last read: what the ref meant there is re-found by what it
+  // is (ref, role, label, row, place); its native node and its id belonged to the old run.
+  const before = !run && stored ? meaningInLastRead(stored, ref) : undefined;
+  if (before) {
+    const { nid: _old, ...was } = before;
+    return refound(refind(locateAll(root), was, `ref ${ref}`), 0);
+  }
+  return numberedAsLastRead(resolveRef(root, ref), run);
+}
+
+/**
+ * A ref whose long segments were cut found `el`: each whole segment as
+ * written must be the whole slug of its label, or of its row's key, or of an
+ * ancestor's, else the cut only shares its first 40 characters with another
+ * label and the element is not the one meant (ELEMENT_NOT_FOUND).
+ */
+function checkWholeSegments(
+  root: Element,
+  el: Element,
+  whole: readonly string[],
+  written: string,
+  cut: string,
+): void {
+  const names = wholeSlugsOf(chainOf(root, el));
+  const missing = whole.find((w) => !names.has(w));
+  if (missing === undefined) return;
+  throw new DesktopError(
+    "ELEMENT_NOT_FOUND",
+    `no element matches ref "${written}": its cut form ${cut} names ${el.r}` +
+      `${el.t ? ` ${JSON.stringify(el.t)}` : ""}, whose label does not make "${missing}"`,
+    {
+      suggestion: "Use the id or the ref a read prints for the element you mean",
+      candidates: [toCandidate(el)],
+    },
+  );
+}
+
+/** An element (found by its ref: resolving may number a copy) and its ancestors, its own first. */
+function chainOf(root: Element, el: Element): Element[] {
+  const parents = new Map<Element, Element>();
+  const stack: Element[] = [root];
+  let found: Element = el;
+  while (stack.length) {
+    const at = stack.pop()!;
+    if (at === el || (at.ref !== undefined && at.ref === el.ref)) {
+      found = at;
+      break;
+    }
+    for (const kid of at.c ?? []) {
+      parents.set(kid, at);
+      stack.push(kid);
+    }
+  }
+  const chain: Element[] = [];
+  for (let at: Element | undefined = found; at; at = parents.get(at)) chain.push(at);
+  return chain;
 }
 
 /** Elements resolved under a label the last read did not show: the label it showed. */

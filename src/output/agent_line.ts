@@ -412,6 +412,8 @@ export function isPunctuation(el: Element): boolean {
  *
  * @param el the element (children are ignored)
  * @param opts bounds and text cap
+ * @param named for a row folded onto the line without a label of its own, the first text of its
+ *   cells that can name it (its id alone is printed when its ref is that text's slug)
  * @returns e.g. `[42|toolbar/search] input "Search" (200,50,800,30) focused`
  * @example
  * ```ts
@@ -421,12 +423,16 @@ export function isPunctuation(el: Element): boolean {
  * assert.equal(elementLine(el), '[42|toolbar/search] input "Search" (200,50,800,30)');
  * ```
  */
-export function elementLine(el: Element | FlatElement, opts: AgentOptions = {}): string {
+export function elementLine(
+  el: Element | FlatElement,
+  opts: AgentOptions = {},
+  named?: string,
+): string {
   const max = textCap(opts);
   const label = labelOf(el);
   const parts: string[] = opts.bareText && isStaticText(el)
     ? []
-    : [handleText(el, refText(el, opts), label, opts)];
+    : [handleText(el, refText(el, opts), named || label, opts)];
   if (el.r !== "txt") parts.push(el.r);
   if (label) parts.push(quote(label, max));
   else if (el.r === "txt") parts.push('""');

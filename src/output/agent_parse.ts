@@ -10,7 +10,7 @@
 
 import { rowPartRef } from "../identity/syntax.ts";
 import { slug } from "../refs/generate.ts";
-import { ROW_PLACEHOLDER, RUN_HEADER } from "./agent_rows.ts";
+import { namesRow, ROW_PLACEHOLDER, RUN_HEADER } from "./agent_rows.ts";
 
 /** An element an agent-format text addresses. */
 export interface AgentTarget {
@@ -58,7 +58,8 @@ function bracketTokens(line: string): Token[] {
 
 /**
  * The first quoted text of a line from `from` on that is not a field's value
- * (`val="…"`): what a run's row with its id alone is keyed by. Undefined when
+ * (`val="…"`) and can name a row (`namesRow`: not "1.", not a bullet): what a
+ * row with its id alone is keyed by. Undefined when
  * there is none, or it holds an escape (such a text never stands for a ref).
  */
 function firstFreeText(line: string, from: number): string | undefined {
@@ -72,7 +73,9 @@ function firstFreeText(line: string, from: number): string | undefined {
         end++;
       }
     }
-    if (line[k - 1] !== "=") return escaped ? undefined : line.slice(k + 1, end);
+    const text = line.slice(k + 1, end);
+    // Skipped as the writer skips them: values, ordinals ("1."), texts without a slug.
+    if (line[k - 1] !== "=" && namesRow(text)) return escaped ? undefined : text;
     k = end;
   }
   return undefined;
@@ -174,7 +177,12 @@ function handles(text: string): Handle[] {
         continue;
       }
       const own = LABEL_REF.exec(body.slice(t.start));
+      // A row folded onto its line without a label of its own: named by its first text.
+      const rowText = t === first && own && own[3] === undefined && rowColon(body, t.end)
+        ? firstFreeText(body, t.end)
+        : undefined;
       if (own?.[3] !== undefined) add(n, indent, t, own[1], slug(own[3]), true);
+      else if (rowText !== undefined) add(n, indent, t, own![1], slug(rowText), true);
       else if (own?.[2] !== undefined) add(n, indent, t, own[1], own[2], true);
     }
   }

@@ -17,6 +17,7 @@
  */
 
 import { rowPartSuffix } from "../identity/syntax.ts";
+import { isOrdinal, slug } from "../refs/generate.ts";
 import type { Element } from "../model/element.ts";
 import {
   type AgentOptions,
@@ -153,8 +154,10 @@ export interface FoldedRow {
 export function foldRow(row: Element, opts: AgentOptions): FoldedRow | null {
   const parts = rowParts(row);
   if (!parts) return null;
+  // A row without a label of its own is named by its first text (`[60] row: "Pi 5" | "$80"`).
+  const named = labelOf(row) ? undefined : firstText(parts, parts.map(() => null));
   const lineWith = (o: AgentOptions) =>
-    `${elementLine(row, o)}: ${parts.map((p) => partText(p, o)).join(" | ")}`;
+    `${elementLine(row, o, named)}: ${parts.map((p) => partText(p, o)).join(" | ")}`;
   const line = lineWith(opts);
   // Too many cells for one line, not one long text: a process's command line is printed whole
   // either way, and as a tree it would cost a line per cell on top.
@@ -227,16 +230,40 @@ export function uniformRunAt(
 }
 
 /**
- * The first text a run's row line shows after its handle (a text cell, or an
- * element cell's own label), or "" when it shows none: a row whose ref is
- * that text's slug prints its id alone.
+ * Whether a text a row shows can stand for the row's ref: not an ordinal
+ * ("1.", a position, never a key) nor a text without a slug (a bullet).
+ * The format's reader skips the same texts (agent_parse.ts).
+ *
+ * @param text a text cell or an element cell's label, as the row shows it
+ * @returns true when the row's ref may be that text's slug
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { namesRow } from "./agent_rows.ts";
+ * assert.equal(namesRow("Invoice 2024-12"), true);
+ * assert.equal(namesRow("3."), false);
+ * assert.equal(namesRow("·"), false);
+ * ```
+ */
+export function namesRow(text: string): boolean {
+  return !isOrdinal(text) && slug(text) !== "";
+}
+
+/**
+ * The first text a row's line shows after its handle that can name the row
+ * (a text cell, or an element cell's own label; see {@link namesRow}), or ""
+ * when it shows none: a row whose ref is that text's slug prints its id
+ * alone.
+ *
+ * @param parts the row's cells
+ * @param shared per cell, the label its column shares (printed in a run's header), or null
  */
 function firstText(parts: RowPart[], shared: ReadonlyArray<string | null>): string {
   for (let c = 0; c < parts.length; c++) {
     const p = parts[c];
-    if ("text" in p) return p.text;
     // An element cell shows its own label only when the column's labels differ.
-    if (shared[c] === null) return labelOf(p.el);
+    const text = "text" in p ? p.text : shared[c] === null ? labelOf(p.el) : "";
+    if (namesRow(text)) return text;
   }
   return "";
 }

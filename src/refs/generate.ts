@@ -47,7 +47,8 @@
  */
 
 import type { Element, Role } from "../model/element.ts";
-import { formatRef, MAX_REF_LENGTH } from "../identity/syntax.ts";
+import { formatRef, MAX_REF_LENGTH, parseRef } from "../identity/syntax.ts";
+import { fold } from "../model/text.ts";
 
 // The ref syntax (twin index, longest ref) is defined once, in src/identity/syntax.ts.
 export { MAX_REF_LENGTH };
@@ -214,11 +215,13 @@ function wholeSlug(label: string): string {
 }
 
 /**
- * Whether a ref is its label's whole slug: one segment, nothing cut, so that
- * anyone who sees the label can write the ref (lowercase it, make every run of
- * other characters than letters and digits one `-`). The agent format leaves
- * such a ref out of a line (`[15] chk "Subscribe to the newsletter"` has the
- * ref `subscribe-to-the-newsletter`).
+ * Whether a ref is its label's slug: one segment, so that anyone who sees the
+ * label can write the ref (lowercase it, make every run of other characters
+ * than letters and digits one `-`; a slug over 40 characters is cut at a
+ * word's end, and the whole one is accepted too: see
+ * {@link cutLongSegments}). The agent format leaves such a ref out of a
+ * line (`[15] chk "Subscribe to the newsletter"` has the ref
+ * `subscribe-to-the-newsletter`).
  *
  * @param ref a ref as printed
  * @param label the label the line shows
@@ -230,12 +233,93 @@ function wholeSlug(label: string): string {
  * assert.equal(isLabelSlug("save-as", "Save As…"), true);
  * assert.equal(isLabelSlug("form/email", "Email"), false);
  * assert.equal(isLabelSlug("ok.2", "OK"), false);
+ * const long = "Lena Fischer: Security alert, a new sign-in from Oslo";
+ * assert.equal(isLabelSlug("lena-fischer-security-alert-a-new-sign", long), true);
  * ```
  */
 export function isLabelSlug(ref: string, label: string): boolean {
   // A cheap length test first: most refs of a read are not their label's slug.
   if (ref.length > label.length || ref.length > MAX_SLUG_LENGTH) return false;
-  return ref !== "" && wholeSlug(label) === ref;
+  return ref !== "" && slug(label) === ref;
+}
+
+/**
+ * A written ref as the generator would have made it: a segment written as
+ * the whole slug of a label longer than a ref keeps (40 characters) is cut
+ * as {@link slug} cuts it. The whole segments it cut are returned too: the
+ * element the cut ref finds must have one of them as its label's (or its
+ * row's key's) whole slug, so that a cut shared with another label never
+ * finds that other element.
+ *
+ * @param ref a ref as written (validated)
+ * @returns the ref to resolve, and the whole segments that were cut
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cutLongSegments } from "./generate.ts";
+ * const whole = "lena-fischer-security-alert-a-new-sign-in-from-oslo";
+ * assert.deepEqual(cutLongSegments(`inbox/${whole}/star`), {
+ *   ref: "inbox/lena-fischer-security-alert-a-new-sign/star",
+ *   whole: [whole],
+ * });
+ * assert.deepEqual(cutLongSegments("form/email.2"), { ref: "form/email.2", whole: [] });
+ * ```
+ */
+export function cutLongSegments(ref: string): { ref: string; whole: string[] } {
+  const { base, index, segments } = parseRef(ref);
+  if (base.length <= MAX_SLUG_LENGTH) return { ref, whole: [] };
+  const whole: string[] = [];
+  const cut = segments.map((segment) => {
+    const folded = fold(segment);
+    if (folded.length <= MAX_SLUG_LENGTH || wholeSlug(folded) !== folded) return segment;
+    whole.push(folded);
+    return slug(folded);
+  });
+  return whole.length ? { ref: formatRef(cut.join("/"), index), whole } : { ref, whole };
+}
+
+/**
+ * The whole slugs an element and its ancestors are named by (labels and row
+ * keys, uncut): what a written segment longer than a ref keeps must be one of
+ * (see {@link cutLongSegments}).
+ *
+ * @param chain the element and its ancestors
+ * @returns their labels' and row keys' whole slugs
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { wholeSlugsOf } from "./generate.ts";
+ * const row = { i: 2, r: "row" as const, c: [{ i: 3, r: "txt" as const, t: "Q4 plan: review" }] };
+ * assert.deepEqual([...wholeSlugsOf([{ i: 4, r: "btn", t: "Star" }, row])], ["star", "q4-plan-review"]);
+ * ```
+ */
+export function wholeSlugsOf(chain: readonly Element[]): Set<string> {
+  const out = new Set<string>();
+  for (const el of chain) {
+    for (const label of [bestLabel(el), ROW_ROLES.has(el.r) ? rowKeyText(el) : ""]) {
+      const s = label ? wholeSlug(label) : "";
+      if (s) out.add(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a text is a list marker or a position number ("1.", "12)"): it
+ * never keys a row, since it changes when a row is inserted above.
+ *
+ * @param text a text as shown
+ * @returns true for an ordinal
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isOrdinal } from "./generate.ts";
+ * assert.equal(isOrdinal("12."), true);
+ * assert.equal(isOrdinal("12 apples"), false);
+ * ```
+ */
+export function isOrdinal(text: string): boolean {
+  return ORDINAL.test(text);
 }
 
 /**

@@ -432,3 +432,42 @@ Deno.test("twin rows (many processes of one name) are told apart by the cells th
   lone.p.snapshot = monitor([["deno", 99, 0], ["deno", 100, 7], ["deno", 101, 3]]);
   await rejectsWith(lone.desktop.resolve({}, { ref }), "AMBIGUOUS_TARGET");
 });
+
+Deno.test("a ref written with a long label's whole slug finds that element, and only it", async () => {
+  const first = "Lena Fischer: Security alert, a new sign-in from Oslo";
+  const second = "Lena Fischer: Security alert, a new sign-in from Bergen";
+  const list = (labels: string[]) =>
+    el("list", "Inbox", {
+      c: labels.map((label, k) =>
+        el("row", undefined, {
+          nid: `row${k}`,
+          c: [el("cell", label, { nid: `cell${k}` }), el("btn", "Star", { nid: `star${k}` })],
+        })
+      ),
+    });
+  const { desktop, p } = session(app([list([first, "Weekly report"])]));
+  await desktop.read({});
+  const whole = "lena-fischer-security-alert-a-new-sign-in-from-oslo";
+  // The printed ref is cut at 40 characters; the whole slug, as written from the label, says the same.
+  await desktop.act({}, { ref: `inbox/${whole}/star` }, { kind: "click" });
+  await desktop.act({}, { ref: "inbox/lena-fischer-security-alert-a-new-sign/star" }, {
+    kind: "click",
+  });
+  assert.deepEqual(clickedNids(p), ["star0", "star0"]);
+  // The row meant is gone, and another row's label shares its first 40 characters: refused,
+  // by the last read (the row changed) and, with no read to go by, by the whole slug written.
+  p.snapshot = app([list([second, "Weekly report"])]);
+  await rejectsWith(desktop.act({}, { ref: `${whole}/star` }, { kind: "click" }), "STALE_REF");
+  const unread = session(app([list([second, "Weekly report"])]));
+  await rejectsWith(
+    unread.desktop.act({}, { ref: `${whole}/star` }, { kind: "click" }),
+    "ELEMENT_NOT_FOUND",
+    /does not make "lena-fischer-security-alert-a-new-sign-in-from-oslo"/,
+  );
+  assert.deepEqual(clickedNids(p), ["star0", "star0"]);
+  assert.deepEqual(clickedNids(unread.p), []);
+  await unread.desktop.act({}, {
+    ref: "lena-fischer-security-alert-a-new-sign-in-from-bergen/star",
+  }, { kind: "click" });
+  assert.deepEqual(clickedNids(unread.p), ["star0"]);
+});

@@ -95,13 +95,17 @@ Deno.test("handles: the id alone where the ref is the label's slug or the role, 
   assert.match(line("Shop"), /^\[\d+\] app "Shop"$/);
   assert.match(text, /^ {2}\[\d+\] banner$/m);
   assert.match(line('"Save As…"'), /^\[\d+\] btn "Save As…"$/);
-  // Not the label's slug as it stands: a twin index, a path, a slug cut at 40 characters, escapes.
+  // A label over 40 characters: its ref is its slug cut at a word's end, written from it as well.
+  assert.match(
+    line(long.slice(0, 20)),
+    /^\[\d+\] chk "Send me a weekly summary of every order and refund"$/,
+  );
+  // Not the label's slug as it stands: a twin index, a path, escapes.
   assert.deepEqual(text.match(/\[\d+\|ok\.[12]\] btn "OK"/g)?.length, 2, text);
   assert.deepEqual(
     text.match(/\[\d+\|[a-z]+\/remember-me\] (chk|input) "Remember me"/g)?.length,
     2,
   );
-  assert.match(line(long.slice(0, 20)), /^\[\d+\|send-me-a-weekly-summary-of-every-order\] chk/);
   assert.match(line("Say"), /^\[\d+\|say-hi\] input "Say \\"hi\\""$/);
   // A line cut by --max-text keeps its ref; --full-refs prints every ref.
   const cut = renderElements(root, { format: "agent", shortRefs: true, maxText: 5 });
@@ -144,8 +148,9 @@ Deno.test("handles: a run's row prints its id alone when its ref is its first te
   const text = renderElements(root, { format: "agent", shortRefs: true });
   // Keyed by its first text: the id alone.
   assert.match(text, /^ {4}\[\d+\]: "Report 2" \| \[\d+\] \| \[\d+\]$/m, text);
-  // Keyed by another cell (the link), or a twin: the ref is printed.
-  assert.match(text, /^ {4}\[\d+\|beta\]: "3\." \| \[\d+\] "Beta" \| \[\d+\]$/m, text);
+  // An ordinal ("3.") never names a row: the link after it does, as it keys the row's ref.
+  assert.match(text, /^ {4}\[\d+\]: "3\." \| \[\d+\] "Beta" \| \[\d+\]$/m, text);
+  // A twin: the ref is printed.
   assert.match(text, /^ {4}\[\d+\|alpha\.2\]: "2\." /m, text);
   const byId = new Map(all(root).map((e) => [e.i, e]));
   const targets = agentTargets(text);
@@ -182,4 +187,33 @@ Deno.test("handles: cells of a row folded onto one line are read back too", () =
   assert.ok(targets.some((t) => t.ref.endsWith("tag-the-release")), JSON.stringify(targets));
   for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
   assert.match(writeRefsOut(text), /\[\d+\|send-draft\] btn "Send draft"/);
+});
+
+Deno.test("handles: a row folded onto its line without a label is named by its first text", () => {
+  const row = (cells: string[]) => ({
+    i: 0,
+    r: "row" as const,
+    c: cells.map((t) => ({ i: 0, r: "cell" as const, t })),
+  });
+  const root: Element = {
+    i: 0,
+    r: "app",
+    t: "Prices",
+    c: [{
+      i: 0,
+      r: "table",
+      t: "Boards",
+      // Two rows only (no run), and rows that start with an ordinal or a bullet.
+      c: [row(["Pi 5", "$80"]), row(["2.", "Rock 5B", "$129"]), row(["·", "Orange Pi", "$95"])],
+    }],
+  };
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", shortRefs: true });
+  assert.match(text, /^ {4}\[\d+\] row: "Pi 5" \| "\$80"$/m, text);
+  assert.match(text, /^ {4}\[\d+\] row: "2\." \| "Rock 5B" \| "\$129"$/m, text);
+  const byId = new Map(all(root).map((e) => [e.i, e]));
+  const targets = agentTargets(text);
+  assert.deepEqual(targets.map((t) => t.ref).slice(2), ["pi-5", "rock-5b", "orange-pi"]);
+  for (const t of targets) assert.equal(resolveRef(root, t.ref), byId.get(t.i!), t.ref);
 });
