@@ -36,7 +36,8 @@ export const SERVER_NAME = "desktop";
 export const INSTRUCTIONS = "Accessibility-tree access to desktop apps. read (or find) once; " +
   "every element has a stable ref such as form/email; act (click, type, set_value...) by that " +
   "ref, or by the id of the last read. A line prints [id|ref], or [id] alone when the ref is " +
-  'the label\'s slug ([15] chk "Remember me": remember-me) or, with no label, the role. Use ' +
+  "the label's slug ([15] chk \"Remember me\": remember-me; a row's: its first text's) or, " +
+  "with no label, the role. Use " +
   "observe_changes or wait to see effects instead of re-reading. Errors carry a code " +
   "and candidates (with refs) to retry with. " + SHARED_DOC;
 
