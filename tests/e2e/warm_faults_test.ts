@@ -90,3 +90,38 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "warm reads: an app of the same name that registers after a kept read makes the name ambiguous, never an answer from the kept tree",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({ app: "zenity", url: "--text=first of two" });
+    const { client, call } = await mcpClient(d);
+    try {
+      // The second read of the unchanged app is answered from the kept tree (one look at the
+      // registry and the app, not a listing of every app).
+      for (let i = 0; i < 2; i++) {
+        const warm = await call("read", { app: d.appName });
+        assert.equal(warm.isError, false, warm.text);
+        assert.match(warm.text, /first of two/);
+      }
+      const second = await d.startApp({ app: "zenity", url: "--text=second of two" });
+      const both = await call("read", { app: d.appName });
+      assert.equal(both.isError, true, `the kept tree was printed: ${both.text}`);
+      const err = JSON.parse(both.text) as { code: string; message: string };
+      assert.equal(err.code, "APP_NOT_FOUND", both.text);
+      assert.match(err.message, /matches 2 apps/);
+      // By process id, each is its own app again, the first one still from its kept tree.
+      for (const [pid, text] of [[d.pid, /first of two/], [second.pid, /second of two/]] as const) {
+        const one = await call("read", { pid });
+        assert.equal(one.isError, false, one.text);
+        assert.match(one.text, text);
+      }
+    } finally {
+      await client.close();
+    }
+  },
+});

@@ -174,6 +174,8 @@ export class AppDirectory {
   readonly #conn: DBusConnection;
   /** Apps that did not answer the last time: asked again only briefly. */
   readonly #silent = new Set<string>();
+  /** The registry's list of apps at the last listing of every app (see {@link sameAsListed}). */
+  #listedChildren: string | null = null;
 
   private constructor(conn: DBusConnection) {
     this.#conn = conn;
@@ -218,6 +220,7 @@ export class AppDirectory {
       member: "GetChildren",
     }, deadline);
     const all = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    if (pid === undefined) this.#listedChildren = JSON.stringify(all);
     // The bus daemon knows each app's process: asking it costs the apps nothing. An app
     // whose bus name has no owner quit and is not yet unregistered: it is not listed.
     const pids = await Promise.all(all.map(([bus]) => this.#pid(bus, deadline)));
@@ -242,6 +245,39 @@ export class AppDirectory {
       else this.#silent.add(a.bus);
     }
     return listed;
+  }
+
+  /**
+   * Whether the registry still lists the apps it listed at the last listing
+   * of every app, and `app` (one of them) still answers with its name and
+   * window count: one round trip, where a listing asks every app. False on
+   * any doubt (no listing yet, an error, no answer by the deadline).
+   *
+   * @param app an app of the last listing of every app
+   * @param deadline absolute deadline (short: a late answer is a doubt)
+   * @returns true when nothing of the listing that concerns `app` changed
+   */
+  async sameAsListed(app: BusApp, deadline: number): Promise<boolean> {
+    const listed = this.#listedChildren;
+    if (listed === null) return false;
+    try {
+      const [[children], props, [kids]] = await Promise.all([
+        this.#conn.call({
+          destination: REGISTRY,
+          path: ROOT,
+          interface: ACCESSIBLE,
+          member: "GetChildren",
+        }, deadline),
+        getProperties(this.#call(app.bus, deadline), app.path, ACCESSIBLE, ["Name"]),
+        this.#call(app.bus, deadline)(app.path, ACCESSIBLE, "GetChildren"),
+      ]);
+      const all = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+      const wins = (kids as Array<[string, string]>).filter(([b]) => b === app.bus);
+      return JSON.stringify(all) === listed && String(props.get("Name") ?? "") === app.name &&
+        wins.length === app.windowCount;
+    } catch {
+      return false;
+    }
   }
 
   /** An app whose process is stopped, as listed without asking it. */

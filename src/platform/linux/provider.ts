@@ -51,6 +51,7 @@ import { Native } from "./native.ts";
 import { quietLibatspiLog } from "./glib_log.ts";
 import type { AtspiRawNode } from "./raw.ts";
 import { matchApp, matchWindow } from "./scope.ts";
+import { processStopped } from "./hung.ts";
 import { findUnregistered, unregisteredWithWindows } from "./unregistered.ts";
 import { optional, readExtents, readNode, walkTree } from "./walk.ts";
 import {
@@ -107,6 +108,11 @@ function exists(path: string): boolean {
 const DOCUMENT_SETTLE_MS = 1500;
 /** Time a read keeps for itself after such a wait, before its deadline. */
 const MIN_READ_LEFT_MS = 1000;
+/**
+ * How long an unchanged read waits for its one round trip to the registry and the app: an
+ * idle app answers in a millisecond; a later answer is a doubt, and the apps are listed.
+ */
+const QUICK_LOOK_MS = 250;
 
 /** How many nodes a raw tree holds. */
 function countNodes(root: AtspiRawNode): number {
@@ -135,6 +141,8 @@ export class LinuxProvider implements Provider {
   #closed = false;
   /** The trees kept between reads, once warm reads are on (see live_tree.ts). */
   #live: LiveTrees | null = null;
+  /** The last listing of every app (see #listedApp). */
+  #listed: LiveApp[] | null = null;
   /** Cold reads of kept trees under way, by tree: a read of the same tree waits for its end. */
   readonly #reading = new Map<string, ColdRead>();
 
@@ -225,8 +233,11 @@ export class LinuxProvider implements Provider {
   async #apps(deadline: number, pid?: number): Promise<LiveApp[]> {
     try {
       const apps = liveApps(await this.#dir.apps(deadline, callTimeoutFor(this.#timeoutMs), pid));
-      // An app that quit takes its kept trees with it.
-      if (pid === undefined) this.#live?.retain(new Set(apps.map((a) => a.bus)));
+      if (pid === undefined) {
+        // An app that quit takes its kept trees with it.
+        this.#live?.retain(new Set(apps.map((a) => a.bus)));
+        this.#listed = apps;
+      }
       return apps;
     } catch (e) {
       throw toDesktopError(e);
@@ -239,6 +250,30 @@ export class LinuxProvider implements Provider {
     const own = await this.#apps(deadline, scope.pid);
     // None: the error lists the running apps as candidates.
     return own.length ? own : await this.#apps(deadline);
+  }
+
+  /**
+   * The app a scope that names it (by name or pid) means, from the last
+   * listing of every app, when that listing still holds for it (see
+   * `AppDirectory.sameAsListed`): an unchanged read then costs one round
+   * trip, not a question to every app. Null on any doubt (an app that did
+   * not answer, a stopped one, the focused app asked for): the caller lists
+   * the apps again.
+   */
+  async #listedApp(scope: Scope, deadline: number): Promise<LiveApp | null> {
+    const apps = this.#listed;
+    if (!apps || (scope.app === undefined && scope.pid === undefined)) return null;
+    if (apps.some((a) => !a.responsive)) return null;
+    let i: number;
+    try {
+      i = matchApp(apps, scope);
+    } catch {
+      return null;
+    }
+    const app = apps[i];
+    if (processStopped(app.pid)) return null;
+    const until = Math.min(deadline, Date.now() + QUICK_LOOK_MS);
+    return await this.#dir.sameAsListed(app, until) ? app : null;
   }
 
   /** The kept trees, when warm reads are on in this process. */
@@ -413,7 +448,7 @@ export class LinuxProvider implements Provider {
     if (!live || !liveTreesEnabled()) return false;
     try {
       const deadline = this.#begin(opts.deadline);
-      const app = await this.#app(scope, deadline);
+      const app = await this.#listedApp(scope, deadline) ?? await this.#app(scope, deadline);
       // A read of the whole app keeps its windows in its tree (an event changes that), so its
       // window list is not asked again; a read of one window matches the list first.
       const whole = scope.window === undefined && scope.windowId === undefined;
