@@ -162,7 +162,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
   /**
    * Reads after a scroll once the container's rows hold still: a smooth
    * scroll goes on for a few frames, and a virtual list makes its rows anew
-   * on each, so a row found mid-scroll would be gone when acted on.
+   * on each, so a row found mid-scroll would be gone when acted on. Still
+   * means the same rows in {@link STILL_READS} reads in a row: on a busy
+   * machine one frame of a scroll can come later than the next read.
    */
   async function readScrolled(scope: Scope, holder: Element, deadline: number): Promise<Snapshot> {
     const rowsOf = (s: Snapshot) => {
@@ -172,12 +174,14 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       return JSON.stringify((found?.c ?? []).map((c) => [c.t, c.b?.[1]]));
     };
     let last = await readFull(scope, deadline);
+    let same = 1;
     const until = Math.min(deadline, Date.now() + ROWS_STILL_MS);
     while (Date.now() < until) {
       await new Promise((r) => setTimeout(r, 100));
       const next = await readFull(scope, deadline);
-      if (rowsOf(next) === rowsOf(last)) return next;
+      same = rowsOf(next) === rowsOf(last) ? same + 1 : 1;
       last = next;
+      if (same >= STILL_READS) return next;
     }
     return last;
   }
@@ -534,6 +538,8 @@ const MAX_ROW_PAGES = 40;
 
 /** The longest wait for a scrolled container's rows to hold still (ms). */
 const ROWS_STILL_MS = 2000;
+/** How many reads 100 ms apart must show a scrolled container's same rows. */
+const STILL_READS = 3;
 
 function focusedOrRoot(root: Element, action: Action): Element {
   const focused = locateAll(root).filter((x) => x.el.f).pop()?.el;

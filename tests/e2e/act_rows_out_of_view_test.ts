@@ -38,12 +38,13 @@ Deno.test({
     const before = await cli(["read"]);
     assert.doesNotMatch(before.stdout, /report-120/, "row 120 is not created before it scrolls");
 
-    const res = await cli(["click", "--ref", "open-report-120-pdf"]);
+    // With its changes: what the effect check saw, said if the page does not agree.
+    const res = await cli(["click", "--ref", "open-report-120-pdf", "--diff"]);
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /btn "Open report-120\.pdf"/);
     assert.match(res.stdout, /scrolled list "Files" down \d+x to reach it/);
     assert.doesNotMatch(res.stdout, /unverified/);
-    await eventually("the page opened row 120 (pyatspi)", async () => {
+    await eventually(`the page opened row 120 (pyatspi) after:\n${res.stdout}`, async () => {
       return (await title(d)).startsWith("opened=report-120.pdf") ? true : undefined;
     }, 10_000);
 
