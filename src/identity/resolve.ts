@@ -237,6 +237,9 @@ function resolveIn(
       el = resolveRefIn(root, written.ref, stored, run);
     } catch (e) {
       if (!(e instanceof DesktopError)) throw e;
+      // Twins by their cut slug (`report-for-the-board.1`, `.2`): the whole one tells them apart.
+      const one = e.code === "AMBIGUOUS_TARGET" ? onlyOneNamed(root, written) : undefined;
+      if (one) return resolveRefIn(root, one, stored, run);
       // Named as written, with the form it was looked for as.
       throw new DesktopError(e.code, `${e.message} (written as "${target.ref}"; ${CUT_NOTE})`, {
         ...(e.suggestion ? { suggestion: e.suggestion } : {}),
@@ -309,6 +312,22 @@ function checkWholeSegments(
       candidates: [toCandidate(el)],
     },
   );
+}
+
+/**
+ * The ref of the one element that a cut ref matches (twins included) and
+ * whose label, row key or ancestors make every whole segment written, or
+ * undefined when none or several do.
+ */
+function onlyOneNamed(root: Element, written: { ref: string; whole: string[] }) {
+  const query = fold(stripIndex(written.ref));
+  const named: string[] = [];
+  walk(root, (el, ancestors) => {
+    if (el.ref === undefined || !suffixMatch(stripIndex(el.ref), query)) return;
+    const names = wholeSlugsOf([el, ...ancestors.toReversed()]);
+    if (written.whole.every((w) => names.has(w))) named.push(el.ref);
+  });
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /** An element (found by its ref: resolving may number a copy) and its ancestors, its own first. */

@@ -471,3 +471,28 @@ Deno.test("a ref written with a long label's whole slug finds that element, and 
   }, { kind: "click" });
   assert.deepEqual(clickedNids(unread.p), ["star0"]);
 });
+
+Deno.test("a whole slug tells apart twins whose refs are cut to the same 40 characters", async () => {
+  const draft = "quarterly-financial-report-for-the-board-of-directors-draft.pdf";
+  const final = "quarterly-financial-report-for-the-board-of-directors-final.pdf";
+  const { desktop, p } = session(app([rows([draft, final])]));
+  await desktop.read({});
+  // The cut alone is ambiguous: a true refusal naming both.
+  const err = await rejectsWith(
+    desktop.act({}, { ref: "quarterly-financial-report-for-the-board/delete" }, { kind: "click" }),
+    "AMBIGUOUS_TARGET",
+  );
+  assert.equal(err.candidates?.length, 2);
+  await desktop.act({}, {
+    ref: "quarterly-financial-report-for-the-board-of-directors-final-pdf/delete",
+  }, { kind: "click" });
+  assert.deepEqual(clickedNids(p), ["del1"]);
+  // A whole slug neither label makes stays refused.
+  await rejectsWith(
+    desktop.act({}, {
+      ref: "quarterly-financial-report-for-the-board-of-directors-budget-pdf/delete",
+    }, { kind: "click" }),
+    "AMBIGUOUS_TARGET",
+  );
+  assert.deepEqual(clickedNids(p), ["del1"]);
+});
