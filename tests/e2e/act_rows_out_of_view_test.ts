@@ -8,20 +8,12 @@
  */
 
 import assert from "node:assert/strict";
-import { hasDesktopTools, REPO_ROOT, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
 import { cliError, runCli } from "../harness/cli.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { firstWindowTitle as title } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 const PAGE = `${REPO_ROOT}tests/fixtures/web/virtual_list.html`;
-
-/** The page's window title as pyatspi reads it. */
-function title(d: TestDesktop): Promise<string> {
-  return pyatspiJson<string>(
-    d,
-    `print(json.dumps(next((w.name for w in app if w is not None and w.name), "")))`,
-  );
-}
 
 Deno.test({
   name: "act: a row of a virtual list scrolled away is reached by scrolling the list",

@@ -9,9 +9,9 @@
  */
 
 import assert from "node:assert/strict";
-import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
+import { hasDesktopTools, startDesktop } from "../harness/desktop.ts";
 import { cliError, runCli } from "../harness/cli.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { firstWindowTitle as title } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 const SUBJECTS = [
@@ -29,14 +29,6 @@ function page(): string {
   ).join("\n");
   return `<!doctype html><html><head><title>Inbox</title></head><body>
 <ul aria-label="Messages">${rows}</ul></body></html>`;
-}
-
-/** The page's window title as pyatspi reads it. */
-function title(d: TestDesktop): Promise<string> {
-  return pyatspiJson<string>(
-    d,
-    `print(json.dumps(next((w.name for w in app if w is not None and w.name), "")))`,
-  );
 }
 
 Deno.test({

@@ -110,3 +110,17 @@ export function namesOfRole(d: TestDesktop, role: string): Promise<string[]> {
     `print(json.dumps([o.name for o in walk(app) if o.getRoleName() == ${JSON.stringify(role)}]))`,
   );
 }
+
+/**
+ * The title of the app's first titled window, as pyatspi reads it (pages
+ * under test set `document.title` to say what was pressed).
+ *
+ * @param d the test desktop
+ * @returns the title, or "" when no window has one
+ */
+export function firstWindowTitle(d: TestDesktop): Promise<string> {
+  return pyatspiJson<string>(
+    d,
+    `print(json.dumps(next((w.name for w in app if w is not None and w.name), "")))`,
+  );
+}
