@@ -330,9 +330,10 @@ async function main(): Promise<void> {
       "and the agent text of the whole page are made again, so that part of the cost follows " +
       "the page. A read of an unchanged app repeats the last answer without fetching the " +
       "app's tree (the backend's version of its kept tree still holds: " +
-      "`Provider.unchangedSince`, src/state/read_memo.ts). A CLI read through the background " +
-      "process loads only the client (not the command tree that `--version` loads), so its " +
-      "floor is Deno's own start (the empty-script row) plus the round trip.",
+      "`Provider.unchangedSince`, src/state/read_memo.ts), and with the app named it asks " +
+      "the registry and that app once instead of listing every app. A CLI read through the " +
+      "background process loads only the client (not the command tree that `--version` " +
+      "loads), so its floor is Deno's own start (the empty-script row) plus the round trip.",
       ...large,
     ].join("\n");
     console.log(body);
