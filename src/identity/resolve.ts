@@ -332,23 +332,14 @@ function onlyOneNamed(root: Element, written: { ref: string; whole: string[] }) 
 
 /** An element (found by its ref: resolving may number a copy) and its ancestors, its own first. */
 function chainOf(root: Element, el: Element): Element[] {
-  const parents = new Map<Element, Element>();
-  const stack: Element[] = [root];
-  let found: Element = el;
-  while (stack.length) {
-    const at = stack.pop()!;
-    if (at === el || (at.ref !== undefined && at.ref === el.ref)) {
-      found = at;
-      break;
-    }
-    for (const kid of at.c ?? []) {
-      parents.set(kid, at);
-      stack.push(kid);
-    }
-  }
-  const chain: Element[] = [];
-  for (let at: Element | undefined = found; at; at = parents.get(at)) chain.push(at);
-  return chain;
+  let chain: Element[] | undefined;
+  walk(root, (at, ancestors) => {
+    if (chain) return false;
+    if (at !== el && (at.ref === undefined || at.ref !== el.ref)) return;
+    chain = [at, ...ancestors.toReversed()];
+    return false;
+  });
+  return chain ?? [el];
 }
 
 /** Elements resolved under a label the last read did not show: the label it showed. */

@@ -213,13 +213,7 @@ export class AppDirectory {
    * @throws DesktopError APP_UNRESPONSIVE when the registry itself does not answer
    */
   async apps(deadline: number, perAppMs: number, pid?: number): Promise<BusApp[]> {
-    const [children] = await this.#conn.call({
-      destination: REGISTRY,
-      path: ROOT,
-      interface: ACCESSIBLE,
-      member: "GetChildren",
-    }, deadline);
-    const all = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
+    const all = await this.#registered(deadline);
     if (pid === undefined) this.#listedChildren = JSON.stringify(all);
     // The bus daemon knows each app's process: asking it costs the apps nothing. An app
     // whose bus name has no owner quit and is not yet unregistered: it is not listed.
@@ -261,23 +255,28 @@ export class AppDirectory {
     const listed = this.#listedChildren;
     if (listed === null) return false;
     try {
-      const [[children], props, [kids]] = await Promise.all([
-        this.#conn.call({
-          destination: REGISTRY,
-          path: ROOT,
-          interface: ACCESSIBLE,
-          member: "GetChildren",
-        }, deadline),
+      const [all, props, [kids]] = await Promise.all([
+        this.#registered(deadline),
         getProperties(this.#call(app.bus, deadline), app.path, ACCESSIBLE, ["Name"]),
         this.#call(app.bus, deadline)(app.path, ACCESSIBLE, "GetChildren"),
       ]);
-      const all = (children as Array<[string, string]>).filter(([bus]) => bus !== "");
       const wins = (kids as Array<[string, string]>).filter(([b]) => b === app.bus);
       return JSON.stringify(all) === listed && String(props.get("Name") ?? "") === app.name &&
         wins.length === app.windowCount;
     } catch {
       return false;
     }
+  }
+
+  /** The registry's apps: bus name and root path of each (a placeholder without a bus left out). */
+  async #registered(deadline: number): Promise<Array<[string, string]>> {
+    const [children] = await this.#conn.call({
+      destination: REGISTRY,
+      path: ROOT,
+      interface: ACCESSIBLE,
+      member: "GetChildren",
+    }, deadline);
+    return (children as Array<[string, string]>).filter(([bus]) => bus !== "");
   }
 
   /** An app whose process is stopped, as listed without asking it. */
