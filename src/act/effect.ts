@@ -19,6 +19,13 @@ import type { Action } from "../platform/provider.ts";
 /** How long an action's effect may take to show, by default (ms). */
 export const DEFAULT_SETTLE_MS = 1500;
 
+/**
+ * How long typed text's changes must hold still (ms): pages and apps that act
+ * on text as it is typed wait for a pause first (rustdoc's search 500 ms after
+ * the last key, a debounced suggestion list 250-300 ms).
+ */
+export const TYPED_QUIET_MS = 700;
+
 /** The first pause before reading the app again (ms); later pauses grow to {@link MAX_POLL_MS}. */
 const POLL_MS = 100;
 
@@ -39,6 +46,13 @@ export interface SettleOptions {
   bounds?: boolean;
   /** Keep bounds changes in the reported changes (default: left out). */
   reportBounds?: boolean;
+  /**
+   * How long the changes must hold still before they count as settled (ms;
+   * default 0: two reads in a row agree). Text typed into a field often
+   * acts only after a pause (a search that runs 300-500 ms after the last
+   * key): its effect is the field's value and then, later, the results.
+   */
+  quietMs?: number;
   /** Sleeps `ms` (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>;
   /** Milliseconds now (tests pass a fake clock). */
@@ -96,6 +110,8 @@ export async function settleChanges(
   let began = now();
   /** What the last read and its comparison took: one that would end past the deadline waits. */
   let cost = 0;
+  /** When the first read showing the state now held began. */
+  let heldSince = began;
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
     if (now() + (prev ? cost : 0) >= hard) {
@@ -121,7 +137,9 @@ export async function settleChanges(
     readError = undefined;
     root = cur;
     changes = diffTrees(before, cur, diffOpts);
-    const holds = changes.length > 0 && prev && diffTrees(prev, cur, diffOpts).length === 0;
+    const same = prev !== null && diffTrees(prev, cur, diffOpts).length === 0;
+    if (!same) heldSince = began;
+    const holds = changes.length > 0 && same && now() - heldSince >= (opts.quietMs ?? 0);
     cost = now() - began;
     if (holds) break;
     prev = cur;
@@ -544,6 +562,14 @@ export async function effectOf(
   reportBounds = false,
 ): Promise<Effect> {
   const bounds = reportBounds || action.kind === "scroll" || action.kind === "drag";
-  const settled = await settleChanges(before, read, { settleMs, bounds, reportBounds, deadline });
+  // Typed text may act after a pause (search as one types): its changes wait for it.
+  const quietMs = action.kind === "type" ? TYPED_QUIET_MS : 0;
+  const settled = await settleChanges(before, read, {
+    settleMs,
+    bounds,
+    reportBounds,
+    deadline,
+    quietMs,
+  });
   return judgeEffect(action, target, settled, settleMs);
 }

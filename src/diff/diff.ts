@@ -34,6 +34,7 @@ import {
 } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
+import { unprintedParts } from "../output/agent_line.ts";
 
 /** One difference between two reads. */
 export type Change =
@@ -180,6 +181,9 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   const newOrder = preorder(after, newParents);
   const quietNew = transientParts(after);
   const quietOld = transientParts(before);
+  // What a read gives no line (a caption its button's label says): its owner's change says it.
+  const unprintedNew = unprintedParts(after);
+  const unprintedOld = unprintedParts(before);
   for (const el of newOrder) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
@@ -190,6 +194,7 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     }
     // A bubble the app shows for a moment: not news while it lasts, nor when it goes.
     if (quietNew.has(el) && (!prev || quietOld.has(prev))) continue;
+    if (unprintedNew.has(el) && (!prev || unprintedOld.has(prev))) continue;
     if (!prev) {
       addedEls.add(el);
       added.push({ at: out.length, el });
@@ -212,6 +217,7 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     }
   }
   for (const move of movesOf(after, pairs, oldParents)) {
+    if (unprintedNew.has(move.el)) continue;
     const ch = changedOf.get(move.el);
     if (ch) {
       ch.changes.at = move.at;
@@ -240,7 +246,7 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   }
   const removedEls = new Set([...old.values()].filter((el) => !matched.has(el)));
   for (const [ref, el] of old) {
-    if (matched.has(el) || quietOld.has(el)) continue;
+    if (matched.has(el) || quietOld.has(el) || unprintedOld.has(el)) continue;
     const up = nearest(el, oldParents, (a) => removedEls.has(a));
     out.push({
       type: "removed",

@@ -641,6 +641,62 @@ function flags(el: Element | FlatElement, max: number, noise: boolean, out: stri
 }
 
 /**
+ * The elements of a tree that the agent format gives no line, and whose
+ * change therefore shows nothing a read would show: a leaf that repeats its
+ * owner's label or value (a button's caption `(2)` in `In Names (2)`, a
+ * combo box's own editor), and a part that prints nothing all the way down
+ * (an unlabeled image). The owner is the nearest ancestor that prints a line.
+ * A diff leaves their changes out (the owner's line says them).
+ *
+ * @param root the tree
+ * @returns the elements without a line of their own
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unprintedParts } from "./agent_line.ts";
+ * const count = { i: 3, r: "txt" as const, t: "(2)" };
+ * const icon = { i: 4, r: "img" as const };
+ * const btn = { i: 2, r: "btn" as const, t: "In Names (2)", c: [count, icon] };
+ * const out = unprintedParts({ i: 1, r: "window" as const, t: "Search", c: [btn] });
+ * assert.deepEqual([...out].map((el) => el.i), [3, 4]);
+ * ```
+ */
+export function unprintedParts(root: Element): Set<Element> {
+  const out = new Set<Element>();
+  const stack: Array<{ el: Element; owner: Element | null }> = [{ el: root, owner: null }];
+  while (stack.length) {
+    const { el, owner } = stack.pop()!;
+    if (owner && el !== root && isUnprinted(owner, el)) {
+      for (const part of subtree(el)) out.add(part);
+      continue;
+    }
+    const next = el === root || !isAnonymous(el) ? el : owner;
+    const kids = el.c ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) stack.push({ el: kids[k], owner: next });
+  }
+  return out;
+}
+
+/** Whether `kid`, lifted into `owner`'s line, prints no line of its own (as {@link shownChildren} decides). */
+function isUnprinted(owner: Element, kid: Element): boolean {
+  if (printsNothing(kid) || isOwnEditor(owner, kid)) return true;
+  if (isEcho(kid, labelOf(owner), !TITLED_OWNERS.has(owner.r))) return true;
+  return owner.v !== undefined && isEcho(kid, owner.v, false);
+}
+
+/** An element and everything inside it. */
+function subtree(el: Element): Element[] {
+  const out: Element[] = [];
+  const stack = [el];
+  while (stack.length) {
+    const e = stack.pop()!;
+    out.push(e);
+    for (const k of e.c ?? []) stack.push(k);
+  }
+  return out;
+}
+
+/**
  * The children worth showing inside `el`: anonymous wrappers opened, echoes
  * of its label or of its whole value dropped.
  *

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { createDesktop } from "../../src/desktop.ts";
 import { DesktopError } from "../../src/errors.ts";
 import { diffTrees } from "../../src/diff/diff.ts";
-import { judgeEffect, settleChanges } from "../../src/act/effect.ts";
+import {
+  DEFAULT_SETTLE_MS,
+  judgeEffect,
+  settleChanges,
+  TYPED_QUIET_MS,
+} from "../../src/act/effect.ts";
 import type { Element, Snapshot } from "../../src/model/element.ts";
 import type { Action } from "../../src/platform/provider.ts";
 import { createMemoryRefStore } from "../../src/state/ref_store.ts";
@@ -466,4 +471,37 @@ Deno.test("judge: a twin row whose index shifted while the click settled is foun
   }, 1500);
   assert.equal(e.after?.c?.[1].t, "101", "the row of process 101");
   assert.equal(e.unverified, undefined);
+});
+
+Deno.test("settle: typed text's changes wait for a search that runs after a pause", async () => {
+  // Search as one types: the field shows the text at once, the results 500 ms later.
+  let clock = 0;
+  const sleep = (ms: number) => (clock += ms, Promise.resolve());
+  const field: Element = { i: 2, ref: "search", r: "input", t: "Search", v: "" };
+  const page = (v: string, results: string[]): Element => ({
+    i: 1,
+    ref: "page",
+    r: "web",
+    c: [
+      { ...field, v },
+      ...results.map((t, k) => ({ i: 3 + k, ref: `r${k}`, r: "lnk" as const, t })),
+    ],
+  });
+  const before = page("", []);
+  const read = () =>
+    Promise.resolve(clock >= 500 ? page("map", ["HashMap", "BTreeMap"]) : page("map", []));
+  const quick = await settleChanges(before, read, { sleep, now: () => clock });
+  assert.equal(
+    quick.changes.length,
+    1,
+    "two reads agreeing settle at once: the results are missed",
+  );
+  clock = 0;
+  const typed = await settleChanges(before, read, {
+    sleep,
+    now: () => clock,
+    quietMs: TYPED_QUIET_MS,
+  });
+  assert.deepEqual(typed.changes.map((c) => c.type), ["changed", "added", "added"]);
+  assert.ok(clock <= DEFAULT_SETTLE_MS + 400, `settled at ${clock} ms`);
 });

@@ -147,3 +147,36 @@ Deno.test("diff: a value change on an input keeps its ref (changed, not added/re
   const changes = diffTrees(screen({ email: "a" }), screen({ email: "b" }));
   assert.deepEqual(changes.map((c) => c.type), ["changed"]);
 });
+
+Deno.test("diff: a caption its owner's label says, and an unlabeled icon, get no change of their own", () => {
+  // rustdoc's search tabs: a button "In Names (0)" holding the texts "In Names" and "(0)".
+  const tabs = (count: string, icon: boolean) => {
+    const root = el("window", "Docs", [
+      el("btn", `In Names ${count}`, [el("txt", "In Names"), el("txt", count)]),
+      el("lnk", icon ? "Exit" : "Search", [
+        ...(icon ? [el("img")] : []),
+        el("txt", icon ? "Exit" : "Search"),
+      ], { nid: "n-link" }),
+    ]);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const changes = diffTrees(tabs("(0)", false), tabs("(2)", true));
+  assert.deepEqual(
+    changes.map((c) => [c.type, c.ref, c.type === "changed" ? Object.keys(c.changes) : []]),
+    [
+      ["changed", "in-names", ["t"]],
+      ["changed", "exit", ["ref", "t"]],
+    ],
+  );
+  // A text that is not its owner's caption still reports.
+  const a = el("window", "W", [
+    el("btn", "Run", [el("txt", "idle", undefined, { nid: "n-state" })]),
+  ]);
+  const b = el("window", "W", [
+    el("btn", "Run", [el("txt", "busy", undefined, { nid: "n-state" })]),
+  ]);
+  for (const t of [a, b]) assignIds(t), assignRefs(t);
+  assert.deepEqual(diffTrees(a, b).map((c) => c.type), ["changed"]);
+});
