@@ -259,6 +259,12 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   }
   return out;
 
+  /** The nearest ancestor that has a ref, if any. */
+  function nearestWithRef(el: Element, parents: Map<Element, Element>): Element | undefined {
+    for (let a = parents.get(el); a; a = parents.get(a)) if (a.ref !== undefined) return a;
+    return undefined;
+  }
+
   /** The ref of the nearest ancestor that passes `test`, if any. */
   function nearest(
     el: Element,
@@ -281,6 +287,9 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     const byRef = old.get(el.ref!);
     if (!byRef || matched.has(byRef)) return undefined;
     if (byRef.nid !== undefined && byRef.nid !== el.nid && newNids.has(byRef.nid)) return undefined;
+    // Inside a container that is new (a page navigated to), a ref met before is another element.
+    const up = nearestWithRef(el, newParents);
+    if (up && addedEls.has(up)) return undefined;
     return byRef;
   }
 }

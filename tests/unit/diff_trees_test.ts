@@ -180,3 +180,32 @@ Deno.test("diff: a caption its owner's label says, and an unlabeled icon, get no
   for (const t of [a, b]) assignIds(t), assignRefs(t);
   assert.deepEqual(diffTrees(a, b).map((c) => c.type), ["changed"]);
 });
+
+Deno.test("diff: a page navigated to is added whole: a button of the same ref is not the old page's", () => {
+  // rustdoc: the search page and the HashSet page both hold a "Summary" button (ref main/summary).
+  const page = (title: string, nid: string, enabled: boolean) => {
+    const root = el("window", "Docs", [
+      el("web", title, [
+        el("main", undefined, [
+          el("btn", "Summary", undefined, {
+            nid: `${nid}-summary`,
+            ...(enabled ? {} : { e: false }),
+          }),
+        ]),
+      ], { nid }),
+    ]);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const changes = diffTrees(page("Search", "p1", false), page("HashSet", "p2", true));
+  assert.deepEqual(changes.map((c) => c.type).sort(), [
+    "added",
+    "added",
+    "added",
+    "removed",
+    "removed",
+    "removed",
+  ]);
+  assert.ok(!changes.some((c) => c.type === "changed"), JSON.stringify(changes));
+});
