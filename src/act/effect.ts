@@ -20,9 +20,17 @@ import type { Action } from "../platform/provider.ts";
 export const DEFAULT_SETTLE_MS = 1500;
 
 /**
- * How long typed text's changes must hold still (ms): pages and apps that act
- * on text as it is typed wait for a pause first (rustdoc's search 500 ms after
- * the last key, a debounced suggestion list 250-300 ms).
+ * How long an action's changes must hold still before they count as its
+ * effect (ms). Apps show an effect in stages: rustdoc's theme radio is
+ * checked at once, and the settings it reveals reach the accessibility tree
+ * 600 ms later; two reads that agree 150 ms apart would have missed them.
+ */
+export const ACTION_QUIET_MS = 500;
+
+/**
+ * The same for typed text (ms): pages and apps that act on text as it is
+ * typed wait for a pause first (rustdoc's search runs 500 ms after the last
+ * key, a debounced suggestion list 250-300 ms).
  */
 export const TYPED_QUIET_MS = 700;
 
@@ -75,8 +83,9 @@ export interface Settled {
 
 /**
  * Reads the app again until the action's changes show and hold still (two
- * reads in a row agree), or until the settle time is over. Nothing changing
- * costs the whole settle time; a change that shows at once costs two reads.
+ * reads in a row agree, for at least `quietMs`), or until the settle time is over. Nothing changing
+ * costs the whole settle time; a change that shows at once costs
+ * reads over `quietMs`.
  *
  * @param before the tree read before the action (refs assigned)
  * @param read reads the tree again (refs assigned)
@@ -563,7 +572,7 @@ export async function effectOf(
 ): Promise<Effect> {
   const bounds = reportBounds || action.kind === "scroll" || action.kind === "drag";
   // Typed text may act after a pause (search as one types): its changes wait for it.
-  const quietMs = action.kind === "type" ? TYPED_QUIET_MS : 0;
+  const quietMs = action.kind === "type" ? TYPED_QUIET_MS : ACTION_QUIET_MS;
   const settled = await settleChanges(before, read, {
     settleMs,
     bounds,

@@ -213,6 +213,14 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   // unless it stands for what it held.
   const unprinted = (ch: Change, el: Element) =>
     count(ch) === 0 && (isAnonymous(el) || isPunctuation(el));
+  /** The removed elements inside the removed `ref` that a read printed a line for. */
+  const printedInside = (ref: string): Element[] =>
+    changes.flatMap((c) =>
+      c.type === "removed" && c.ref !== ref && top(c) === ref &&
+        !isAnonymous(removedElement(c)) && !isPunctuation(removedElement(c))
+        ? [removedElement(c)]
+        : []
+    );
   const changedByRef = new Map<string, Extract<Change, { type: "changed" }>>();
   for (const ch of changes) if (ch.type === "changed") changedByRef.set(ch.ref, ch);
   // Rows that moved: each one's line when a few did, one line for their container when many.
@@ -258,10 +266,20 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         break;
       }
       case "removed": {
-        const el = { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], t: ch.t };
-        if (ch.up === undefined && !unprinted(ch, el)) {
-          if (count(ch) === 0) loneLine("-", ch.ref, ch.r, `- ${elementLine(el)}`, ch.t);
-          else lines.push(`- ${elementLine(el)}${gone(ch)}`);
+        const el = removedElement(ch);
+        if (ch.up !== undefined || unprinted(ch, el)) break;
+        if (count(ch) === 0) {
+          loneLine("-", ch.ref, ch.r, `- ${elementLine(el)}`, ch.t);
+          break;
+        }
+        // An unlabeled group a read never printed is named by what it held, as the read showed
+        // it: a few lines, or the first of many.
+        const held = isAnonymous(el) ? printedInside(ch.ref) : [];
+        if (held.length && held.length <= REMOVED_LISTED) {
+          for (const m of held) loneLine("-", m.ref ?? "", m.r, `- ${elementLine(m)}`, m.t);
+        } else {
+          const first = held.length ? `, first ${heldSample(held[0])}` : "";
+          lines.push(`- ${elementLine(el)}${gone(ch).replace(/\)$/, `${first})`)}`);
         }
         break;
       }
@@ -414,6 +432,22 @@ interface AddedLine {
 const ADDED_LINES_LISTED = 16;
 /** See {@link ADDED_LINES_LISTED}. */
 const ADDED_CHARS_LISTED = 900;
+
+/** How many lines a removed unlabeled group is told by: more are one line naming the first. */
+const REMOVED_LISTED = 6;
+
+/** A removed element as a line prints it. */
+function removedElement(ch: Extract<Change, { type: "removed" }>): Element {
+  return { i: ch.i, ref: ch.ref, r: ch.r as Element["r"], ...(ch.t ? { t: ch.t } : {}) };
+}
+
+/** One removed element named briefly: its role and label (`heading "Sections"`). */
+function heldSample(el: Element): string {
+  const t = el.t ?? "";
+  return t
+    ? `${el.r} ${JSON.stringify(t.length > SAMPLE_CHARS ? `${t.slice(0, SAMPLE_CHARS)}…` : t)}`
+    : el.r;
+}
 
 /** How many moved siblings are listed one line each; more make one line for their container. */
 const MOVES_LISTED = 3;

@@ -4,6 +4,7 @@ import { DesktopError } from "../../src/errors.ts";
 import { diffTrees } from "../../src/diff/diff.ts";
 import {
   DEFAULT_SETTLE_MS,
+  effectOf,
   judgeEffect,
   settleChanges,
   TYPED_QUIET_MS,
@@ -504,4 +505,23 @@ Deno.test("settle: typed text's changes wait for a search that runs after a paus
   });
   assert.deepEqual(typed.changes.map((c) => c.type), ["changed", "added", "added"]);
   assert.ok(clock <= DEFAULT_SETTLE_MS + 400, `settled at ${clock} ms`);
+});
+
+Deno.test("effect: a click's changes that come in stages are all reported", async () => {
+  // rustdoc's theme radio: checked at once; the settings it reveals reach the tree 600 ms later.
+  const radio = (chk: boolean): Element => ({ i: 2, ref: "system", r: "radio", t: "System", chk });
+  const page = (revealed: boolean): Element => ({
+    i: 1,
+    ref: "settings",
+    r: "group",
+    c: [
+      radio(true),
+      ...(revealed ? [{ i: 3, ref: "light", r: "radio" as const, t: "Light" }] : []),
+    ],
+  });
+  const before: Element = { ...page(false), c: [radio(false)] };
+  const clicked = Date.now();
+  const read = () => Promise.resolve(page(Date.now() - clicked >= 600));
+  const effect = await effectOf({ kind: "click" }, radio(false), before, read);
+  assert.deepEqual(effect.changes.map((c) => c.type), ["changed", "added"]);
 });

@@ -412,12 +412,36 @@ Deno.test("renderChanges: what a read prints no line for gets none in a diff, un
     '+ [7|file/open-tab] menuitem "Open Tab"\n+ [9|file/close-tab] menuitem "Close Tab"\n',
   );
   assert.equal(renderChanges(opened, "jsonl").trimEnd().split("\n").length, 4);
-  // An unlabeled group that went away with what it held still says so.
+  // An unlabeled group that went away is told by what it held, as a read showed it.
   const gone: Change[] = [
     { type: "removed", ref: "group.3", i: 20, r: "group" },
     { type: "removed", ref: "group.3/ok", i: 21, r: "btn", t: "OK", up: "group.3" },
   ];
-  assert.equal(renderChanges(gone, "agent"), "- [20|group.3] group (and 1 inside)\n");
+  assert.equal(renderChanges(gone, "agent"), '- [21|group.3/ok] btn "OK"\n');
+  // Many: one line, naming the first (rustdoc's table of contents, hidden).
+  const toc: Change[] = [
+    { type: "removed", ref: "navigation/group.2", i: 0, r: "group" },
+    {
+      type: "removed",
+      ref: "navigation/group.2/sections",
+      i: 30,
+      r: "heading",
+      t: "Sections",
+      up: "navigation/group.2",
+    },
+    ...Array.from({ length: 9 }, (_, k) => ({
+      type: "removed" as const,
+      ref: `navigation/group.2/m${k}`,
+      i: 31 + k,
+      r: "lnk",
+      t: `method_${k}`,
+      up: "navigation/group.2",
+    })),
+  ];
+  assert.equal(
+    renderChanges(toc, "agent"),
+    '- [-|navigation/group.2] group (and 10 inside, first heading "Sections")\n',
+  );
 });
 
 Deno.test("renderChanges: JSONL is one parseable object per line", () => {
