@@ -90,6 +90,18 @@ function isTwinShift(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && a !== b && twinBase(a) === twinBase(b);
 }
 
+/**
+ * Whether a ref change only follows the part it sits in: the element keeps
+ * its own name (`table/deno/cpu.5` -> `table/sh/cpu.1`: a cell of a row that
+ * a sort gave another process). The part's own change says it.
+ */
+function isContainerRename(a: unknown, b: unknown): boolean {
+  if (typeof a !== "string" || typeof b !== "string") return false;
+  const [ca, cb] = [a.lastIndexOf("/"), b.lastIndexOf("/")];
+  if (ca < 0 || cb < 0 || a.slice(0, ca) === b.slice(0, cb)) return false;
+  return twinBase(a.slice(ca + 1)) === twinBase(b.slice(cb + 1));
+}
+
 /** The actions of a list that say something (as a read prints them). */
 function actionsSaid(v: unknown): string {
   return Array.isArray(v) ? informativeActions({ a: v as string[] }).join() : "";
@@ -111,8 +123,8 @@ function echoesParent(
 /**
  * An action's changes as a reader sees them, the one list its text and its
  * data both come from: no field change that shows nothing new (a silent text,
- * see {@link isSilentField}; a twin's renumbered `.N` index; actions that say
- * nothing), no text that repeats its parent's change (a link's caption), no
+ * see {@link isSilentField}; a twin's renumbered `.N` index; a ref that only
+ * follows the part the element sits in; actions that say nothing), no text that repeats its parent's change (a link's caption), no
  * box unless asked for, and no change left with no field.
  * Transient parts are already out of any diff (see ./transient.ts). A
  * trimmed list trims to itself.
@@ -152,7 +164,9 @@ export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}):
     }
     const kept = Object.entries(ch.changes).filter(([k, [a, b]]) => {
       if (k === "b") return opts.bounds === true;
-      if (k === "ref") return !isTwinShift(a, b) && !followsRename(a, b, renamed);
+      if (k === "ref") {
+        return !isTwinShift(a, b) && !followsRename(a, b, renamed) && !isContainerRename(a, b);
+      }
       if (k === "a") return actionsSaid(a) !== actionsSaid(b);
       return !isSilentField(k, a, b);
     });

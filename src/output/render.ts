@@ -232,7 +232,7 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   }
   const lines: string[] = [];
   /** For each line of a lone element added or removed: its kind, and what to sample of it. */
-  const lone = new Map<number, { kind: string; sample: string }>();
+  const lone = new Map<number, LoneLine>();
   const loneLine = (sign: string, ref: string, role: string, text: string, t?: string) => {
     lone.set(lines.length, {
       kind: `${sign} ${role}\u0000${containerOf(ref)}`,
@@ -308,11 +308,13 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         const line = `~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`;
         const valuesOnly = Object.keys(ch.changes).every((k) => k === "t" || k === "v");
         if (valuesOnly) {
-          // One figure of many rows (a process monitor's CPU column): one line for them all.
+          // The figures of many rows (a process monitor's columns, updated as it runs): one
+          // line for them all.
           const [up, base] = [containerOf(containerOf(ch.ref)), lastSegment(ch.ref)];
           lone.set(lines.length, {
-            kind: `~ ${Object.keys(ch.changes).sort().join(",")}\u0000${up}\u0000${base}`,
+            kind: `~\u0000${up}`,
             sample: `${ch.ref.slice(up ? up.length + 1 : 0)} ${parts.join("; ")}`,
+            base,
           });
         }
         lines.push(line);
@@ -341,15 +343,26 @@ function containerOf(ref: string): string {
   return at === -1 ? "" : ref.slice(0, at);
 }
 
+/** A line that may be told with others of its kind in one place (see {@link manyAsOne}). */
+interface LoneLine {
+  /** Its kind and place: lines of one kind are one line when many. */
+  kind: string;
+  /** What the one line quotes of it. */
+  sample: string;
+  /** For a changed value, what the value is (`cpu`, its ref's last segment). */
+  base?: string;
+}
+
 /**
  * The lines with each kind of lone element added or removed in one place
  * that came more than {@link LONE_LISTED} times said once, where the first
  * was: how many, a few of them, and where to read them. So are the value
- * changes of one kind of element in many rows (a live table's figures).
+ * changes in many rows of one place (a live table's figures, of one column
+ * or several).
  */
 function manyAsOne(
   lines: readonly string[],
-  lone: ReadonlyMap<number, { kind: string; sample: string }>,
+  lone: ReadonlyMap<number, LoneLine>,
 ): string[] {
   const byKind = new Map<string, number[]>();
   for (const [at, { kind }] of lone) byKind.set(kind, [...byKind.get(kind) ?? [], at]);
@@ -357,7 +370,9 @@ function manyAsOne(
   const summary = new Map<number, string>();
   for (const [kind, ats] of byKind) {
     if (ats.length <= LONE_LISTED) continue;
-    const [head, where, base] = kind.split("\u0000");
+    const [head, where] = kind.split("\u0000");
+    const bases = new Set(ats.map((at) => lone.get(at)!.base));
+    const base = bases.size === 1 ? [...bases][0] : "values";
     const samples = ats.slice(0, SAMPLES).map((at) => lone.get(at)!.sample).join(", ");
     const place = where ? ` in ${where}` : "";
     const read = head.startsWith("+") && where ? `: read --scope-ref ${where} to see them` : "";

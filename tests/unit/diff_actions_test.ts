@@ -394,3 +394,26 @@ Deno.test("diff: a renamed row is one change: its cells' refs follow it and say 
   const cell = trimmed[1] as Extract<Change, { type: "changed" }>;
   assert.deepEqual(Object.keys(cell.changes), ["t"], "the label change stays, the ref change goes");
 });
+
+Deno.test("trim: a cell whose ref only follows its row's new name says nothing; its row's change does", () => {
+  // gnome-system-monitor sorted: GTK keeps its cell objects and gives their rows other processes.
+  const changes: Change[] = [
+    {
+      type: "changed",
+      ref: "table/sh/cpu",
+      i: 5,
+      changes: { ref: ["table/deno/cpu.5", "table/sh/cpu"] },
+    },
+    {
+      type: "changed",
+      ref: "table/sh/memory",
+      i: 6,
+      changes: { ref: ["table/deno/memory.5", "table/sh/memory"], t: ["90 MB", "1 MB"] },
+    },
+    { type: "changed", ref: "main/exit", i: 7, changes: { ref: ["main/search", "main/exit"] } },
+  ];
+  assert.deepEqual(trimChanges(changes), [
+    { type: "changed", ref: "table/sh/memory", i: 6, changes: { t: ["90 MB", "1 MB"] } },
+    { type: "changed", ref: "main/exit", i: 7, changes: { ref: ["main/search", "main/exit"] } },
+  ]);
+});

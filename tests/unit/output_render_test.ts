@@ -1141,4 +1141,13 @@ Deno.test("renderChanges: one figure changing in many rows (a live table) is one
   assert.equal(renderChanges(cpu(3), "agent").split("\n").filter(Boolean).length, 3);
   // JSONL keeps every change.
   assert.equal(renderChanges(cpu(20), "jsonl").split("\n").filter(Boolean).length, 20);
+  // Several columns of a few rows each (gnome-system-monitor while the machine works): one line.
+  const columns = ["cpu", "memory", "disk-write"].flatMap((col) =>
+    cpu(4).map((c) => ({ ...c, ref: c.ref.replace(/cpu$/, col) }))
+  );
+  assert.equal(
+    renderChanges(columns, "agent"),
+    '~ 12 values in table changed (proc-1/cpu t: "0.0" -> "0.5", proc-2/cpu t: "1.0" -> "1.5", ' +
+      'proc-3/cpu t: "2.0" -> "2.5", …)\n',
+  );
 });
