@@ -23,6 +23,7 @@ import {
   isAnonymous,
   isPunctuation,
   READ_MAX_TEXT,
+  shownChildren,
 } from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
 import { elementData, flatData, treeData } from "./data.ts";
@@ -425,7 +426,8 @@ function addedSubtrees(changes: readonly Change[]): Map<string, Element> {
 
 /** A new subtree's lines as a read prints them; an unlabeled container stands aside. */
 function addedLines(root: Element): AddedLine[] {
-  if (root.c?.length && isAnonymous(root)) return root.c.flatMap(addedLines);
+  // An unprinted wrapper shows what a read shows of it: no punctuation, no echo of a label.
+  if (root.c?.length && isAnonymous(root)) return shownChildren(root, "").flatMap(addedLines);
   const lines = renderAgent(root, { bounds: false }).trimEnd().split("\n");
   if (lines.length === 1 && !root.c?.length) return [{ line: lines[0], leaf: root }];
   return lines.map((line) => ({ line }));

@@ -417,3 +417,23 @@ Deno.test("trim: a cell whose ref only follows its row's new name says nothing; 
     { type: "changed", ref: "main/exit", i: 7, changes: { ref: ["main/search", "main/exit"] } },
   ]);
 });
+
+Deno.test("render: a new unlabeled part prints what a read prints of it, not its punctuation", () => {
+  // gnome-clocks' stopwatch: "00" "∶" "00" "∶" "00" "." "0" in an unlabeled box, and its buttons.
+  const changes: Change[] = [
+    { type: "added", ref: "group", el: { i: 0, r: "group" } },
+    ...["00", "∶", "00", ".", "0"].map((t, k) => ({
+      type: "added" as const,
+      ref: `group/txt.${k + 1}`,
+      el: { i: 0, r: "txt" as const, t },
+      up: "group",
+    })),
+    { type: "added", ref: "group/start", el: { i: 0, r: "btn", t: "Start" }, up: "group" },
+  ];
+  assert.deepEqual(renderChanges(changes, "agent").trimEnd().split("\n"), [
+    '+ [-|group/txt.1] "00"',
+    '+ [-|group/txt.3] "00"',
+    '+ [-|group/txt.5] "0"',
+    '+ [-|group/start] btn "Start"',
+  ]);
+});
