@@ -405,9 +405,9 @@ export function landmarksOf(anc: LandmarkNode | null): Element[] {
  * assert.deepEqual(t[1].anc?.roles, "toolbar");
  * ```
  */
-export function traceRefs(root: Element): RefTrace[] {
+export function traceRefs(root: Element, keepCount?: ReadonlySet<Element>): RefTrace[] {
   const out: RefTrace[] = [];
-  const slugOf = cachedSlug();
+  const slugOf = cachedSlug(keepCount);
   const cellKeys = new Map<Element, string>();
   const gridItems = new Set<Element>();
   const seg: Segment = { own: "", contributes: null };
@@ -669,7 +669,7 @@ type SlugOf = ((el: Element, asKey?: boolean) => string) & {
  * A memoized slug of an element's {@link bestLabel}: UIs repeat labels
  * ("Delete", "OK") a lot.
  */
-function cachedSlug(): SlugOf {
+function cachedSlug(keepCount?: ReadonlySet<Element>): SlugOf {
   const cache = new Map<string, string>();
   const slugOnce = (label: string) => {
     let s = cache.get(label);
@@ -699,8 +699,8 @@ function cachedSlug(): SlugOf {
   const slugOf = (el: Element, asKey = false) => {
     const t = el.t?.trim();
     // A count changes: not part of a ref (see uncounted). A row's key ("Invoice 17") is an
-    // identifier: only a bracketed count leaves it.
-    const s = t ? bareSlug(t, asKey, badgeOf(el)) || slugOnce(t) : "";
+    // identifier: only a bracketed count leaves it; so is a number that tells twins apart.
+    const s = t ? (keepCount?.has(el) ? "" : bareSlug(t, asKey, badgeOf(el))) || slugOnce(t) : "";
     if (s) return s;
     // A description's trailing shortcut hint ("Multiply [*]", "Pi [Ctrl+P]") is not its name,
     // and a tooltip of the form "Move Tool: Move layers…" is named by its head.
@@ -935,6 +935,30 @@ function peerKind(el: Element): number {
 }
 
 /**
+ * The elements whose ref would leave out a count that alone tells them from
+ * their twins: of the elements sharing a base ref, those named by their
+ * label without its count, when two or more such labels differ.
+ */
+function numberedTwins(traces: readonly RefTrace[]): Set<Element> {
+  const byBase = new Map<string, RefTrace[]>();
+  for (const t of traces) {
+    const label = t.el.t?.trim();
+    if (!label || !HAS_DIGIT.test(label)) continue;
+    const bare = uncounted(label, false, badgeOf(t.el));
+    if (!bare || t.base.slice(t.base.lastIndexOf("/") + 1) !== slug(bare)) continue;
+    const list = byBase.get(t.base);
+    if (list) list.push(t);
+    else byBase.set(t.base, [t]);
+  }
+  const keep = new Set<Element>();
+  for (const list of byBase.values()) {
+    if (new Set(list.map((t) => slug(t.el.t!.trim()))).size < 2) continue;
+    for (const t of list) keep.add(t.el);
+  }
+  return keep;
+}
+
+/**
  * Sets `ref` on every element of the tree. Elements that would share a ref
  * all get `.1`, `.2`... in document order, so a bare duplicate never
  * resolves to a guess. Twins are peers only: when a control shares its ref
@@ -958,7 +982,11 @@ function peerKind(el: Element): number {
  * ```
  */
 export function assignRefs(root: Element): void {
-  const traces = traceRefs(root);
+  let traces = traceRefs(root);
+  // Twins whose labels differ only in their numbers ("1 m", "5 m", "30 m": a timer's presets)
+  // are told apart by them: their numbers are what they are, not counts that change.
+  const keep = numberedTwins(traces);
+  if (keep.size) traces = traceRefs(root, keep);
   // How many elements share each base; lists only for the bases that are shared.
   const counts = new Map<string, number>();
   for (const t of traces) counts.set(t.base, (counts.get(t.base) ?? 0) + 1);

@@ -726,3 +726,31 @@ Deno.test("refs: a header row is keyed by its first header, whether the header h
   assert.equal(a.get(withText), "boards/board");
   assert.equal(b.get(bare), "boards/board");
 });
+
+Deno.test("refs: twins told apart only by their numbers keep them ('1 m', '5 m': a timer's presets)", () => {
+  // gnome-clocks' timer: buttons "1 m", "2 m", "5 m", "1 h", each holding its text.
+  const presets = () =>
+    el("group", "Presets", ["1 m", "2 m", "5 m", "1 h"].map((t) => el("btn", t, [el("txt", t)])));
+  const root = presets();
+  const refs = refsOf(root);
+  assert.deepEqual(root.c!.map((c) => refs.get(c)), [
+    "presets/1-m",
+    "presets/2-m",
+    "presets/5-m",
+    "presets/h",
+  ]);
+  assert.deepEqual(root.c!.map((c) => refs.get(c.c![0])), [
+    "presets/1-m/txt",
+    "presets/2-m/txt",
+    "presets/5-m/txt",
+    "presets/h/txt",
+  ]);
+  // Without "2 m", "5 m" keeps its ref: no position in it.
+  const fewer = presets();
+  fewer.c!.splice(1, 1);
+  assert.equal(refsOf(fewer).get(fewer.c![1]), "presets/5-m");
+  // Twins alike in their numbers too stay twins.
+  const same = el("group", "Presets", [el("btn", "1 m"), el("btn", "1 m")]);
+  const sameRefs = refsOf(same);
+  assert.deepEqual(same.c!.map((c) => sameRefs.get(c)), ["presets/m.1", "presets/m.2"]);
+});
