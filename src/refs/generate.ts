@@ -62,10 +62,12 @@ export const MAX_SLUG_LENGTH = 40;
 const INDEX_ROOM = 8;
 
 /**
- * A trailing keyboard-shortcut hint in a description: `Pi [Ctrl+P]`, or one
- * set off by a tab or a wide gap (`Multiply    KP *`).
+ * A trailing keyboard-shortcut hint in a description: `Pi [Ctrl+P]`, one set
+ * off by a tab or a wide gap (`Multiply    KP *`), or a key in parentheses
+ * (Qt's `Next (F3)`, `Find (Ctrl+F)`).
  */
-const SHORTCUT_HINT = /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*)$/;
+const SHORTCUT_HINT =
+  /(?:\s*\[[^\]]*\]|\t.*|\s{2,}\S.*|\s*\((?:F\d{1,2}|(?:(?:Ctrl|Control|Alt|Shift|Meta|Super|Cmd)\+)+[^()\s]+)\))$/;
 
 /** A count in brackets at the end of a label: "Inbox (12)", "Updates [3]", "Cart (1,024)". */
 const BRACKETED_COUNT = /\s*(?:\(\d[\d,.]*\)|\[\d[\d,.]*\])\s*$/;

@@ -264,14 +264,22 @@ Deno.test("refs: symbols fall back to the description; class names are not label
   // galculator: the shortcut follows a wide gap ("Multiply    KP *").
   const star = el("toggle", "*", undefined, { d: "Multiply    KP *" });
   const back = el("toggle", "<-", undefined, { d: "Backspace\tBackSpace" });
+  // FeatherPad (Qt): the key in parentheses ("Next (F3)", "Find (Ctrl+Shift+F)").
+  const next = el("btn", undefined, undefined, { d: "Next (F3)" });
+  const find = el("btn", undefined, undefined, { d: "Find (Ctrl+Shift+F)" });
+  const part = el("btn", undefined, undefined, { d: "Part (2)" });
   const root = el("window", "Calculator", [
     times,
     div,
     gizmo,
     menu,
     el("group", "Keys", [star, back]),
+    el("toolbar", "Search", [next, find, part]),
   ]);
   const refs = refsOf(root);
+  assert.equal(refs.get(next), "search/next");
+  assert.equal(refs.get(find), "search/find");
+  assert.equal(refs.get(part), "search/part-2"); // a number is no key
   assert.equal(refs.get(star), "keys/multiply");
   assert.equal(refs.get(back), "keys/backspace");
   assert.equal(refs.get(times), "multiply");
