@@ -354,7 +354,7 @@ if (import.meta.main) {
     const bare = tokens(read.text.replace(/\[(?:\d+|-)(?:\|[^\]]+)?\] ?/g, ""));
     const goal = targetTokens(floor, t.pw);
     if (!isExtra) worst.push(t.ours / t.pw);
-    if (t.ours > goal) misses.push(`${name} (${t.ours} > ${goal})`);
+    if (t.ours > goal) misses.push(`${name} (${t.ours}, target ${goal})`);
     (isExtra ? extraRows : webRows).push(
       `| ${name} | ${page.kind} | ${t.before ?? ""} | ${t.ours} | ${t.pw} | ${
         t.before ? ratio(t.before, t.pw) : ""
