@@ -50,10 +50,22 @@ export function visibleText(v: unknown): string {
  * import { isSilentField } from "./noise.ts";
  * assert.equal(isSilentField("t", "", null), true);
  * assert.equal(isSilentField("t", "Save", "Saved"), false);
+ * assert.equal(isSilentField("sel", null, [4, 4]), true); // the caret came with the focus
+ * assert.equal(isSilentField("sel", [4, 4], [0, 4]), false);
  * ```
  */
 export function isSilentField(key: string, before: unknown, after: unknown): boolean {
+  // A caret read because its field has the focus comes and goes with the focus: it says
+  // nothing the focus change does not (a selection, or a caret that moved, does).
+  if (key === "sel") {
+    return (isBareCaret(before) && after == null) || (before == null && isBareCaret(after));
+  }
   return TEXT_FIELDS.has(key) && visibleText(before) === visibleText(after);
+}
+
+/** Whether a selection is an empty range: a caret alone. */
+function isBareCaret(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 2 && v[0] === v[1];
 }
 
 /**
@@ -168,6 +180,8 @@ export function trimChanges(changes: readonly Change[], opts: TrimOptions = {}):
         return !isTwinShift(a, b) && !followsRename(a, b, renamed) && !isContainerRename(a, b);
       }
       if (k === "a") return actionsSaid(a) !== actionsSaid(b);
+      // A caret that moved with the text typed says nothing the new value does not.
+      if (k === "sel" && "v" in ch.changes && isBareCaret(a) && isBareCaret(b)) return false;
       return !isSilentField(k, a, b);
     });
     if (kept.length === Object.keys(ch.changes).length) out.push(ch);

@@ -67,6 +67,9 @@ export const ATSPI_SYMBOLS = {
   atspi_action_do_action: { parameters: ["pointer", "i32", "buffer"], result: "i32" },
   atspi_text_get_character_count: { parameters: ["pointer", "buffer"], result: "i32" },
   atspi_text_get_text: { parameters: ["pointer", "i32", "i32", "buffer"], result: "pointer" },
+  atspi_text_get_caret_offset: { parameters: ["pointer", "buffer"], result: "i32" },
+  atspi_text_get_n_selections: { parameters: ["pointer", "buffer"], result: "i32" },
+  atspi_text_get_selection: { parameters: ["pointer", "i32", "buffer"], result: "pointer" },
   atspi_editable_text_set_text_contents: {
     parameters: ["pointer", "buffer", "buffer"],
     result: "i32",
@@ -285,6 +288,7 @@ export const ATSPI_STATE = {
   FOCUSED: 12,
   HORIZONTAL: 14,
   MODAL: 16,
+  MULTI_LINE: 17,
   PRESSED: 20,
   SELECTABLE: 22,
   SELECTED: 23,

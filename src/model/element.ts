@@ -96,6 +96,12 @@ export interface Element {
    * something the value does not. Never present for secure fields.
    */
   vt?: string;
+  /**
+   * A text field's selection as character offsets `[start, end]`, or its
+   * caret as an empty range `[n, n]`: read where it matters (a focused field,
+   * a document), never for a secure field.
+   */
+  sel?: [number, number];
   /** Description / help text. */
   d?: string;
   /** Bounds in global pixels. */
@@ -188,6 +194,7 @@ export const FIELDS: Readonly<Record<keyof Element, FieldSpec>> = {
   t: { printed: true, diff: true, local: false, value: true },
   v: VALUE,
   vt: { printed: true, diff: false, local: false, value: false },
+  sel: STATE,
   d: KIND,
   ph: KIND,
   b: { printed: true, diff: true, local: true, value: false },
@@ -244,14 +251,14 @@ export const DIFF_FIELDS: readonly (keyof Element)[] = keysWhere("diff");
 
 /**
  * An element's own state keys: what a live change patches in place without
- * a new read (value, box, focus, enabled, selected, checked, expanded,
- * required, read-only).
+ * a new read (value, text selection, box, focus, enabled, selected, checked,
+ * expanded, required, read-only).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { LOCAL_KEYS } from "./element.ts";
- * assert.deepEqual(LOCAL_KEYS, ["v", "b", "f", "e", "s", "chk", "exp", "req", "ro"]);
+ * assert.deepEqual(LOCAL_KEYS, ["v", "sel", "b", "f", "e", "s", "chk", "exp", "req", "ro"]);
  * ```
  */
 export const LOCAL_KEYS: readonly (keyof Element)[] = keysWhere("local");

@@ -624,6 +624,8 @@ function flags(el: Element | FlatElement, max: number, noise: boolean, out: stri
   if (el.sec) out.push("secure");
   if (el.ro) out.push("readonly");
   if (el.sort) out.push(`sort=${el.sort}`);
+  // A selection says what the next keys replace; a bare caret is left to JSON and diffs.
+  if (el.sel && el.sel[0] !== el.sel[1]) out.push(`sel=${el.sel[0]}..${el.sel[1]}`);
   if (el.lv !== undefined) out.push(`lv=${el.lv}`);
   if (el.min !== undefined && el.max !== undefined && !noise) {
     out.push(`range=${el.min}..${el.max}`);

@@ -136,6 +136,7 @@ function changeValue(key: string, v: unknown): string {
   if (v === null || v === undefined) return "none";
   if (typeof v === "string") return quote(v, 120);
   if (key === "b" && Array.isArray(v)) return `(${v.join(",")})`;
+  if (key === "sel" && Array.isArray(v)) return `${v[0]}..${v[1]}`;
   if (Array.isArray(v)) return v.join(",");
   return String(v);
 }

@@ -176,6 +176,16 @@ function ownElement(o: unknown, at: string): Element {
   const vt = optString(o, "vt", at);
   if (vt !== undefined && !el.sec) el.vt = vt;
   if (o.sort === "ascending" || o.sort === "descending" || o.sort === "other") el.sort = o.sort;
+  if (o.sel !== undefined && !el.sec) {
+    const sel = o.sel;
+    if (
+      !Array.isArray(sel) || sel.length !== 2 ||
+      !sel.every((n) => Number.isInteger(n) && n >= 0) || sel[0] > sel[1]
+    ) {
+      throw invalid(`${place(at)}.sel must be [start, end], two offsets, start first`);
+    }
+    el.sel = [sel[0], sel[1]];
+  }
   if (o.a !== undefined) {
     if (!Array.isArray(o.a) || !o.a.every((x) => typeof x === "string")) {
       throw invalid(`${place(at)}.a must be a list of action names`);

@@ -437,3 +437,16 @@ Deno.test("render: a new unlabeled part prints what a read prints of it, not its
     '+ [-|group/start] btn "Start"',
   ]);
 });
+
+Deno.test("trim: a caret that came with the focus, or moved with the typed text, says nothing", () => {
+  const changes: Change[] = [
+    { type: "changed", ref: "name", i: 3, changes: { f: [false, true], sel: [null, [0, 0]] } },
+    { type: "changed", ref: "bio", i: 4, changes: { v: ["", "abc"], sel: [[0, 0], [3, 3]] } },
+    { type: "changed", ref: "doc", i: 5, changes: { sel: [[17, 17], [0, 17]] } },
+  ];
+  assert.deepEqual(trimChanges(changes), [
+    { type: "changed", ref: "name", i: 3, changes: { f: [false, true] } },
+    { type: "changed", ref: "bio", i: 4, changes: { v: ["", "abc"] } },
+    { type: "changed", ref: "doc", i: 5, changes: { sel: [[17, 17], [0, 17]] } },
+  ]);
+});

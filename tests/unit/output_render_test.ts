@@ -1151,3 +1151,22 @@ Deno.test("renderChanges: one figure changing in many rows (a live table) is one
       'proc-3/cpu t: "2.0" -> "2.5", …)\n',
   );
 });
+
+Deno.test("render: a text's selection is on its line and in its diff; a bare caret only in the diff", () => {
+  const doc = {
+    i: 8,
+    ref: "input",
+    r: "input" as const,
+    v: "Hello world hello",
+    sel: [12, 17] as [number, number],
+  };
+  assert.equal(elementLine(doc), '[8|input] input val="Hello world hello" sel=12..17');
+  assert.equal(elementLine({ ...doc, sel: [4, 4] }), '[8|input] input val="Hello world hello"');
+  assert.equal(
+    renderChanges(
+      [{ type: "changed", ref: "input", i: 8, changes: { sel: [[12, 17], [0, 5]] } }],
+      "agent",
+    ),
+    "~ [8|input] sel: 12..17 -> 0..5\n",
+  );
+});

@@ -19,7 +19,7 @@ function sample(): Element {
     el("window", "Notes", [
       el("toolbar", undefined, [el("btn", "Save", undefined, { a: ["press"], b: [1, 2, 3, 4] })]),
       el("form", undefined, [
-        el("input", "Title", undefined, { v: "Groceries", f: true }),
+        el("input", "Title", undefined, { v: "Groceries", f: true, sel: [0, 9] }),
         el("input", "PIN", undefined, { sec: true }),
         el("chk", "Pinned", undefined, { chk: "mixed", e: false }),
         el("slider", "Zoom", undefined, { v: "1.5", min: 0.5, max: 4, exp: false }),
@@ -180,4 +180,18 @@ Deno.test("parseSnapshot: absurd nesting is rejected, not a crash", () => {
 Deno.test("snapshot constants", () => {
   assert.equal(SNAPSHOT_FORMAT, "desktop-snapshot");
   assert.equal(SNAPSHOT_VERSION, 1);
+});
+
+Deno.test("parseSnapshot: a selection is two offsets, start first; a secure field keeps none", () => {
+  const withSel = (sel: unknown, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      app: "Notes",
+      root: { i: 1, r: "input", t: "Body", sel, ...extra },
+    });
+  assert.deepEqual(parseSnapshot(withSel([3, 8])).root.sel, [3, 8]);
+  assert.equal(parseSnapshot(withSel([3, 8], { sec: true })).root.sel, undefined);
+  invalid(withSel([8, 3]), ".sel must be [start, end]");
+  invalid(withSel("3..8"), ".sel must be [start, end]");
 });

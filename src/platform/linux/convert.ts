@@ -397,6 +397,7 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
   }
   const vt = valueText(node);
   if (vt && el.v !== undefined && !secure && fold(vt) !== fold(el.v)) el.vt = vt;
+  if (node.selection && !secure) el.sel = node.selection;
   if (
     node.value && node.value.max > node.value.min && bounded(node.value) &&
     code !== R.SPLIT_PANE

@@ -164,6 +164,8 @@ export function eventExtent(kind: string): EventExtent | null {
     kind === "object:property-change:accessible-description" ||
     kind === "object:property-change:accessible-value" ||
     kind === "object:value-changed" ||
+    kind === "object:text-caret-moved" ||
+    kind === "object:text-selection-changed" ||
     kind === "window:activate" ||
     kind === "window:deactivate"
   ) return "node";

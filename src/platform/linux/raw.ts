@@ -71,6 +71,61 @@ export function readsText(
   return leaf && !(NAMED_TEXT_ROLES.has(node.role) && node.name !== "");
 }
 
+/**
+ * Whether the caret and text selection of a node are read: an editable text
+ * (not a password field) that has the focus, or that holds many lines (a
+ * document: its search bar's Next button selects in it while the bar keeps
+ * the focus). Two round trips each, for a handful of nodes.
+ *
+ * @param node the node (role, interfaces, states)
+ * @returns true to read its selection
+ * @example
+ * ```ts
+ * import { readsSelection } from "./raw.ts";
+ * const doc = { role: 61, interfaces: ["org.a11y.atspi.Text", "org.a11y.atspi.EditableText"], states: [0, 0] as [number, number] };
+ * console.log(readsSelection(doc), readsSelection({ ...doc, states: [1 << 17, 0] })); // false true
+ * ```
+ */
+export function readsSelection(
+  node: Pick<AtspiRawNode, "role" | "interfaces" | "states">,
+): boolean {
+  if (node.role === ROLE_PASSWORD_TEXT) return false;
+  if (!node.interfaces.includes("org.a11y.atspi.EditableText")) return false;
+  if (!node.interfaces.includes("org.a11y.atspi.Text")) return false;
+  const [low] = node.states;
+  return ((low >>> STATE_FOCUSED) & 1) === 1 || ((low >>> STATE_MULTI_LINE) & 1) === 1;
+}
+
+/** AtspiStateType bits {@link readsSelection} looks at (both in the low word). */
+const STATE_FOCUSED = 12;
+const STATE_MULTI_LINE = 17;
+
+/**
+ * A text's selection as kept: the first selected range, else the caret as an
+ * empty range; undefined when the app says neither.
+ *
+ * @param caret the caret offset (-1 when unknown)
+ * @param range the first selected range, if any
+ * @returns `[start, end]`, start first
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { selectionOf } from "./raw.ts";
+ * assert.deepEqual(selectionOf(17, [17, 12]), [12, 17]);
+ * assert.deepEqual(selectionOf(4, undefined), [4, 4]);
+ * assert.equal(selectionOf(-1, undefined), undefined);
+ * ```
+ */
+export function selectionOf(
+  caret: number,
+  range: [number, number] | undefined,
+): [number, number] | undefined {
+  if (range && range[0] >= 0 && range[1] >= 0 && range[0] !== range[1]) {
+    return range[0] <= range[1] ? range : [range[1], range[0]];
+  }
+  return Number.isInteger(caret) && caret >= 0 ? [caret, caret] : undefined;
+}
+
 /** Roles whose object attributes say something printed: heading (level), landmark and scroll pane (xml-roles: their kind, a tab panel). */
 const ATTRIBUTE_ROLES: ReadonlySet<number> = new Set([
   ATSPI_ROLE.HEADING,
@@ -175,6 +230,11 @@ export interface AtspiRawNode {
   actions?: string[];
   /** Text content, when the object implements Text (capped in length). */
   text?: string;
+  /**
+   * The text's selection (start, end), or its caret as an empty range, when
+   * read (see {@link readsSelection}).
+   */
+  selection?: [number, number];
   /** Current/min/max value, when the object implements Value. */
   value?: { current: number; min: number; max: number; text?: string };
   /**

@@ -22,7 +22,9 @@ import {
   PASSIVE_ROLES,
   readsAttributes,
   readsLinkRange,
+  readsSelection,
   readsText,
+  selectionOf,
   TEXT_CAP,
   TRUNCATION_MARK,
 } from "./raw.ts";
@@ -166,6 +168,10 @@ export function readNode(n: Native, acc: Ptr, bounds: boolean): AtspiRawNode {
     const failed = n.err.take() !== null;
     const leaf = !failed && kids === 0 && !hasState(states, 31 /* MANAGES_DESCENDANTS */);
     if (readsText(node, leaf)) node.text = optional(() => readText(n, acc));
+    if (readsSelection(node)) {
+      const sel = optional(() => readSelection(n, acc));
+      if (sel) node.selection = sel;
+    }
   }
   if (readsAttributes(node)) {
     const attrs = optional(() => readAttributes(n, acc));
@@ -281,6 +287,27 @@ function readText(n: Native, acc: Ptr): string | undefined {
     "read text",
   );
   return count > TEXT_CAP ? head + TRUNCATION_MARK : head;
+}
+
+/** A text's selection, or its caret as an empty range (see {@link selectionOf}). */
+function readSelection(n: Native, acc: Ptr): [number, number] | undefined {
+  using text = n.own(n.sym.atspi_accessible_get_text_iface(acc));
+  if (!text) return undefined;
+  const caret = n.sym.atspi_text_get_caret_offset(text.ptr, n.err.buf);
+  n.check("read caret");
+  const count = n.sym.atspi_text_get_n_selections(text.ptr, n.err.buf);
+  n.check("read selections");
+  let range: [number, number] | undefined;
+  if (count > 0) {
+    const r = n.sym.atspi_text_get_selection(text.ptr, 0, n.err.buf);
+    n.check("read selection");
+    if (r !== null) {
+      const v = new Deno.UnsafePointerView(r);
+      range = [v.getInt32(0), v.getInt32(4)];
+      n.free(r);
+    }
+  }
+  return selectionOf(caret, range);
 }
 
 function readAttributes(n: Native, acc: Ptr): Record<string, string> | undefined {

@@ -23,6 +23,8 @@ export const WATCHED_EVENTS: readonly string[] = [
   "object:property-change:accessible-description",
   "object:value-changed",
   "object:text-changed",
+  "object:text-caret-moved",
+  "object:text-selection-changed",
   "object:selection-changed",
   // A tree view that manages its descendants announces its rows only by these (no
   // children-changed): observe reacts to a new row at once, not on its safety read.
@@ -70,7 +72,7 @@ const NODE_LOCAL_PROPERTIES: ReadonlySet<string> = new Set([
  * @returns true for events a re-read of the source alone covers
  */
 export function isNodeLocal(type: string): boolean {
-  if (type === "object:value-changed" || type.startsWith("object:text-changed")) return true;
+  if (type === "object:value-changed" || type.startsWith("object:text-")) return true;
   if (NODE_LOCAL_PROPERTIES.has(type)) return true;
   const state = /^object:state-changed:(.+)$/.exec(type)?.[1];
   return state !== undefined && NODE_LOCAL_STATES.has(state);

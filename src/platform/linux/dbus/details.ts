@@ -14,7 +14,9 @@ import {
   PASSIVE_ROLES,
   readsAttributes,
   readsLinkRange,
+  readsSelection,
   readsText,
+  selectionOf,
   TEXT_CAP,
 } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
@@ -127,6 +129,7 @@ export function plan(node: AtspiRawNode, bounds: boolean, leaf = false): string[
   if (has("Value")) out.push("value");
   // Secrets stay secret: a password field's text is never read.
   if (readsText(node, leaf)) out.push("text");
+  if (readsSelection(node)) out.push("selection");
   if (readsAttributes(node) || VALUE_ATTRIBUTE_ROLES.has(node.role)) out.push("attributes");
   if (node.name === "" && (LABELLABLE_ROLES.has(node.role) || editable)) out.push("labelledBy");
   if (wantsLabelFor(node)) out.push("labelFor");
@@ -305,6 +308,19 @@ async function fetchOne(
             )
             : whole,
         );
+        return;
+      }
+      case "selection": {
+        const m = await getProperties(call, p, ATSPI + "Text", ["CaretOffset"]);
+        const caret = Number(m.get("CaretOffset") ?? -1);
+        const [count] = await call(p, ATSPI + "Text", "GetNSelections");
+        let range: [number, number] | undefined;
+        if (Number(count) > 0) {
+          const [start, end] = await call(p, ATSPI + "Text", "GetSelection", "i", [0]);
+          range = [Number(start), Number(end)];
+        }
+        const sel = selectionOf(caret, range);
+        if (sel) node.selection = sel;
         return;
       }
       case "attributes": {
