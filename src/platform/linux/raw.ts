@@ -84,19 +84,27 @@ export function readsText(
  * import { readsSelection } from "./raw.ts";
  * const doc = { role: 61, interfaces: ["org.a11y.atspi.Text", "org.a11y.atspi.EditableText"], states: [0, 0] as [number, number] };
  * console.log(readsSelection(doc), readsSelection({ ...doc, states: [1 << 17, 0] })); // false true
+ * // Chromium's field: Text and the EDITABLE and FOCUSED states, no EditableText.
+ * const field = { role: 79, interfaces: ["org.a11y.atspi.Text"], states: [(1 << 7) | (1 << 12), 0] as [number, number] };
+ * console.log(readsSelection(field)); // true
  * ```
  */
 export function readsSelection(
   node: Pick<AtspiRawNode, "role" | "interfaces" | "states">,
 ): boolean {
   if (node.role === ROLE_PASSWORD_TEXT) return false;
-  if (!node.interfaces.includes("org.a11y.atspi.EditableText")) return false;
   if (!node.interfaces.includes("org.a11y.atspi.Text")) return false;
   const [low] = node.states;
-  return ((low >>> STATE_FOCUSED) & 1) === 1 || ((low >>> STATE_MULTI_LINE) & 1) === 1;
+  const bit = (n: number) => ((low >>> n) & 1) === 1;
+  // Chromium's text fields say EDITABLE and have no EditableText interface.
+  if (!node.interfaces.includes("org.a11y.atspi.EditableText") && !bit(STATE_EDITABLE)) {
+    return false;
+  }
+  return bit(STATE_FOCUSED) || bit(STATE_MULTI_LINE);
 }
 
-/** AtspiStateType bits {@link readsSelection} looks at (both in the low word). */
+/** AtspiStateType bits {@link readsSelection} looks at (all in the low word). */
+const STATE_EDITABLE = 7;
 const STATE_FOCUSED = 12;
 const STATE_MULTI_LINE = 17;
 
