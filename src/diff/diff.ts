@@ -34,6 +34,7 @@ import {
 } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
+import { isSilentField } from "./noise.ts";
 import { unprintedParts } from "../output/agent_line.ts";
 
 /** One difference between two reads. */
@@ -208,7 +209,8 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
       if (k === "v" && (prev.sec || el.sec)) continue;
       const a = fieldValue(prev, k);
       const b = fieldValue(el, k);
-      if (!same(a, b)) (changes ??= {})[k] = [a, b];
+      // A caret read because its field has the focus comes and goes with it: no change.
+      if (!same(a, b) && !(k === "sel" && isSilentField(k, a, b))) (changes ??= {})[k] = [a, b];
     }
     if (changes) {
       const ch = { type: "changed" as const, ref: el.ref, i: el.i, changes };

@@ -51,15 +51,14 @@ export function visibleText(v: unknown): string {
  * assert.equal(isSilentField("t", "", null), true);
  * assert.equal(isSilentField("t", "Save", "Saved"), false);
  * assert.equal(isSilentField("sel", null, [4, 4]), true); // the caret came with the focus
+ * assert.equal(isSilentField("sel", [0, 13], null), true); // the selection left with it
  * assert.equal(isSilentField("sel", [4, 4], [0, 4]), false);
  * ```
  */
 export function isSilentField(key: string, before: unknown, after: unknown): boolean {
-  // A caret read because its field has the focus comes and goes with the focus: it says
-  // nothing the focus change does not (a selection, or a caret that moved, does).
-  if (key === "sel") {
-    return (isBareCaret(before) && after == null) || (before == null && isBareCaret(after));
-  }
+  // A field's selection is read while it has the focus (a document's always): one that comes
+  // or goes with the focus says nothing the focus change does not (one that moved does).
+  if (key === "sel") return before == null || after == null;
   return TEXT_FIELDS.has(key) && visibleText(before) === visibleText(after);
 }
 
