@@ -34,7 +34,7 @@ import {
 } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
-import { isSilentField } from "./noise.ts";
+import { isSilentField } from "./silent.ts";
 import { unprintedParts } from "../output/agent_line.ts";
 
 /** One difference between two reads. */
