@@ -6,38 +6,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { runCliOk } from "../harness/cli.ts";
-
-interface FlatEl {
-  ref: string;
-  r: string;
-  t?: string;
-  v?: string;
-  e?: boolean;
-}
-
-/** Runs the CLI and fails the test with its output when it does not exit 0. */
-async function flat(d: TestDesktop): Promise<FlatEl[]> {
-  const res = await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
-  return JSON.parse(res.stdout).elements as FlatEl[];
-}
-
-/** Polls reads until `pick` finds an element (the UI settles on its own time). */
-async function waitFor(
-  d: TestDesktop,
-  what: string,
-  pick: (els: FlatEl[]) => FlatEl | undefined,
-): Promise<FlatEl> {
-  const until = Date.now() + 20_000;
-  let last: FlatEl[] = [];
-  while (Date.now() < until) {
-    last = await flat(d);
-    const hit = pick(last);
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what} never appeared; last read: ${JSON.stringify(last.slice(0, 40))}`);
-}
+import { runCliOk, waitForElement } from "../harness/cli.ts";
 
 /** The app's window titles as pyatspi (the independent witness) sees them. */
 async function witnessTitles(d: TestDesktop): Promise<string[]> {
@@ -70,7 +39,11 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const path = `${dir}/saved.txt`;
     try {
-      const editor = await waitFor(d, "the text view", (els) => els.find((e) => e.r === "input"));
+      const editor = await waitForElement(
+        d,
+        "the text view",
+        (els) => els.find((e) => e.r === "input"),
+      );
       // The action reports its effect: the text view's value, old and new.
       const typed = await runCliOk(d, [
         "type",
@@ -85,21 +58,21 @@ Deno.test({
       assert.ok(typed.stdout.includes(`|${editor.ref}] v: `), typed.stdout);
       assert.ok(typed.stdout.includes(`-> "hello corpus"`), typed.stdout);
 
-      const saveAs = await waitFor(
+      const saveAs = await waitForElement(
         d,
         "File > Save As",
         (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
       );
       await runCliOk(d, ["click", "--app", d.appName, "--ref", saveAs.ref]);
 
-      const name = await waitFor(
+      const name = await waitForElement(
         d,
         "the dialog's Name field",
         (els) => els.find((e) => e.r === "input" && e.t === "Name:"),
       );
       await runCliOk(d, ["set-value", "--app", d.appName, "--ref", name.ref, "--value", ""]);
       await runCliOk(d, ["type", "--app", d.appName, "--ref", name.ref, "--text", path]);
-      const save = await waitFor(
+      const save = await waitForElement(
         d,
         "the enabled Save button",
         (els) => els.find((e) => e.r === "btn" && e.t === "Save" && e.e !== false),
@@ -117,7 +90,7 @@ Deno.test({
       assert.match(text, /hello corpus/);
 
       // And the app is alive: pyatspi sees the window titled after the file, and so do we.
-      const win = await waitFor(
+      const win = await waitForElement(
         d,
         "the renamed window",
         (els) => els.find((e) => e.r === "window" && (e.t ?? "").includes("saved.txt")),
@@ -127,15 +100,19 @@ Deno.test({
 
       // The named action is the same press: Save As again through `action`, then a key
       // into the dialog (Escape closes it), and the app still answers.
-      const again = await waitFor(
+      const again = await waitForElement(
         d,
         "File > Save As",
         (els) => els.find((e) => e.r === "menuitem" && e.t === "Save As..."),
       );
       await runCliOk(d, ["action", "--app", d.appName, "--ref", again.ref, "--name", "click"]);
-      await waitFor(d, "the dialog", (els) => els.find((e) => e.r === "input" && e.t === "Name:"));
+      await waitForElement(
+        d,
+        "the dialog",
+        (els) => els.find((e) => e.r === "input" && e.t === "Name:"),
+      );
       await runCliOk(d, ["key", "--app", d.appName, "Escape"]);
-      await waitFor(
+      await waitForElement(
         d,
         "the dialog to close",
         (els) => els.some((e) => e.t === "Name:") ? undefined : els[0],

@@ -7,40 +7,8 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { runCliOk } from "../harness/cli.ts";
+import { type FlatElement, runCliOk, waitForElement } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
-
-interface FlatEl {
-  ref: string;
-  r: string;
-  t?: string;
-  d?: string;
-  v?: string;
-  sel?: [number, number];
-}
-
-/** The app's elements, flat, as JSON. */
-async function flat(d: TestDesktop): Promise<FlatEl[]> {
-  const res = await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
-  return JSON.parse(res.stdout).elements as FlatEl[];
-}
-
-/** Polls reads until `pick` finds an element. */
-async function waitFor(
-  d: TestDesktop,
-  what: string,
-  pick: (els: FlatEl[]) => FlatEl | undefined,
-): Promise<FlatEl> {
-  const until = Date.now() + 20_000;
-  let last: FlatEl[] = [];
-  while (Date.now() < until) {
-    last = await flat(d);
-    const hit = pick(last);
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${what} never appeared; last read: ${JSON.stringify(last.slice(0, 40))}`);
-}
 
 /** The first selected range of every multi-line editable text, as pyatspi sees it. */
 function witnessSelections(d: TestDesktop): Promise<Array<[number, number] | null>> {
@@ -66,7 +34,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     await using d = await startDesktop({ app: "featherpad" });
-    const doc = await waitFor(d, "the document", (els) => els.find((e) => e.r === "input"));
+    const doc = await waitForElement(d, "the document", (els) => els.find((e) => e.r === "input"));
     await runCliOk(d, [
       "type",
       "--app",
@@ -85,13 +53,13 @@ Deno.test({
     assert.match(read.stdout, /input val="Hello world hello" (focused )?sel=0\.\.17/, read.stdout);
 
     // The search bar: typing "hello" into it, then Next, selects a match in the document.
-    const search = await waitFor(
+    const search = await waitForElement(
       d,
       "the search field",
       (els) => els.find((e) => e.r === "input" && e.d === "Search..."),
     );
     await runCliOk(d, ["type", "--app", d.appName, "--ref", search.ref, "--text", "hello"]);
-    const next = await waitFor(
+    const next = await waitForElement(
       d,
       "the Next button",
       (els) => els.find((e) => e.r === "btn" && (e.d ?? "").startsWith("Next")),
@@ -111,7 +79,7 @@ Deno.test({
       const els = JSON.parse(
         (await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json", ...extra]))
           .stdout,
-      ).elements as FlatEl[];
+      ).elements as FlatElement[];
       assert.deepEqual(els.find((e) => e.ref === doc.ref)?.sel, [start, end], extra.join(" "));
     }
   },

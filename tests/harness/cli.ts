@@ -84,3 +84,51 @@ export function cliError(
   if (!line) throw new Error(`no JSON error on stderr (exit ${res.code}): ${res.stderr}`);
   return JSON.parse(line);
 }
+
+/** An element of a flat JSON read, with the fields the e2e tests look at. */
+export interface FlatElement {
+  ref: string;
+  r: string;
+  t?: string;
+  d?: string;
+  v?: string;
+  e?: boolean;
+  sel?: [number, number];
+}
+
+/**
+ * The app's elements as a flat JSON read (`read --flat --format json`).
+ *
+ * @param d the test desktop
+ * @returns the elements, in document order
+ */
+export async function readFlat(d: TestDesktop): Promise<FlatElement[]> {
+  const res = await runCliOk(d, ["read", "--app", d.appName, "--flat", "--format", "json"]);
+  return JSON.parse(res.stdout).elements as FlatElement[];
+}
+
+/**
+ * Polls flat reads until `pick` finds an element (the UI settles on its own
+ * time), for at most 20 s; the failure says what never appeared and what the
+ * last read held.
+ *
+ * @param d the test desktop
+ * @param what what is waited for, for the failure message
+ * @param pick finds the element in a read
+ * @returns the element found
+ */
+export async function waitForElement(
+  d: TestDesktop,
+  what: string,
+  pick: (els: FlatElement[]) => FlatElement | undefined,
+): Promise<FlatElement> {
+  const until = Date.now() + 20_000;
+  let last: FlatElement[] = [];
+  while (Date.now() < until) {
+    last = await readFlat(d);
+    const hit = pick(last);
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} never appeared; last read: ${JSON.stringify(last.slice(0, 40))}`);
+}
