@@ -96,6 +96,12 @@ export interface ElementHabits {
   itemActionIsNotAClick?: boolean;
   /** The app misses Shift on the first shifted key it gets (Qt on X11). */
   missesFirstShift?: boolean;
+  /**
+   * An item of a list, table or tree whose typed keys select and search (GTK): text goes in
+   * only through its editor, which an editable item opens when clicked once selected, and
+   * which the tree may not show (GTK 3's cell editor is reached by focus events alone).
+   */
+  itemKeysSearch?: boolean;
 }
 
 /** What the accessibility API says of one element now (read afresh, never from the last read). */

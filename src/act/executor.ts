@@ -27,6 +27,7 @@ import {
   clickRoutes,
   noSettableValue,
   parseNumber,
+  parseToggle,
   pickAction,
   PRESS_ACTIONS,
   refuseDisabled,
@@ -43,6 +44,9 @@ const CHUNK_STALL_MS = 300;
 
 /** How long the keyboard focus may take to arrive (ms). */
 const FOCUS_WAIT_MS = 600;
+
+/** How long an item's editor may take to open and take the focus (ms). */
+const EDITOR_OPEN_WAIT_MS = 1000;
 
 /** How long a menu or popup may take to open (ms). */
 const MENU_OPEN_WAIT_MS = 1500;
@@ -64,6 +68,14 @@ export interface ExecuteOptions {
   focusedGuess?: boolean;
   /** Blocks the thread for `ms` (tests pass a clock that does not sleep). */
   sleep?: (ms: number) => void;
+}
+
+/**
+ * Whether keys typed into the element would select and search rather than enter text: an item
+ * of a toolkit whose lists do so ({@link ElementHabits.itemKeysSearch}) that is no text itself.
+ */
+function keysWouldSearch(f: ElementFacts): boolean {
+  return f.habits.itemKeysSearch === true && !f.editableText && !f.editable && !f.keyboardText;
 }
 
 /** Blocks the thread (actions are synchronous native sequences). */
@@ -608,6 +620,7 @@ class Execution {
    * where the app takes it, else select-all and delete, as a user would).
    */
   type(f: ElementFacts, text: string, replace: boolean): ActionResult {
+    if (keysWouldSearch(f)) return this.typeIntoItem(f, text, replace);
     if (this.noInput() && f.editableText) return this.typeWithoutKeys(text, replace);
     let moved: boolean;
     try {
@@ -643,6 +656,54 @@ class Execution {
       throw e;
     }
     return { via: "input", detail };
+  }
+
+  /**
+   * Types into an item of a list, table or tree whose keys would select rows and search
+   * ({@link ElementHabits.itemKeysSearch}), as a user edits one: selected, clicked once more to
+   * open its editor, typed into (over its text for a replace), and committed with Return. The
+   * editor is known by the item losing the keyboard focus to it: GTK 3's is in no tree. An item
+   * that opens no editor gets no keys (ACTION_NOT_SUPPORTED, nothing typed): select-all and
+   * letters typed into a list would select rows and search, not enter text.
+   */
+  typeIntoItem(f: ElementFacts, text: string, replace: boolean): ActionResult {
+    this.focusForKeys(f, false);
+    // Twice at most: the first click may select it, or land while its list scrolls it into view.
+    // Never a double click, which would open the item: the input waits out the double-click time
+    // after a click on the same spot (src/platform/linux/input.ts).
+    for (let tries = 0; tries < 2 && this.el.facts().focused; tries++) {
+      this.input.click(this.visiblePoint(this.el), "left", 1);
+      this.waitFor(() => !this.el.facts().focused, EDITOR_OPEN_WAIT_MS);
+    }
+    if (this.el.facts().focused) {
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        `keys typed into a ${f.role} select rows and search, and clicked once selected it ` +
+          "opened no editor: nothing was typed (the clicks left it selected)",
+        {
+          suggestion: "The item may not be editable here: look for a field, a Rename or Edit " +
+            "button or menu item, or a dialog the app edits it in (read the app)",
+          details: { role: f.role },
+        },
+      );
+    }
+    // The editor holds the item's text, all of it selected as it opens (GTK): typing replaces it.
+    if (replace) this.input.key(this.primary("a"), 1);
+    else this.input.key({ mods: [], key: "end" }, 1);
+    if (text === "") this.input.key({ mods: [], key: "backspace" }, 1);
+    typeInChunks({
+      text,
+      deadline: this.deadline,
+      send: (chunk) => typeWithKeys(this.input, chunk),
+      check: () => this.el.settle(),
+    });
+    this.input.key({ mods: [], key: "return" }, 1);
+    this.el.settle();
+    return {
+      via: "input",
+      detail: `keyboard, in the editor a click on the selected ${f.role} opened` +
+        `${replace ? ", over its text" : ""}; Return to commit`,
+    };
   }
 
   /**
@@ -786,6 +847,10 @@ class Execution {
 
   /** Sets text, a number, a toggle state, a selected state or an option, by what the element is. */
   setValue(el: ElementDelegate, f: ElementFacts, value: string): ActionResult {
+    // An item's text is set in its editor; true and false still select it.
+    if (keysWouldSearch(f) && parseToggle(value) === undefined) {
+      return this.typeIntoItem(f, value, true);
+    }
     const words = value.trim();
     // A value in words ("March") on a slider or spin button that shows one: found with its keys.
     if (

@@ -51,7 +51,8 @@ export type DesktopApp =
   | "gedit"
   | "java-swing"
   | "gtk3-script"
-  | "qt6-script";
+  | "qt6-script"
+  | "gtk3-demo";
 
 /** Options of {@link startDesktop}. */
 export interface DesktopOptions {
@@ -158,6 +159,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "java-swing": "java",
   "gtk3-script": "python3",
   "qt6-script": "python3",
+  "gtk3-demo": "gtk3-demo",
 };
 
 /** The repository root (for running cli.ts and the probe). */
@@ -558,6 +560,13 @@ function appCommand(
         cmd: "konsole",
         args: ["--separate", "--workdir", dir],
         env: { ...qtAppEnv(dir), SHELL: "/bin/sh", PS1: "$ " },
+      };
+    case "gtk3-demo":
+      // GTK 3's own demos; `url` names the one to run alone (`editable_cells`).
+      return {
+        cmd: "gtk3-demo",
+        args: opts.url ? ["--run", opts.url] : [],
+        env: { GSETTINGS_BACKEND: "memory", HOME: dir },
       };
     case "galculator":
       // GTK 3: settings in a home of its own.

@@ -546,3 +546,62 @@ Deno.test("executor click: a row out of view whose list moves is placed again, n
   assert.deepEqual(late.sent, ["click 40,90 left x1", "park"]);
   assert.match(late.result.unverified ?? "", /may have landed on the row/);
 });
+
+/**
+ * A GTK list's cell whose click, once it is selected, opens an editor that takes the focus
+ * (`opens`), or nothing; returns the result, or the error, and the input sent.
+ */
+function editCell(action: Action, opens: boolean) {
+  const el = fakeElement({
+    role: "cell",
+    name: "eggs",
+    focused: true,
+    habits: { itemKeysSearch: true },
+  });
+  const sent: string[] = [];
+  const rec = recordingInput(sent);
+  const input: InputDelegate = {
+    ...rec,
+    click: (p, button, count) => {
+      rec.click(p, button, count);
+      if (opens) el.state.focused = false;
+    },
+  };
+  try {
+    return { result: executeOnElement(el, () => input, action, { sleep: () => {} }), sent };
+  } catch (e) {
+    return { error: e as DesktopError, sent };
+  }
+}
+
+Deno.test("type into a GTK list's cell: a click opens its editor, the text goes over its text, Return commits", () => {
+  const { result, sent } = editCell({ kind: "type", text: "Kiwis", replace: true }, true);
+  assert.equal(result?.via, "input");
+  assert.match(result?.detail ?? "", /in the editor .*over its text; Return to commit/);
+  assert.deepEqual(sent, [
+    "click 10,10 left x1",
+    "key ctrl+a x1",
+    "type Kiwis",
+    "key return x1",
+    "park",
+  ]);
+});
+
+Deno.test("type appends in a cell's editor; set-value sets the text; true still selects", () => {
+  assert.deepEqual(
+    editCell({ kind: "type", text: " (ripe)" }, true).sent,
+    ["click 10,10 left x1", "key end x1", "type  (ripe)", "key return x1", "park"],
+  );
+  assert.deepEqual(
+    editCell({ kind: "set-value", value: "Lemons" }, true).sent,
+    ["click 10,10 left x1", "key ctrl+a x1", "type Lemons", "key return x1", "park"],
+  );
+  assert.equal(editCell({ kind: "set-value", value: "true" }, true).sent.length, 0);
+});
+
+Deno.test("type into a GTK list's cell that opens no editor: ACTION_NOT_SUPPORTED, no key sent", () => {
+  const { error, sent } = editCell({ kind: "type", text: "abc", replace: true }, false);
+  assert.equal(error?.code, "ACTION_NOT_SUPPORTED");
+  assert.match(error?.message ?? "", /opened no editor: nothing was typed/);
+  assert.deepEqual(sent, ["click 10,10 left x1", "click 10,10 left x1"]);
+});

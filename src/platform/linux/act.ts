@@ -303,6 +303,7 @@ export class LinuxElement implements ElementDelegate {
         actionBlocksOnModal: hasXDisplay() && actionsRunInDispatch(tk),
         itemActionIsNotAClick: ITEM_ROLES.has(code) && (isGtk(tk) || isQt(tk)),
         missesFirstShift: missesFirstShift(tk),
+        itemKeysSearch: ITEM_ROLES.has(code) && isGtk(tk),
       },
     };
   }
