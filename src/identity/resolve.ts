@@ -669,15 +669,21 @@ export function changesAsLastRead(
   );
 }
 
-/** The id the last read gave an element with this ref, role, label (and native id). */
+/**
+ * The id the last read gave an element with this ref and role, and with its label (and native
+ * id, when both know it), or with the very same native object under a label that changed since
+ * (a cell an earlier action edited, with no read in between).
+ */
 function lastReadId(
   el: { ref?: string; r: string; t?: string; nid?: string },
   run: StoredRead | null,
 ): number | undefined {
   if (!run) return undefined;
   return storedByRef(run).get(el.ref)?.find((s) =>
-    s.r === el.r && s.t === el.t &&
-    (s.nid === undefined || el.nid === undefined || s.nid === el.nid)
+    s.r === el.r &&
+    (s.t === el.t
+      ? s.nid === undefined || el.nid === undefined || s.nid === el.nid
+      : s.nid !== undefined && s.nid === el.nid)
   )?.i;
 }
 

@@ -348,6 +348,44 @@ Deno.test("an action's changes carry the last read's ids, never the fresh reads'
   assert.ok(text.includes("- [19|menubar/file]"), text);
 });
 
+Deno.test("an action's changes keep the last read's id of a cell whose text an earlier action changed", () => {
+  // The last read showed the cell as 255 "eggs"; a set-value since made it "Lemons" (no read in
+  // between); this action makes it "Lemons (ripe)". Same ref, same native object: still 255, as
+  // the action's own line says.
+  const run = {
+    app: { name: "App", pid: 1 },
+    readAt: "2026-01-01T00:00:00Z",
+    elements: [
+      { i: 255, ref: "table/6/product", r: "cell", t: "eggs", nid: "c6", path: "table" },
+      { i: 256, ref: "table/7/product", r: "cell", t: "milk", nid: "c7", path: "table" },
+    ],
+  };
+  const before: Element = {
+    i: 1,
+    ref: "table",
+    r: "table",
+    c: [
+      { i: 40, ref: "table/6/product", r: "cell", t: "Lemons", nid: "c6" },
+      { i: 41, ref: "table/7/product", r: "cell", t: "Pears", nid: "c9" },
+    ],
+  };
+  const changes = changesAsLastRead(
+    [
+      {
+        type: "changed",
+        ref: "table/6/product",
+        i: 40,
+        changes: { t: ["Lemons", "Lemons (ripe)"] },
+      },
+      { type: "changed", ref: "table/7/product", i: 41, changes: { t: ["Pears", "Plums"] } },
+    ],
+    before,
+    run,
+  );
+  // Another object under the same ref with another text is not the one the last read showed.
+  assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [255, 0]);
+});
+
 Deno.test("an action's changes never show one last-read id twice (a newcomer took an old twin ref)", () => {
   // The last read showed group.6 as 47; the action put a new group first, so the old one is
   // group.11 now (changed) and the newcomer is group.6 (added).
