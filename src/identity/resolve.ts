@@ -639,9 +639,11 @@ export function changesAsLastRead(
   // A twin's `.N` names the element the last read gave it only while as many twins are there:
   // one that came or went before it shifted the index (a process monitor's rows of one name).
   let counts: Map<string, number> | null = null;
-  const twinsHeld = (ref: string) => {
+  const twinsHeld = (ref: string, nid?: string) => {
     const base = indexedBase(ref);
     if (base === undefined || !run) return true;
+    // The very object the last read gave this ref is that element, however many twins came.
+    if (nid !== undefined && storedByRef(run).get(ref)?.some((s) => s.nid === nid)) return true;
     counts ??= twinCounts(locateAll(before));
     const stored = storedByRef(run).get(ref)?.[0]?.n;
     return stored === undefined || stored === counts.get(base);
@@ -649,14 +651,14 @@ export function changesAsLastRead(
   const ids = new Map<Change, number>();
   for (const ch of changes) {
     if (ch.type === "removed") {
-      const held = twinsHeld(ch.ref);
-      ids.set(ch, held ? claim(lastReadId({ ...beforeEl(ch.ref), ...ch }, run)) : 0);
+      const was = { ...beforeEl(ch.ref), ...ch };
+      ids.set(ch, twinsHeld(ch.ref, was.nid) ? claim(lastReadId(was, run)) : 0);
     } else if (ch.type === "changed") {
       // A renamed element had its old ref before the action.
       const ref = ch.changes.ref?.[0];
       const old = typeof ref === "string" ? ref : ch.ref;
-      const was = twinsHeld(old) ? beforeEl(old) : undefined;
-      ids.set(ch, claim(was && lastReadId(was, run)));
+      const was = beforeEl(old);
+      ids.set(ch, claim(was && twinsHeld(old, was.nid) ? lastReadId(was, run) : undefined));
     }
   }
   return changes.map((ch): Change =>

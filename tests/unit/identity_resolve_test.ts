@@ -386,6 +386,39 @@ Deno.test("an action's changes keep the last read's id of a cell whose text an e
   assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [255, 0]);
 });
 
+Deno.test("an action's changes keep the last read's id of a twin whose object is the one that read showed", () => {
+  // The last read showed two groups of a row (n: 2); a third came since (an editable label's
+  // editor). group.1 is still the object that read showed as 166: its id holds.
+  const run = {
+    app: { name: "App", pid: 1 },
+    readAt: "2026-01-01T00:00:00Z",
+    elements: [
+      { i: 166, ref: "string/group.1", r: "group", nid: "g1", n: 2, path: "" },
+      { i: 167, ref: "string/group.2", r: "group", nid: "g2", n: 2, path: "" },
+    ],
+  };
+  const before: Element = {
+    i: 1,
+    ref: "string",
+    r: "row",
+    c: [
+      { i: 5, ref: "string/group.1", r: "group", nid: "g1" },
+      { i: 6, ref: "string/group.2", r: "group", nid: "g9" },
+      { i: 7, ref: "string/group.3", r: "group", nid: "g2" },
+    ],
+  };
+  const changes = changesAsLastRead(
+    [
+      { type: "changed", ref: "string/group.1", i: 5, changes: { v: ["a", "b"] } },
+      { type: "changed", ref: "string/group.2", i: 6, changes: { v: ["c", "d"] } },
+    ],
+    before,
+    run,
+  );
+  // group.2 is another object now (the index shifted): no id rather than 167.
+  assert.deepEqual(changes.map((c) => c.type === "added" ? c.el.i : c.i), [166, 0]);
+});
+
 Deno.test("an action's changes never show one last-read id twice (a newcomer took an old twin ref)", () => {
   // The last read showed group.6 as 47; the action put a new group first, so the old one is
   // group.11 now (changed) and the newcomer is group.6 (added).
