@@ -236,10 +236,14 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   /** For each line of a lone element added or removed: its kind, and what to sample of it. */
   const lone = new Map<number, LoneLine>();
   const loneLine = (sign: string, ref: string, role: string, text: string, t?: string) => {
+    const place = containerOf(ref);
     lone.set(lines.length, {
-      kind: `${sign} ${role}\u0000${containerOf(ref)}`,
+      kind: `${sign} ${role}\u0000${place}`,
+      // Without a label, its ref in that place (a row's key).
       sample: t
         ? JSON.stringify(t.length > SAMPLE_CHARS ? `${t.slice(0, SAMPLE_CHARS)}…` : t)
+        : place
+        ? ref.slice(place.length + 1)
         : ref,
     });
     lines.push(text);
@@ -253,7 +257,11 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         // ref (JSONL keeps boxes).
         if (top(ch) !== undefined || unprinted(ch, ch.el)) break;
         const whole = linesOf(ch.ref);
-        if (whole) {
+        if (whole?.length === 1 && !whole[0].leaf) {
+          // A part a read prints on one line (a row and its cells): many of one place (a
+          // filter cleared, a list scrolled) are one line.
+          loneLine("+", ch.ref, ch.el.r, `+ ${whole[0].line}`, ch.el.t);
+        } else if (whole) {
           for (const { line, leaf } of whole) {
             if (leaf?.ref) loneLine("+", leaf.ref, leaf.r, `+ ${line}`, leaf.t);
             else lines.push(`+ ${line}`);
@@ -279,9 +287,12 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         const held = isAnonymous(el) ? printedInside(ch.ref) : [];
         if (held.length && held.length <= REMOVED_LISTED) {
           for (const m of held) loneLine("-", m.ref ?? "", m.r, `- ${elementLine(m)}`, m.t);
-        } else {
-          const first = held.length ? `, first ${heldSample(held[0])}` : "";
+        } else if (held.length) {
+          const first = `, first ${heldSample(held[0])}`;
           lines.push(`- ${elementLine(el)}${gone(ch).replace(/\)$/, `${first})`)}`);
+        } else {
+          // Many rows of one place (a filter took them away) are one line.
+          loneLine("-", ch.ref, ch.r, `- ${elementLine(el)}${gone(ch)}`, ch.t);
         }
         break;
       }

@@ -1114,6 +1114,62 @@ Deno.test("renderChanges: many lone elements of one kind in one place are one li
   assert.equal(renderChanges(texts(20), "jsonl").trimEnd().split("\n").length, 20);
 });
 
+Deno.test("renderChanges: many rows a filter took away are one line naming the first (not a line each)", () => {
+  const keys = Array.from({ length: 12 }, (_, k) => `setting-${k + 1}`);
+  const gone: Change[] = keys.flatMap((key, k) => [
+    { type: "removed" as const, ref: `table/list/${key}`, i: 60 + k * 3, r: "row" },
+    {
+      type: "removed" as const,
+      ref: `table/list/${key}/cell`,
+      i: 61 + k * 3,
+      r: "cell",
+      up: `table/list/${key}`,
+    },
+    {
+      type: "removed" as const,
+      ref: `table/list/${key}/txt`,
+      i: 62 + k * 3,
+      r: "txt",
+      t: key,
+      up: `table/list/${key}`,
+    },
+  ]);
+  assert.equal(
+    renderChanges([
+      { type: "changed", ref: "form/input", i: 0, changes: { v: [undefined, "double"] } },
+      ...gone,
+    ], "agent"),
+    '~ [-|form/input] v: none -> "double"\n' +
+      "- 12 row in table/list (setting-1, setting-2, setting-3, …)\n",
+  );
+  // A few are each a line, with what they held.
+  assert.equal(
+    renderChanges(gone.slice(0, 6), "agent"),
+    "- [60|table/list/setting-1] row (and 2 inside)\n- [63|table/list/setting-2] row (and 2 inside)\n",
+  );
+  // The filter cleared: as many rows back, one line again; two are each printed as a read does.
+  const back = gone.map((ch): Change =>
+    ch.type === "removed"
+      ? {
+        type: "added",
+        ref: ch.ref,
+        el: { i: 0, r: ch.r as Role, ...(ch.t ? { t: ch.t } : {}) },
+        ...(ch.up ? { up: ch.up } : {}),
+      }
+      : ch
+  );
+  assert.equal(
+    renderChanges(back, "agent"),
+    "+ 12 row in table/list (setting-1, setting-2, setting-3, …): read --scope-ref table/list " +
+      "to see them\n",
+  );
+  assert.equal(
+    renderChanges(back.slice(0, 6), "agent"),
+    '+ [-|table/list/setting-1] row: "" | "setting-1"\n' +
+      '+ [-|table/list/setting-2] row: "" | "setting-2"\n',
+  );
+});
+
 Deno.test("renderChanges: one figure changing in many rows (a live table) is one line; the row's own change stays", () => {
   const cpu = (n: number): Change[] =>
     Array.from({ length: n }, (_, k) => ({
