@@ -222,6 +222,11 @@ export interface ElementDelegate {
   chooseOption(name: string): ActionResult | null;
   /** The popup it controls (ARIA's aria-controls), or null. */
   controlled(): ElementDelegate | null;
+  /**
+   * Optional: the list of options a popup shows inside it while open (GTK 4's drop-down holds
+   * its popover's list view, with no relation naming it), or null when none is there.
+   */
+  popupInside?(): ElementDelegate | null;
   /** Its popup's options by name (for a controlled popup). */
   optionNames(): string[];
   /** Its option at `index` (for a controlled popup). */

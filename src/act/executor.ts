@@ -45,6 +45,15 @@ const CHUNK_STALL_MS = 300;
 /** How long the keyboard focus may take to arrive (ms). */
 const FOCUS_WAIT_MS = 600;
 
+/** Items a list scrolls into view when they take the focus. */
+const ITEMS_FOCUSED_INTO_VIEW: ReadonlySet<string> = new Set([
+  "cell",
+  "row",
+  "listitem",
+  "option",
+  "treeitem",
+]);
+
 /** How long an item's editor may take to open and take the focus (ms). */
 const EDITOR_OPEN_WAIT_MS = 1000;
 
@@ -459,7 +468,8 @@ class Execution {
     };
     const scrolled = quietly(() => el.scrollIntoView()) ? shown() : null;
     if (scrolled) return scrolled;
-    if (el.facts().role === "cell" && quietly(() => (el.grabFocus(), true))) {
+    // An item its list does not scroll to on request comes in when it takes the focus.
+    if (ITEMS_FOCUSED_INTO_VIEW.has(el.facts().role) && quietly(() => (el.grabFocus(), true))) {
       const focused = shown();
       if (focused) return focused;
     }
@@ -1018,21 +1028,37 @@ class Execution {
    * controls no popup.
    */
   chooseFromPopup(el: ElementDelegate, value: string): ActionResult | null {
-    let popup = el.controlled();
-    if (!popup || !popup.showing()) {
+    // A popup it holds is there only while open (GTK 4's drop-down); one it controls may be
+    // there closed (ARIA), so it must show.
+    let inside = false;
+    const open = () => {
+      const held = el.popupInside?.() ?? null;
+      inside = held !== null;
+      if (held) return held;
+      const controlled = el.controlled();
+      return controlled?.showing() ? controlled : null;
+    };
+    let popup = open();
+    let opened = false;
+    if (!popup) {
       this.pointerClick(el, "left", 1);
-      this.waitFor(() => {
-        popup = el.controlled();
-        return popup !== null && popup.showing();
-      }, MENU_OPEN_WAIT_MS);
+      opened = true;
+      this.waitFor(() => (popup = open()) !== null, MENU_OPEN_WAIT_MS);
+      popup ??= el.controlled();
       if (!popup) return null;
     }
     const shown: ElementDelegate = popup;
-    const names = shown.optionNames();
+    // Options come in as the popup fills.
+    let names: string[] = [];
+    this.waitFor(
+      () => (names = shown.optionNames()).some((x) => x.trim() !== ""),
+      MENU_OPEN_WAIT_MS,
+    );
     const want = value.trim().toLowerCase();
     const index = names.findIndex((x) => x.trim().toLowerCase() === want);
     if (index < 0) {
-      this.input.key({ mods: [], key: "escape" }, 1); // leave it as it was: closed
+      // Left as it was: closed when this opened it.
+      if (opened) this.input.key({ mods: [], key: "escape" }, 1);
       el.settle();
       const offered = names.filter((x) => x.trim() !== "");
       throw new DesktopError("ELEMENT_NOT_FOUND", `no option named "${value}"`, {
@@ -1042,10 +1068,37 @@ class Execution {
         details: { options: offered.slice(0, 50) },
       });
     }
+    // The boxes of a popup's items may be off where the popup is its own surface (GTK 4 on X11:
+    // a click there lands on another item), and the popup holds the keyboard: keys pick it.
+    const keyed = inside ? this.pickWithKeys(shown, index) : null;
+    if (keyed) return { ...keyed, detail: `${opened ? "popup opened, " : ""}${keyed.detail}` };
     const option = shown.option(index);
     if (!option) return null;
     this.pointerClick(option, "left", 1);
-    return { via: "input", detail: "popup opened, option clicked" };
+    return { via: "input", detail: opened ? "popup opened, option clicked" : "option clicked" };
+  }
+
+  /**
+   * Picks the option at `index` of an open popup list with the keys, as a keyboard user does:
+   * from the option that holds the focus, Down or Up to it, then Return. Null when no option of
+   * the list holds the focus (the keys would go elsewhere).
+   */
+  pickWithKeys(list: ElementDelegate, index: number): ActionResult | null {
+    const count = list.optionNames().length;
+    let focused = -1;
+    for (let i = 0; i < count && focused < 0; i++) {
+      if (quietly(() => list.option(i)?.facts().focused ?? false)) focused = i;
+    }
+    if (focused < 0) return null;
+    const steps = index - focused;
+    if (steps !== 0) this.input.key({ mods: [], key: steps > 0 ? "down" : "up" }, Math.abs(steps));
+    this.input.key({ mods: [], key: "return" }, 1);
+    return {
+      via: "input",
+      detail: `keys: ${
+        steps === 0 ? "" : `${steps > 0 ? "Down" : "Up"} x${Math.abs(steps)}, `
+      }Return`,
+    };
   }
 
   /** Brings the element into view (no amount), or turns the wheel `amount` notches over it. */

@@ -52,7 +52,8 @@ export type DesktopApp =
   | "java-swing"
   | "gtk3-script"
   | "qt6-script"
-  | "gtk3-demo";
+  | "gtk3-demo"
+  | "gtk4-demo";
 
 /** Options of {@link startDesktop}. */
 export interface DesktopOptions {
@@ -160,6 +161,7 @@ const APP_BINARIES: Record<DesktopApp, string> = {
   "gtk3-script": "python3",
   "qt6-script": "python3",
   "gtk3-demo": "gtk3-demo",
+  "gtk4-demo": "gtk4-demo",
 };
 
 /** The repository root (for running cli.ts and the probe). */
@@ -567,6 +569,13 @@ function appCommand(
         cmd: "gtk3-demo",
         args: opts.url ? ["--run", opts.url] : [],
         env: { GSETTINGS_BACKEND: "memory", HOME: dir },
+      };
+    case "gtk4-demo":
+      // GTK 4's own demos; `url` names the one to run alone (`dropdown`).
+      return {
+        cmd: "gtk4-demo",
+        args: opts.url ? ["--run", opts.url] : [],
+        env: { GSETTINGS_BACKEND: "memory", HOME: dir, GSK_RENDERER: "cairo" },
       };
     case "galculator":
       // GTK 3: settings in a home of its own.

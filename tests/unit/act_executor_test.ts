@@ -15,7 +15,7 @@ import {
   type FakeElementSpec,
   recordingInput,
 } from "../../src/act/testing.ts";
-import type { InputDelegate } from "../../src/act/delegates.ts";
+import type { ElementDelegate, InputDelegate } from "../../src/act/delegates.ts";
 import type { Action, ActionResult } from "../../src/platform/provider.ts";
 
 /** Runs one action on a fake element; returns the result, the element's calls and the input. */
@@ -604,4 +604,41 @@ Deno.test("type into a GTK list's cell that opens no editor: ACTION_NOT_SUPPORTE
   assert.equal(error?.code, "ACTION_NOT_SUPPORTED");
   assert.match(error?.message ?? "", /opened no editor: nothing was typed/);
   assert.deepEqual(sent, ["click 10,10 left x1", "click 10,10 left x1"]);
+});
+
+Deno.test("set-value on a drop-down that holds its popup (GTK 4): opened, the option picked with the keys from the focused one", () => {
+  const fonts = ["Cantarell", "C059", "Nimbus Sans", "DejaVu Sans"];
+  let open = false;
+  const list: ElementDelegate = {
+    ...fakeElement({ role: "list", optionNames: fonts }),
+    option: (i) => fakeElement({ role: "listitem", name: fonts[i], focused: i === 1 }),
+  };
+  // Its own options are none (the popup is not there closed): the popup is opened to choose.
+  const combo: ElementDelegate = {
+    ...fakeElement({ role: "combo", combo: true, options: true, optionNames: [] }),
+    popupInside: () => open ? list : null,
+  };
+  const sent: string[] = [];
+  const rec = recordingInput(sent);
+  const input: InputDelegate = {
+    ...rec,
+    click: (p, b, c) => {
+      rec.click(p, b, c);
+      open = true;
+    },
+  };
+  const run = (value: string) =>
+    executeOnElement(combo, () => input, { kind: "set-value", value }, { sleep: () => {} });
+  const r = run("DejaVu Sans");
+  assert.equal(r.detail, "popup opened, keys: Down x2, Return");
+  assert.deepEqual(sent, ["click 10,10 left x1", "key down x2", "key return x1", "park"]);
+  // Already open: Up from the focused option; none by that name lists the ones there are.
+  sent.length = 0;
+  assert.equal(run("Cantarell").detail, "keys: Up x1, Return");
+  assert.throws(
+    () => run("Helvetica"),
+    (e: DesktopError) =>
+      e.code === "ELEMENT_NOT_FOUND" &&
+      /Cantarell, C059, Nimbus Sans, DejaVu Sans/.test(e.suggestion ?? ""),
+  );
 });

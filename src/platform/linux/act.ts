@@ -88,6 +88,14 @@ const SCROLLING_ROLES: ReadonlySet<number> = new Set([
   R.LIST_BOX,
 ]);
 
+/** Lists a popup shows its options in. */
+const OPTION_LIST_ROLES: ReadonlySet<number> = new Set([R.LIST, R.LIST_BOX, R.MENU]);
+
+/** How deep, and through how many objects, a popup's list is looked for inside its owner. */
+const POPUP_SEARCH_DEPTH = 8;
+/** See {@link POPUP_SEARCH_DEPTH}. */
+const POPUP_SEARCH_NODES = 400;
+
 /** Items a single click selects: list item, table cell, table row, tree item. */
 const ITEM_ROLES: ReadonlySet<number> = new Set([
   R.LIST_ITEM,
@@ -765,6 +773,54 @@ export class LinuxElement implements ElementDelegate {
     return found ? new LinuxElement(n, found, this.#held) : null;
   }
 
+  popupInside(): ElementDelegate | null {
+    const n = this.#n;
+    let budget = POPUP_SEARCH_NODES;
+    const search = (acc: Ptr, depth: number): Ptr | null => {
+      const count = Math.min(n.sym.atspi_accessible_get_child_count(acc, n.err.buf), 50);
+      if (!optional(() => (n.check("read children"), true))) return null;
+      for (let i = 0; i < count && budget-- > 0; i++) {
+        const c = n.own(n.sym.atspi_accessible_get_child_at_index(acc, i, n.err.buf));
+        if (!optional(() => (n.check("read child"), true)) || !c) continue;
+        const role = n.sym.atspi_accessible_get_role(c.ptr, n.err.buf);
+        const kids = n.sym.atspi_accessible_get_child_count(c.ptr, n.err.buf);
+        if (OPTION_LIST_ROLES.has(role) && kids > 0) return this.#keep(c);
+        const deeper = depth > 0 ? search(c.ptr, depth - 1) : null;
+        c[Symbol.dispose]();
+        if (deeper) return deeper;
+      }
+      return null;
+    };
+    const found = optional(() => search(this.#acc, POPUP_SEARCH_DEPTH)) ?? null;
+    // A closed popover may stay among its owner's children (GTK 4), said visible, with the box it
+    // had: open is what its owner says, expanded or its button pressed.
+    return found && (optional(() => this.#popupToggled()) ?? false)
+      ? new LinuxElement(n, found, this.#held)
+      : null;
+  }
+
+  /** Whether it, or a button of its own, says its popup is open: expanded, pressed or checked. */
+  #popupToggled(): boolean {
+    const n = this.#n;
+    const open = (acc: Ptr) => {
+      using set = n.own(n.sym.atspi_accessible_get_state_set(acc));
+      const words = set ? stateWords(set.ptr) : [0, 0] as [number, number];
+      return hasState(words, ATSPI_STATE.EXPANDED) || hasState(words, ATSPI_STATE.PRESSED) ||
+        hasState(words, ATSPI_STATE.CHECKED);
+    };
+    if (open(this.#acc)) return true;
+    const count = Math.min(n.sym.atspi_accessible_get_child_count(this.#acc, n.err.buf), 4);
+    n.check("read children");
+    for (let i = 0; i < count; i++) {
+      using c = n.own(n.sym.atspi_accessible_get_child_at_index(this.#acc, i, n.err.buf));
+      n.check("read child");
+      if (!c) continue;
+      const role = n.sym.atspi_accessible_get_role(c.ptr, n.err.buf);
+      if ((role === R.PUSH_BUTTON || role === R.TOGGLE_BUTTON) && open(c.ptr)) return true;
+    }
+    return false;
+  }
+
   focusInPopup(): boolean {
     const popup = this.controlled() as LinuxElement | null;
     return popup ? popup.#holdsFocus(3) : false;
@@ -1047,6 +1103,7 @@ function readRange(
   }) ?? undefined;
 }
 
+/** The names of an object's children; an unnamed one (a GTK 4 list item) by the text inside it. */
 function childNames(n: Native, acc: Ptr): string[] {
   const count = n.sym.atspi_accessible_get_child_count(acc, n.err.buf);
   n.check("read children");
@@ -1054,7 +1111,26 @@ function childNames(n: Native, acc: Ptr): string[] {
   for (let i = 0; i < count; i++) {
     using c = n.own(n.sym.atspi_accessible_get_child_at_index(acc, i, n.err.buf));
     n.check("read child");
-    out.push(c ? n.str(n.sym.atspi_accessible_get_name(c.ptr, n.err.buf), "read name") : "");
+    out.push(c ? labelWithin(n, c.ptr, ITEM_LABEL_DEPTH) : "");
   }
   return out;
+}
+
+/** How deep an unnamed item's label is looked for (GTK 4: item, box, label). */
+const ITEM_LABEL_DEPTH = 3;
+
+/** An object's name, or the first name found inside it within `depth` levels ("" for none). */
+function labelWithin(n: Native, acc: Ptr, depth: number): string {
+  const own = n.str(n.sym.atspi_accessible_get_name(acc, n.err.buf), "read name");
+  if (own.trim() && !isToolkitClassName(own.trim())) return own;
+  if (depth <= 0) return "";
+  const count = Math.min(n.sym.atspi_accessible_get_child_count(acc, n.err.buf), 4);
+  n.check("read children");
+  for (let i = 0; i < count; i++) {
+    using c = n.own(n.sym.atspi_accessible_get_child_at_index(acc, i, n.err.buf));
+    n.check("read child");
+    const inside = c ? labelWithin(n, c.ptr, depth - 1) : "";
+    if (inside) return inside;
+  }
+  return "";
 }
