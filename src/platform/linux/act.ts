@@ -40,7 +40,13 @@ import {
 import { keysymFor, MODIFIER_MASKS } from "./keys.ts";
 import { type Native, objectId, type Owned, type Ptr, stateWords } from "./native.ts";
 import { optional, readActions, readExtents } from "./walk.ts";
-import { ensureAppFocused, windowOrigin } from "./windows.ts";
+import {
+  ensureAppFocused,
+  type PopupPlace,
+  popupPlace,
+  popupSurfaces,
+  windowOrigin,
+} from "./windows.ts";
 import { X11 } from "./x11.ts";
 import { OPENABLE_MENU_ROLES } from "./atspi_roles.ts";
 import { waylandInput } from "./wayland/mod.ts";
@@ -512,8 +518,9 @@ export class LinuxElement implements ElementDelegate {
     held: DisposableStack,
   ): "self" | { cur: Ptr; deadEnd: boolean } | null {
     const n = this.#n;
-    // Under Wayland the app answers in its window's coordinates.
-    const [ox, oy] = hasXDisplay() ? [0, 0] : this.#windowOrigin();
+    // Under Wayland the app answers in its window's coordinates; in a popup it does not place
+    // (GTK 4 on X11), in the coordinates its boxes are in.
+    const [ox, oy] = hasXDisplay() ? this.#popup()?.delta ?? [0, 0] : this.#windowOrigin();
     const at = { x: screen.x - ox, y: screen.y - oy };
     let cur: Ptr | null = this.#topLevelAcc(held);
     let deadEnd = false;
@@ -950,6 +957,8 @@ export class LinuxElement implements ElementDelegate {
     if (!hasXDisplay()) return this.#origin = this.#waylandOrigin();
     this.#origin = [0, 0];
     if (!boxesRelativeToWindow(this.#toolkit())) return this.#origin;
+    const popup = this.#popup();
+    if (popup) return this.#origin = popup.delta;
     const top = this.#topWindowAsReported();
     if (!top?.box || top.box[0] !== 0 || top.box[1] !== 0) return this.#origin;
     const pid = this.#n.sym.atspi_accessible_get_process_id(this.#acc, this.#n.err.buf);
@@ -1006,7 +1015,42 @@ export class LinuxElement implements ElementDelegate {
   /** Screen box of the top-level window that holds the element (not its own). */
   #windowBox(): Bounds | undefined {
     if (this.#isTopLevel()) return undefined;
-    return this.#topWindow()?.box;
+    return this.#popup()?.box ?? this.#topWindow()?.box;
+  }
+
+  #popupFound: { delta: [number, number]; box: Bounds } | null | undefined;
+
+  /**
+   * The popup surface the element shows in, where that is a window of its own that the app's
+   * boxes do not place (GTK 4 on X11 reports a popover's items as if the popover sat at its
+   * owner, tens of pixels from where it shows: a click there lands on another item): what to
+   * add to its boxes, and the surface's box. Found by size among the app's popup windows on the
+   * X display; null when the element is in none.
+   */
+  #popup(): { delta: [number, number]; box: Bounds } | null {
+    if (this.#popupFound !== undefined) return this.#popupFound;
+    this.#popupFound = null;
+    if (!hasXDisplay() || !boxesRelativeToWindow(this.#toolkit())) return null;
+    const n = this.#n;
+    const pid = n.sym.atspi_accessible_get_process_id(this.#acc, n.err.buf);
+    if (!optional(() => (n.check("read process id"), true))) return null;
+    const surfaces = popupSurfaces(pid);
+    if (!surfaces.length) return null;
+    using held = new DisposableStack();
+    let best: PopupPlace | null = null;
+    let cur: Ptr = this.#acc;
+    for (let depth = 0; depth < 64; depth++) {
+      const parent = held.use(n.own(n.sym.atspi_accessible_get_parent(cur, n.err.buf)));
+      if (!optional(() => (n.check("read parent"), true)) || !parent) break;
+      const role = n.sym.atspi_accessible_get_role(parent.ptr, n.err.buf);
+      // The top-level window is the frame, not a popup in it.
+      if (role === ATSPI_ROLE.APPLICATION) break;
+      const box = readExtents(n, cur);
+      const place = box ? popupPlace(surfaces, box) : null;
+      if (place && (!best || place.off < best.off)) best = place;
+      cur = parent.ptr;
+    }
+    return this.#popupFound = best ? { delta: best.delta, box: best.surface } : null;
   }
 
   /** Whether the element is an app or one of its top-level windows (frame, dialog...). */

@@ -77,6 +77,8 @@ import {
   closeAppWindows,
   originAmong,
   pidsWithWindows,
+  placePopups,
+  popupSurfaces,
   untitledTitleAmong,
   windowAction,
 } from "./windows.ts";
@@ -421,6 +423,9 @@ export class LinuxProvider implements Provider {
           : null;
         if (origin) shiftBoxes(w, origin[0], origin[1]);
       }
+      // A popover shows in a window of its own, away from where the app says it is.
+      const popups = popupSurfaces(app.pid);
+      if (popups.length) placePopups(root, popups);
     }
     if (root.r === "window" && !root.t && window?.title) root.t = window.title;
     for (const w of root.r === "app" ? root.c ?? [] : []) {

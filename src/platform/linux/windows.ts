@@ -11,8 +11,9 @@
 
 import { DesktopError } from "../../errors.ts";
 import { SIZE_HINTS, X_EVENT, X_MASK, XEVENT_SIZE } from "../../ffi/x11.ts";
-import type { Bounds, WindowInfo } from "../../model/element.ts";
+import type { Bounds, Element, WindowInfo } from "../../model/element.ts";
 import type { WindowOp, WindowState } from "../provider.ts";
+import { shiftBoxes } from "./convert.ts";
 import { X11 } from "./x11.ts";
 import { waylandSession } from "./wayland/mod.ts";
 
@@ -84,6 +85,122 @@ function clientsOf(x: X11, pid: number): Client[] {
     out.push({ win, title, b: geo.b, viewable: geo.viewable });
   }
   return out;
+}
+
+/** EWMH window types of the surfaces a toolkit opens over its windows (menus, popovers). */
+const POPUP_TYPES = [
+  "_NET_WM_WINDOW_TYPE_MENU",
+  "_NET_WM_WINDOW_TYPE_POPUP_MENU",
+  "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
+  "_NET_WM_WINDOW_TYPE_COMBO",
+];
+
+/**
+ * Where an app's popup surfaces lie on the screen: its viewable top-level X
+ * windows whose type says menu or popup (a GTK 4 popover is one, of its own
+ * size, placed by the toolkit). None without an X display.
+ *
+ * @param pid the app's process
+ * @returns their boxes
+ */
+export function popupSurfaces(pid: number): Bounds[] {
+  let x: X11;
+  try {
+    x = X11.shared();
+  } catch {
+    return []; // no X display
+  }
+  const types = new Set(POPUP_TYPES.map((t) => x.atom(t)));
+  const out: Bounds[] = [];
+  for (const win of x.children(x.root)) {
+    const pids = x.longs(win, "_NET_WM_PID");
+    if (pids.length === 0 || Number(pids[0]) !== pid) continue;
+    if (!x.longs(win, "_NET_WM_WINDOW_TYPE").some((t) => types.has(t))) continue;
+    const geo = x.geometry(win);
+    if (geo?.viewable) out.push(geo.b);
+  }
+  return out;
+}
+
+/** How far (px) a popup's box as the app reports it may be from its window's size. */
+const POPUP_SIZE_SLACK = 12;
+/** How far (px) from where a popup shows the app may report it (GTK 4: its owner's place). */
+const POPUP_PLACE_SLACK = 120;
+
+/** Where a box the app reports shows on screen: in a popup surface, moved by `delta`. */
+export interface PopupPlace {
+  /** What to add to the box, and to every box inside it. */
+  delta: [number, number];
+  /** The popup surface's box on the screen. */
+  surface: Bounds;
+  /** How far its size is from the surface's (px): the smaller, the surer. */
+  off: number;
+}
+
+/**
+ * The popup surface an element's reported box stands for: one of the app's
+ * popup windows ({@link popupSurfaces}) of its size, within a few pixels,
+ * near its reported place. GTK 4 on X11 reports a popover as if it sat at
+ * its owner, tens of pixels from its window: the window tells where it is.
+ *
+ * @param surfaces the app's popup windows on the screen
+ * @param box the element's box as the app reports it
+ * @returns where it shows, or null when no popup window is it
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { popupPlace } from "./windows.ts";
+ * // A drop-down's popover reported at its button, shown 26 px lower (with its shadow).
+ * const place = popupPlace([[17, 171, 191, 414]], [20, 145, 191, 408]);
+ * assert.deepEqual(place?.delta, [-3, 26]);
+ * assert.equal(popupPlace([[17, 171, 191, 414]], [20, 145, 400, 300]), null);
+ * assert.equal(popupPlace([[600, 500, 191, 414]], [20, 145, 191, 408]), null);
+ * ```
+ */
+export function popupPlace(surfaces: readonly Bounds[], box: Bounds): PopupPlace | null {
+  let best: PopupPlace | null = null;
+  for (const s of surfaces) {
+    const off = Math.max(Math.abs(s[2] - box[2]), Math.abs(s[3] - box[3]));
+    const delta: [number, number] = [s[0] - box[0], s[1] - box[1]];
+    if (off > POPUP_SIZE_SLACK || Math.max(...delta.map(Math.abs)) > POPUP_PLACE_SLACK) continue;
+    if (!best || off < best.off) best = { delta, surface: s, off };
+  }
+  return best;
+}
+
+/**
+ * Moves the boxes of each popover a read holds to where its popup window
+ * shows ({@link popupPlace}): the outermost part of a window whose box is a
+ * popup window's, each popup window once. Boxes of the windows themselves
+ * stay.
+ *
+ * @param root the app (or one window) as read, boxes on the screen as reported
+ * @param surfaces the app's popup windows on the screen ({@link popupSurfaces})
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { placePopups } from "./windows.ts";
+ * import type { Element } from "../../model/element.ts";
+ * const item: Element = { i: 4, r: "listitem", b: [32, 164, 167, 16] };
+ * const popover: Element = { i: 3, r: "group", b: [20, 145, 191, 408], c: [item] };
+ * const root: Element = { i: 1, r: "app", c: [{ i: 2, r: "window", b: [0, 0, 408, 315], c: [popover] }] };
+ * placePopups(root, [[17, 171, 191, 414]]);
+ * assert.deepEqual(item.b, [29, 190, 167, 16]);
+ * assert.deepEqual(root.c![0].b, [0, 0, 408, 315]);
+ * ```
+ */
+export function placePopups(root: Element, surfaces: readonly Bounds[]): void {
+  const left = [...surfaces];
+  const visit = (el: Element): void => {
+    const place = el.b && left.length ? popupPlace(left, el.b) : null;
+    if (place) {
+      shiftBoxes(el, place.delta[0], place.delta[1]);
+      left.splice(left.indexOf(place.surface), 1);
+      return;
+    }
+    for (const c of el.c ?? []) visit(c);
+  };
+  for (const w of root.r === "app" ? root.c ?? [] : [root]) for (const c of w.c ?? []) visit(c);
 }
 
 /**
