@@ -542,7 +542,7 @@ function alreadySet(action: Action, el: Element): boolean {
     return (on && el.chk === true) || (off && el.chk === false);
   }
   const v = el.v === undefined ? "" : String(el.v);
-  if (v.trim().toLowerCase() === want) return true;
+  if (v.trim().toLowerCase() === want || el.vt?.trim().toLowerCase() === want) return true;
   return want !== "" && Number.isFinite(Number(want)) && Number(v) === Number(want) && v !== "";
 }
 

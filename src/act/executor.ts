@@ -938,21 +938,39 @@ class Execution {
     const range = f.number?.min !== undefined && f.number?.max !== undefined
       ? { min: f.number.min, max: f.number.max }
       : undefined;
-    const presses = stepToValue({
-      want,
-      slider: f.ranged === "slider",
-      deadline: this.deadline,
-      ...(range ? { range } : {}),
-      read: () => {
-        const now = el.valueNow();
-        return now.text === undefined ? { value: now.value } : { value: now.value, text: now.text };
-      },
-      press: (key) => {
-        this.input.key(parseKeyChord(key), 1);
-        el.settle();
-      },
-    });
-    return { via: "input", detail: `keys: ${presses} presses, the app ignored the Value` };
+    const start = el.valueNow().value;
+    const restore = () => {
+      // Left as it was: its number set again where the keys could not bring it back (a spin
+      // button that wraps around).
+      if (Number.isFinite(start) && el.valueNow().value !== start) {
+        quietly(() => (el.setNumber(start), true));
+      }
+    };
+    let presses: number;
+    try {
+      presses = stepToValue({
+        want,
+        slider: f.ranged === "slider",
+        deadline: this.deadline,
+        ...(range ? { range } : {}),
+        read: () => {
+          const now = el.valueNow();
+          return now.text === undefined
+            ? { value: now.value }
+            : { value: now.value, text: now.text };
+        },
+        press: (key) => {
+          this.input.key(parseKeyChord(key), 1);
+          el.settle();
+        },
+      });
+    } catch (e) {
+      restore();
+      throw e;
+    }
+    // A value in words has no number to set: the keys are the way, not a fallback.
+    const why = typeof want === "number" ? ", the app ignored the Value" : "";
+    return { via: "input", detail: `keys: ${presses} presses${why}` };
   }
 
   /**

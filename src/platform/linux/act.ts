@@ -371,8 +371,19 @@ export class LinuxElement implements ElementDelegate {
     using val = n.own(n.sym.atspi_accessible_get_value_iface(this.#acc));
     const v = val ? n.sym.atspi_value_get_current_value(val.ptr, n.err.buf) : NaN;
     const value = n.err.take() === null ? v : NaN;
-    const text = this.#valueText();
+    const text = this.#valueText() ?? this.#shownValue();
     return text === undefined ? { value } : { value, text };
+  }
+
+  /**
+   * What a spin button shows for its number when that is words, not the number (GTK's month
+   * or time spin buttons: `March`, `01:30`): its field's text. Undefined when the field shows
+   * the number itself.
+   */
+  #shownValue(): string | undefined {
+    if (this.#role() !== R.SPIN_BUTTON) return undefined;
+    const shown = optional(() => this.textNow())?.trim();
+    return !shown || Number.isFinite(Number(shown)) ? undefined : shown;
   }
 
   textLength(): number {
