@@ -398,7 +398,9 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
   // A spin button that shows its number in words ("January", "01:30") reads as a slider with a
   // value text: its number is its value, what it shows its value text.
   let shown: string | undefined;
-  if (code === R.SPIN_BUTTON && el.v !== undefined && node.value && !Number.isFinite(Number(el.v))) {
+  if (
+    code === R.SPIN_BUTTON && el.v !== undefined && node.value && !Number.isFinite(Number(el.v))
+  ) {
     shown = el.v;
     el.v = formatNumber(node.value.current);
   }
