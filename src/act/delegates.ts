@@ -97,11 +97,16 @@ export interface ElementHabits {
   /** The app misses Shift on the first shifted key it gets (Qt on X11). */
   missesFirstShift?: boolean;
   /**
-   * An item of a list, table or tree whose typed keys select and search (GTK): text goes in
-   * only through its editor, which an editable item opens when clicked once selected, and
-   * which the tree may not show (GTK 3's cell editor is reached by focus events alone).
+   * An item of a list, table or tree whose typed keys select and search (GTK; Qt's list and
+   * tree items): text goes in only through its editor.
    */
   itemKeysSearch?: boolean;
+  /**
+   * An editable item opens its editor when clicked once selected, and the item loses the
+   * keyboard focus to it (GTK; GTK 3's editor is in no tree, reached by focus events alone).
+   * Without it (Qt, whose focus stays on the item) no editor is opened for the agent.
+   */
+  itemEditorByClick?: boolean;
 }
 
 /** What the accessibility API says of one element now (read afresh, never from the last read). */

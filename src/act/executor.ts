@@ -80,6 +80,27 @@ export interface ExecuteOptions {
 }
 
 /**
+ * The error for text aimed at a list's item that has no editor open: keys typed into it would
+ * select rows and search (select-all and Backspace would select every row and, in a file
+ * manager, go up a folder), so none is sent.
+ */
+function noItemEditor(f: ElementFacts, clicked: boolean): DesktopError {
+  return new DesktopError(
+    "ACTION_NOT_SUPPORTED",
+    `keys typed into a ${f.role} select rows and search` +
+      (clicked
+        ? ", and clicked once selected it opened no editor: nothing was typed (the clicks left " +
+          "it selected)"
+        : ": nothing was typed"),
+    {
+      suggestion: "Open its editor as the app does (F2, a Rename or Edit menu item, a double " +
+        "click), then `type` with no target; or look for a field or dialog that edits it",
+      details: { role: f.role },
+    },
+  );
+}
+
+/**
  * Whether keys typed into the element would select and search rather than enter text: an item
  * of a toolkit whose lists do so ({@link ElementHabits.itemKeysSearch}) that is no text itself.
  */
@@ -630,7 +651,9 @@ class Execution {
    * where the app takes it, else select-all and delete, as a user would).
    */
   type(f: ElementFacts, text: string, replace: boolean): ActionResult {
-    if (keysWouldSearch(f)) return this.typeIntoItem(f, text, replace);
+    // Aimed at by the agent; with no target, the keys go where the focus is (an editor the
+    // agent opened, which the tree may not show).
+    if (keysWouldSearch(f) && !this.opts.focusedGuess) return this.typeIntoItem(f, text, replace);
     if (this.noInput() && f.editableText) return this.typeWithoutKeys(text, replace);
     let moved: boolean;
     try {
@@ -677,6 +700,7 @@ class Execution {
    * letters typed into a list would select rows and search, not enter text.
    */
   typeIntoItem(f: ElementFacts, text: string, replace: boolean): ActionResult {
+    if (!f.habits.itemEditorByClick) throw noItemEditor(f, false);
     this.focusForKeys(f, false);
     // Twice at most: the first click may select it, or land while its list scrolls it into view.
     // Never a double click, which would open the item: the input waits out the double-click time
@@ -685,18 +709,7 @@ class Execution {
       this.input.click(this.visiblePoint(this.el), "left", 1);
       this.waitFor(() => !this.el.facts().focused, EDITOR_OPEN_WAIT_MS);
     }
-    if (this.el.facts().focused) {
-      throw new DesktopError(
-        "ACTION_NOT_SUPPORTED",
-        `keys typed into a ${f.role} select rows and search, and clicked once selected it ` +
-          "opened no editor: nothing was typed (the clicks left it selected)",
-        {
-          suggestion: "The item may not be editable here: look for a field, a Rename or Edit " +
-            "button or menu item, or a dialog the app edits it in (read the app)",
-          details: { role: f.role },
-        },
-      );
-    }
+    if (this.el.facts().focused) throw noItemEditor(f, true);
     // The editor holds the item's text, all of it selected as it opens (GTK): typing replaces it.
     if (replace) this.input.key(this.primary("a"), 1);
     else this.input.key({ mods: [], key: "end" }, 1);

@@ -556,7 +556,7 @@ function editCell(action: Action, opens: boolean) {
     role: "cell",
     name: "eggs",
     focused: true,
-    habits: { itemKeysSearch: true },
+    habits: { itemKeysSearch: true, itemEditorByClick: true },
   });
   const sent: string[] = [];
   const rec = recordingInput(sent);
@@ -641,4 +641,20 @@ Deno.test("set-value on a drop-down that holds its popup (GTK 4): opened, the op
       e.code === "ELEMENT_NOT_FOUND" &&
       /Cantarell, C059, Nimbus Sans, DejaVu Sans/.test(e.suggestion ?? ""),
   );
+});
+
+Deno.test("type into a Qt list's item: no editor to open by a click, ACTION_NOT_SUPPORTED with nothing sent; with no target the keys go where the focus is", () => {
+  const spec: FakeElementSpec = {
+    role: "listitem",
+    name: "beta.txt",
+    focused: true,
+    habits: { itemKeysSearch: true },
+  };
+  const aimed = fails(spec, { kind: "type", text: "delta.txt", replace: true });
+  assert.equal(aimed.code, "ACTION_NOT_SUPPORTED");
+  assert.match(aimed.message, /select rows and search: nothing was typed/);
+  assert.deepEqual((aimed as DesktopError & { sent?: string[] }).sent, []);
+  // The agent opened its editor (F2): the focus the app reports is still on the item.
+  const guessed = run(spec, { kind: "type", text: "delta" }, { focusedGuess: true });
+  assert.ok(guessed.sent.includes("type delta"), JSON.stringify(guessed.sent));
 });

@@ -317,7 +317,10 @@ export class LinuxElement implements ElementDelegate {
         actionBlocksOnModal: hasXDisplay() && actionsRunInDispatch(tk),
         itemActionIsNotAClick: ITEM_ROLES.has(code) && (isGtk(tk) || isQt(tk)),
         missesFirstShift: missesFirstShift(tk),
-        itemKeysSearch: ITEM_ROLES.has(code) && isGtk(tk),
+        // Qt's table views start editing on any key: only its lists and trees search.
+        itemKeysSearch: ITEM_ROLES.has(code) &&
+          (isGtk(tk) || (isQt(tk) && code !== R.TABLE_CELL)),
+        itemEditorByClick: ITEM_ROLES.has(code) && isGtk(tk),
       },
     };
   }
