@@ -334,13 +334,17 @@ function isInnerFrame(parent: Element, el: Element): boolean {
 
 /**
  * Whether a child is a spin box's or combo box's own line editor, saying its
- * value again (Qt: qpdfview's page spin box "1 / 17" holds an input "1 / 17").
+ * value (or value text) again (Qt: qpdfview's page spin box at 1, "1 / 17",
+ * holds an input "1 / 17").
  * The owner's line says it, and typing into the owner reaches the editor.
  */
 function isOwnEditor(owner: Element, kid: Element): boolean {
   if ((owner.r !== "spin" && owner.r !== "combo") || kid.r !== "input") return false;
   if (owner.v === undefined || kid.t || kid.c?.length || hasState(kid)) return false;
-  return !hasInformativeActions(kid) && fold(kid.v ?? "") === fold(owner.v);
+  // The editor shows the value as the owner's value text says it ("1 / 17" for page 1).
+  const says = fold(kid.v ?? "");
+  return !hasInformativeActions(kid) &&
+    (says === fold(owner.v) || (owner.vt !== undefined && says === fold(owner.vt)));
 }
 
 /** Bars that group what they hold: unlabeled and holding nothing that prints, they say nothing. */

@@ -3,8 +3,9 @@
  * through by refs only. On the way:
  * - its tool bars are titled with Qt's mnemonic marker ("&File", "&Edit"):
  *   they read "File" and "Edit";
- * - the page spin box holds its own line editor saying the same "1 / 3":
- *   the spin box's line says it once.
+ * - the page spin box (its number 1, shown as "1 / 3": its value text)
+ *   holds its own line editor saying the same "1 / 3": the spin box's line
+ *   says it once.
  * Witness: pyatspi reads the tool bars' names and the spin box's value.
  */
 
@@ -41,7 +42,7 @@ Deno.test({
 
       const read = await eventually("the document open", async () => {
         const out = (await runCliOk(d, ["read", "--pid", pid])).stdout;
-        return out.includes('val="1 / 3"') ? out : undefined;
+        return out.includes('valtext="1 / 3"') ? out : undefined;
       });
       assert.match(read, /\[\d+\|edit\] toolbar "Edit"\n/, read);
       assert.doesNotMatch(read, /"&/, read);
@@ -52,7 +53,7 @@ Deno.test({
       await runCliOk(d, ["click", "--pid", pid, "--ref", "next-page"]);
       await eventually("page 3", async () => (await page()) === 3 || undefined);
       const last = (await runCliOk(d, ["read", "--pid", pid, "--scope-ref", "edit"])).stdout;
-      assert.match(last, /spin val="3 \/ 3"/, last);
+      assert.match(last, /spin val="3" valtext="3 \/ 3"/, last);
     } finally {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
