@@ -952,13 +952,6 @@ class Execution {
       ? { min: f.number.min, max: f.number.max }
       : undefined;
     const start = el.valueNow().value;
-    const restore = () => {
-      // Left as it was: its number set again where the keys could not bring it back (a spin
-      // button that wraps around).
-      if (Number.isFinite(start) && el.valueNow().value !== start) {
-        quietly(() => (el.setNumber(start), true));
-      }
-    };
     let presses: number;
     try {
       presses = stepToValue({
@@ -978,7 +971,11 @@ class Execution {
         },
       });
     } catch (e) {
-      restore();
+      // Left as it was: its number set again where the keys could not bring it back (a spin
+      // button that wraps around).
+      if (Number.isFinite(start) && el.valueNow().value !== start) {
+        quietly(() => (el.setNumber(start), true));
+      }
       throw e;
     }
     // A value in words has no number to set: the keys are the way, not a fallback.
@@ -1101,7 +1098,7 @@ class Execution {
     }
     // The boxes of a popup's items may be off where the popup is its own surface (GTK 4 on X11:
     // a click there lands on another item), and the popup holds the keyboard: keys pick it.
-    const keyed = inside ? this.pickWithKeys(shown, index) : null;
+    const keyed = inside ? this.pickWithKeys(shown, index, names.length) : null;
     if (keyed) return { ...keyed, detail: `${opened ? "popup opened, " : ""}${keyed.detail}` };
     const option = shown.option(index);
     if (!option) return null;
@@ -1112,10 +1109,9 @@ class Execution {
   /**
    * Picks the option at `index` of an open popup list with the keys, as a keyboard user does:
    * from the option that holds the focus, Down or Up to it, then Return. Null when no option of
-   * the list holds the focus (the keys would go elsewhere).
+   * the list's `count` holds the focus (the keys would go elsewhere).
    */
-  pickWithKeys(list: ElementDelegate, index: number): ActionResult | null {
-    const count = list.optionNames().length;
+  pickWithKeys(list: ElementDelegate, index: number, count: number): ActionResult | null {
     let focused = -1;
     for (let i = 0; i < count && focused < 0; i++) {
       if (quietly(() => list.option(i)?.facts().focused ?? false)) focused = i;

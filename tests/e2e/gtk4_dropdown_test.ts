@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { hasDesktopTools, startDesktop, type TestDesktop } from "../harness/desktop.ts";
-import { cliError, runCli, runCliOk, waitForElement } from "../harness/cli.ts";
+import { cliError, type FlatElement, runCli, runCliOk, waitForElement } from "../harness/cli.ts";
 import { pyatspiJson } from "../harness/pyatspi.ts";
 
 /** The third drop-down's shown choice, the spin button's value and whether a popover is up. */
@@ -34,6 +34,15 @@ print(json.dumps({"fonts": fonts, "spin": spin, "open": open}))
   );
 }
 
+/** The demo's drop-down of fonts, as it starts (showing "Cantarell"). */
+function fontsDropDown(d: TestDesktop): Promise<FlatElement> {
+  return waitForElement(
+    d,
+    "the fonts drop-down",
+    (els) => els.find((e) => e.r === "combo" && e.v === "Cantarell"),
+  );
+}
+
 Deno.test({
   name: "gtk4-demo drop-down: set-value opens its popover and picks the item by its label, with " +
     "the keys; an unknown one lists the items and closes it (pyatspi agrees)",
@@ -42,11 +51,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     await using d = await startDesktop({ app: "gtk4-demo", url: "dropdown" });
-    const fonts = await waitForElement(
-      d,
-      "the fonts drop-down",
-      (els) => els.find((e) => e.r === "combo" && e.v === "Cantarell"),
-    );
+    const fonts = await fontsDropDown(d);
     const scope = ["--app", d.appName, "--ref", fonts.ref];
     const set = await runCliOk(d, ["set-value", ...scope, "--value", "Nimbus Sans"]);
     assert.match(
@@ -81,11 +86,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     await using d = await startDesktop({ app: "gtk4-demo", url: "dropdown" });
-    const fonts = await waitForElement(
-      d,
-      "the fonts drop-down",
-      (els) => els.find((e) => e.r === "combo" && e.v === "Cantarell"),
-    );
+    const fonts = await fontsDropDown(d);
     const scope = ["--app", d.appName];
     for (const name of ["Nimbus Mono PS", "URW Gothic", "C059"]) {
       await runCliOk(d, ["click", ...scope, "--ref", fonts.ref]);

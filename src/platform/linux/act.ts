@@ -26,7 +26,7 @@ import { roleFromAtspiCode } from "../../model/roles.ts";
 import type { Bounds, Point } from "../../model/element.ts";
 import { centreOf, intersect } from "../geometry.ts";
 import type { Action, ActionResult } from "../provider.ts";
-import { hasState } from "./convert.ts";
+import { hasState, spinWords } from "./convert.ts";
 import {
   clickAt,
   dragBetween,
@@ -384,9 +384,10 @@ export class LinuxElement implements ElementDelegate {
    * the number itself.
    */
   #shownValue(): string | undefined {
-    if (this.#role() !== R.SPIN_BUTTON) return undefined;
-    const shown = optional(() => this.textNow())?.trim();
-    return !shown || Number.isFinite(Number(shown)) ? undefined : shown;
+    const role = this.#role();
+    if (role !== R.SPIN_BUTTON) return undefined;
+    const shown = optional(() => this.textNow());
+    return shown ? spinWords(role, shown) : undefined;
   }
 
   textLength(): number {

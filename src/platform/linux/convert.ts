@@ -397,13 +397,8 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
   }
   // A spin button that shows its number in words ("January", "01:30") reads as a slider with a
   // value text: its number is its value, what it shows its value text.
-  let shown: string | undefined;
-  if (
-    code === R.SPIN_BUTTON && el.v !== undefined && node.value && !Number.isFinite(Number(el.v))
-  ) {
-    shown = el.v;
-    el.v = formatNumber(node.value.current);
-  }
+  const shown = el.v !== undefined && node.value ? spinWords(code, el.v) : undefined;
+  if (shown !== undefined) el.v = formatNumber(node.value!.current);
   const vt = valueText(node) ?? shown;
   if (vt && el.v !== undefined && !secure && fold(vt) !== fold(el.v)) el.vt = vt;
   if (node.selection && !secure) el.sel = node.selection;
@@ -724,6 +719,30 @@ function itemNames(popup: AtspiRawNode): string[] {
 /** Numbers without float noise: 0.30000000000000004 prints as 0.3. */
 /** AT-SPI's progress bar role. */
 const PROGRESS_BAR = 42;
+
+/**
+ * The words a spin button shows for its number, when its field shows words rather than a
+ * number (GTK's month or time spin buttons: `March`, `01:30`): its value text. The reader and
+ * the actor (src/platform/linux/act.ts) both take a spin button's words by this rule.
+ *
+ * @param role the AT-SPI role code
+ * @param text what its field shows
+ * @returns the words, or undefined for a number or another role
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { spinWords } from "./convert.ts";
+ * import { ATSPI_ROLE } from "../../ffi/atspi.ts";
+ * assert.equal(spinWords(ATSPI_ROLE.SPIN_BUTTON, " March "), "March");
+ * assert.equal(spinWords(ATSPI_ROLE.SPIN_BUTTON, "0x1F"), undefined);
+ * assert.equal(spinWords(ATSPI_ROLE.SPIN_BUTTON, "12.50"), undefined);
+ * assert.equal(spinWords(ATSPI_ROLE.SLIDER, "March"), undefined);
+ * ```
+ */
+export function spinWords(role: number, text: string): string | undefined {
+  const shown = text.trim();
+  return role === R.SPIN_BUTTON && shown && !Number.isFinite(Number(shown)) ? shown : undefined;
+}
 
 function formatNumber(n: number): string {
   if (Number.isInteger(n)) return String(n);
