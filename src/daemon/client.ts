@@ -264,8 +264,10 @@ export async function startDaemon(ms = 5000): Promise<StatusReply | null> {
 export type DaemonOutcome = { ran: RunReply } | { fallback: string | null };
 
 /**
- * Runs a command line in the background process, starting one when allowed,
- * within half the command's time from this process's start.
+ * Runs a command line in the background process, starting one when allowed.
+ * A look asks it to answer within half the command's time from this
+ * process's start and waits up to three quarters (the rest is for a read
+ * here); an action gives it the whole time.
  *
  * Its deadline is an `AbortSignal.timeout`, not a timer: a process's first
  * `setTimeout` costs about 10 ms of a read that takes 60, the signal under
@@ -280,6 +282,12 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
   // A look may run here after all, in the time left; an action never runs twice, so its whole
   // time is the background process's.
   const budget = () => Math.floor((deadline - Date.now()) / (choice.acts ? 1 : 2));
+  // The process is asked to answer within the budget but waited for a while longer: an answer
+  // a little late (a large tree's last reply parsed, a whole read printed) is worth more than a
+  // read here against an app that process is still reading. A look keeps a quarter of its time
+  // for a read here, for a process that does not answer at all.
+  const patience = (ms: number) =>
+    choice.acts ? ms : Math.max(ms, Math.floor((deadline - Date.now()) * 3 / 4));
   let paths;
   try {
     paths = daemonPaths();
@@ -296,7 +304,8 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
     ...(session !== undefined ? { session } : {}),
   });
   let ms = budget();
-  let ran = await exchange<RunReply>(request(ms), ms, "signal");
+  let waited = patience(ms);
+  let ran = await exchange<RunReply>(request(ms), waited, "signal");
   if (ran === REFUSED) {
     // None runs (or one was killed and left its socket): start one when allowed.
     if (!choice.start) return { fallback: null };
@@ -304,7 +313,8 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
       return { fallback: "the background process did not start in time" };
     }
     ms = budget();
-    ran = await exchange<RunReply>(request(ms), ms, "signal");
+    waited = patience(ms);
+    ran = await exchange<RunReply>(request(ms), waited, "signal");
   }
   if (ran && ran !== REFUSED) return { ran };
   if (choice.start) {
@@ -316,8 +326,8 @@ export async function runThroughDaemon(choice: DaemonChoice): Promise<DaemonOutc
       // Gone already.
     }
   }
-  if (choice.acts && ran === null) return { ran: outcomeUnknown(ms) };
-  return { fallback: `the background process did not answer within ${ms} ms` };
+  if (choice.acts && ran === null) return { ran: outcomeUnknown(waited) };
+  return { fallback: `the background process did not answer within ${waited} ms` };
 }
 
 /**
