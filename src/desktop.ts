@@ -57,12 +57,7 @@ import {
   pageNotches,
   rowHolders,
 } from "./act/rows_out_of_view.ts";
-import {
-  checkActionArgs,
-  checkTypeTarget,
-  clickAgainWithPointer,
-  insideWebContent,
-} from "./act/policy.ts";
+import { checkActionArgs, checkTypeTarget, insideWebContent, secondRoute } from "./act/policy.ts";
 import { launchApp, quitApp, windowCommand } from "./apps/apps.ts";
 import { clipboard } from "./apps/clipboard.ts";
 import { fillFields } from "./fill/fill.ts";
@@ -389,29 +384,28 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const judge = () =>
         effectOf(action, element, snapshot.root, reread, settleMs, deadline, opts.bounds);
       let effect = await judge();
-      // An accessible press that showed nothing is made again as a user's click (src/act/policy.ts).
-      if (
-        action.kind === "click" && effect.after &&
-        clickAgainWithPointer(
+      // A route that showed nothing is taken again another way: an accessible press as a user's
+      // click, a wheel as the scroll bar (src/act/policy.ts).
+      const route = effect.after
+        ? secondRoute(
           action,
           result.via,
           effect.unverified,
           insideWebContent(snapshot.root, element),
+          result.detail,
         )
-      ) {
-        const why = `the accessible ${result.detail ?? "press"} had no visible effect`;
-        const pointer = { ...action, pointer: true };
+        : null;
+      if (route) {
         const again = await Promise.resolve()
-          .then(() => provider.act(scope, { element }, pointer, { deadline, focusedGuess }))
+          .then(() => provider.act(scope, { element }, route.action, { deadline, focusedGuess }))
           .catch((e) => toDesktopError(e));
         if (again instanceof DesktopError) {
           effect = {
             ...effect,
-            unverified: `${effect.unverified}; no pointer click was made (${again.code}: ` +
-              `${again.message})`,
+            unverified: `${effect.unverified}; ${route.untaken} (${again.code}: ${again.message})`,
           };
         } else {
-          result = { ...result, ...again, detail: `${again.detail ?? "pointer"}; ${why}` };
+          result = { ...result, ...again, detail: `${again.detail ?? again.via}; ${route.why}` };
           effect = await judge();
         }
       }
@@ -422,6 +416,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         changes: changesAsLastRead(effect.changes, snapshot.root, run),
         ...unverifiedOf(effect, result),
         ...(effect.after === null ? { gone: true as const } : {}),
+        ...(effect.inView ? { inView: effect.inView } : {}),
       };
     },
 

@@ -14,6 +14,7 @@ import type { TextQuery } from "./refs/resolve.ts";
 import type { Target } from "./identity/resolve.ts";
 import type { RefStore } from "./state/ref_store.ts";
 import type { Change } from "./diff/diff.ts";
+import type { InView } from "./act/in_view.ts";
 import type { DesktopError } from "./errors.ts";
 import type { Launched, Quit, WindowResult } from "./apps/types.ts";
 import type { FilledField, FillField } from "./fill/types.ts";
@@ -67,6 +68,12 @@ export interface ActResult extends ActionResult {
    * takes them).
    */
   focusIn?: { r: "window" | "dialog"; t: string };
+  /**
+   * After a scroll in a direction: the first and last labelled elements the
+   * scrolled element shows now, and showed before (its boxes are left out of
+   * `changes`).
+   */
+  inView?: { now: InView; was: InView | null };
 }
 
 /** Options of {@link Desktop.act}. */

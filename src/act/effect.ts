@@ -15,6 +15,7 @@ import { locateAll, toStored } from "../identity/same.ts";
 import { indexedBase, stripIndex } from "../identity/syntax.ts";
 import { twinByCells } from "../identity/twin_rows.ts";
 import type { Action } from "../platform/provider.ts";
+import { type InView, inViewOf } from "./in_view.ts";
 
 /** How long an action's effect may take to show, by default (ms). */
 export const DEFAULT_SETTLE_MS = 1500;
@@ -193,6 +194,8 @@ export interface Effect {
   after?: Element | null;
   /** Set when the action's effect could not be confirmed, saying why. */
   unverified?: string;
+  /** After a scroll of an element in a direction: what it shows now and showed before. */
+  inView?: { now: InView; was: InView | null };
 }
 
 /**
@@ -333,6 +336,15 @@ export function judgeEffect(
         "in other rows too)";
       return effect;
     }
+  }
+  if (action.kind === "scroll" && action.direction && after) {
+    // Its boxes are out of the changes: say where the view went instead.
+    const axis = action.direction === "up" || action.direction === "down"
+      ? "vertical"
+      : "horizontal";
+    const now = inViewOf(settled.root, after, axis);
+    const was = settled.before ? inViewOf(settled.before, target, axis) : null;
+    if (now) effect.inView = { now, was };
   }
   // A key that moved the focus to another element (an arrow in a menu, Tab) did its work.
   const focusMovedOn = action.kind === "key" &&

@@ -337,7 +337,7 @@ class Execution {
       case "set-value":
         return this.setValue(this.el, facts, action.value);
       case "scroll":
-        return this.scroll(action.direction ?? "down", action.amount);
+        return this.scroll(action.direction ?? "down", action.amount, action.bar ?? false);
       case "drag":
         this.input.drag(this.visiblePoint(this.el), action.to);
         return { via: "input", detail: "drag" };
@@ -1128,8 +1128,24 @@ class Execution {
     };
   }
 
-  /** Brings the element into view (no amount), or turns the wheel `amount` notches over it. */
-  scroll(direction: "up" | "down" | "left" | "right", amount: number | undefined): ActionResult {
+  /**
+   * Brings the element into view (no amount), or turns the wheel `amount`
+   * notches over it (with `bar`, its view's scroll bar as far).
+   */
+  scroll(
+    direction: "up" | "down" | "left" | "right",
+    amount: number | undefined,
+    bar = false,
+  ): ActionResult {
+    if (bar && amount !== undefined) {
+      const byBar = this.scrollBarBy(direction, amount);
+      if (byBar) return byBar;
+      throw new DesktopError(
+        "ACTION_NOT_SUPPORTED",
+        "the element's view shows no scroll bar to the accessibility tree",
+        { suggestion: "Scroll a row into view (scroll --ref <row> with no --direction)" },
+      );
+    }
     if (amount === undefined) {
       if (!this.el.scrollIntoView()) {
         throw new DesktopError("ACTION_NOT_SUPPORTED", "the element cannot be scrolled into view", {

@@ -319,6 +319,60 @@ export function clickAgainWithPointer(
 }
 
 /**
+ * The second route of an action whose first had no visible effect, and why:
+ * a click carried out by the element's accessible action is made again with
+ * the pointer (see {@link clickAgainWithPointer}); a wheel that moved
+ * nothing (an app that took the notches elsewhere, or not at all) turns the
+ * view's scroll bar as far. Null when there is none.
+ *
+ * @param action what was done
+ * @param via how it was carried out
+ * @param unverified why its effect could not be confirmed, if it could not
+ * @param inWebContent the element lies inside a web document (role `web`)
+ * @param detail how it was carried out, in more words (the accessible action's name)
+ * @returns the action to make again, why, and what to say when it fails; or null
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { secondRoute } from "./policy.ts";
+ * const wheel = { kind: "scroll" as const, direction: "down" as const, amount: 3 };
+ * assert.deepEqual(secondRoute(wheel, "input", "nothing changed within 1500 ms", false), {
+ *   action: { ...wheel, bar: true },
+ *   why: "the wheel moved nothing",
+ *   untaken: "no scroll bar was turned",
+ * });
+ * assert.equal(secondRoute(wheel, "input", undefined, false), null);
+ * ```
+ */
+export function secondRoute(
+  action: Action,
+  via: string,
+  unverified: string | undefined,
+  inWebContent: boolean,
+  detail?: string,
+): { action: Action; why: string; untaken: string } | null {
+  if (clickAgainWithPointer(action, via, unverified, inWebContent)) {
+    return {
+      action: { ...action, pointer: true } as Action,
+      why: `the accessible ${detail ?? "press"} had no visible effect`,
+      untaken: "no pointer click was made",
+    };
+  }
+  if (
+    action.kind === "scroll" && action.direction && action.amount !== undefined && !action.bar &&
+    via === "input" && unverified !== undefined &&
+    /^nothing (visible )?changed|^only the keyboard focus moved/.test(unverified)
+  ) {
+    return {
+      action: { ...action, bar: true },
+      why: "the wheel moved nothing",
+      untaken: "no scroll bar was turned",
+    };
+  }
+  return null;
+}
+
+/**
  * Whether an element lies inside web content: one of its ancestors in the
  * tree is a web document (role `web`). The element is found by its native
  * id, else by its ref and role.

@@ -19,6 +19,7 @@ import {
 import { withoutChildren } from "../model/tree.ts";
 import { elementLine as agentLine } from "../output/agent.ts";
 import { stateWords } from "../act/state.ts";
+import { type InView, inViewWords } from "../act/in_view.ts";
 
 /** The identifying keys of an element in results: its brief `{i, ref, r, t, b}` plus its value. */
 export interface ElementSummary extends ElementBrief {
@@ -95,6 +96,8 @@ export interface ActReport {
   renamed?: { was: string; now: string };
   /** With no target: the window that held the focus, where the keys went. */
   focusIn?: { r: string; t: string };
+  /** After a scroll: what the scrolled element shows now, and showed before. */
+  inView?: { now: InView; was: InView | null };
   /** What the action changed (the library's `changes`, keyed by ref). */
   changes?: unknown[];
   /** Other fields the library's result carries (the changes the action caused). */
@@ -144,7 +147,8 @@ export function actLine(r: ActReport): string {
   const focusIn = r.focusIn
     ? ` (the focus was in ${r.focusIn.r} ${JSON.stringify(r.focusIn.t)})`
     : "";
-  return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${focusIn}${gone}${unverified}`;
+  const inView = r.inView ? `; ${inViewWords(r.inView.now, r.inView.was)}` : "";
+  return `ok ${r.action}${what} via ${r.via}${detail}${renamed}${focusIn}${gone}${inView}${unverified}`;
 }
 
 /**

@@ -76,7 +76,13 @@ export type Action =
   /** Set the value: text, number, toggle state (`true`/`false`) or selection. */
   | { kind: "set-value"; value: string }
   /** Scroll by `amount` steps, or bring the element into view when `amount` is absent. */
-  | { kind: "scroll"; direction?: ScrollDirection; amount?: number }
+  | {
+    kind: "scroll";
+    direction?: ScrollDirection;
+    amount?: number;
+    /** Turn the view's scroll bar (its accessible value), not the wheel. */
+    bar?: boolean;
+  }
   /** Drag from the target to a point. */
   | { kind: "drag"; to: Point }
   /** Give keyboard focus (and raise the window). */

@@ -52,6 +52,26 @@ print(json.dumps(item.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).y))
   );
 }
 
+/** pyatspi: the first and last messages wholly inside the Inbox region's box. */
+function messagesInView(d: TestDesktop): Promise<[string, string]> {
+  return pyatspiJson<[string, string]>(
+    d,
+    `
+box = lambda o: o.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+inbox = box(next(o for o in walk(app) if o.name == "Inbox"))
+names = []
+for o in walk(app):
+    if o.getRoleName() != "list item": continue
+    name = o.name or "".join(c.name or "" for c in o)
+    if "Message " not in name: continue
+    name = name[name.index("Message "):]
+    e = box(o)
+    if e.y >= inbox.y - 1 and e.y + e.height <= inbox.y + inbox.height + 1: names.append(name.strip())
+print(json.dumps([names[0], names[-1]]))
+`,
+  );
+}
+
 Deno.test({
   name: "chromium: an action's changes say what changed in under 300 tokens",
   ignore: !hasDesktopTools(),
@@ -80,6 +100,9 @@ Deno.test({
       assert.ok(y0 - await firstMessageY(d) > 100, "pyatspi: the list moved up");
       assert.doesNotMatch(out, /\(-?\d+,-?\d+,\d+,\d+\)|unverified|renumbered/);
       assert.match(out, /^ok scroll /);
+      // Where the view went, as the app shows it (pyatspi), and where it was.
+      const [first, last] = await messagesInView(d);
+      assert.ok(out.includes(`; in view: "${first}" to "${last}" (was "Message 1 from`), out);
       assert.ok(tokens(out) < BUDGET, `${tokens(out)} tokens:\n${out}`);
     });
 
