@@ -57,7 +57,13 @@ import {
   pageNotches,
   rowHolders,
 } from "./act/rows_out_of_view.ts";
-import { checkActionArgs, checkTypeTarget, insideWebContent, secondRoute } from "./act/policy.ts";
+import {
+  checkActionArgs,
+  checkTypeTarget,
+  insideWebContent,
+  SECOND_ROUTE_LOOK_MS,
+  secondRoute,
+} from "./act/policy.ts";
 import { launchApp, quitApp, windowCommand } from "./apps/apps.ts";
 import { clipboard } from "./apps/clipboard.ts";
 import { fillFields } from "./fill/fill.ts";
@@ -381,20 +387,28 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         ...(holder ? { focusIn: holder } : {}),
       };
       if (!verify) return { ...result, element };
-      const judge = () =>
-        effectOf(action, element, snapshot.root, reread, settleMs, deadline, opts.bounds);
+      const judge = (ms = settleMs) =>
+        effectOf(action, element, snapshot.root, reread, ms, deadline, opts.bounds);
       let effect = await judge();
       // A route that showed nothing is taken again another way: an accessible press as a user's
       // click, a wheel as the scroll bar (src/act/policy.ts).
-      const route = effect.after
-        ? secondRoute(
-          action,
-          result.via,
-          effect.unverified,
-          insideWebContent(snapshot.root, element),
-          result.detail,
-        )
-        : null;
+      const routeFor = (e: typeof effect) =>
+        e.after
+          ? secondRoute(
+            action,
+            result.via,
+            e.unverified,
+            insideWebContent(snapshot.root, element),
+            result.detail,
+          )
+          : null;
+      let route = routeFor(effect);
+      if (route) {
+        // A last look first: an effect that shows late (a handler that answers after a round
+        // trip) must not get a second press.
+        effect = await judge(SECOND_ROUTE_LOOK_MS);
+        route = routeFor(effect);
+      }
       if (route) {
         const again = await Promise.resolve()
           .then(() => provider.act(scope, { element }, route.action, { deadline, focusedGuess }))

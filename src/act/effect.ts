@@ -62,6 +62,13 @@ export interface SettleOptions {
    * key): its effect is the field's value and then, later, the results.
    */
   quietMs?: number;
+  /**
+   * Whether changes are an effect that may end the wait once they hold
+   * still (default: any change). Changes it says no to are waited past, to
+   * the settle time: a press that only moved the keyboard focus may show its
+   * effect later (a handler that answers after a network round trip).
+   */
+  isEffect?: (changes: Change[]) => boolean;
   /** Sleeps `ms` (tests pass a fake clock). */
   sleep?: (ms: number) => Promise<void>;
   /** Milliseconds now (tests pass a fake clock). */
@@ -149,13 +156,18 @@ export async function settleChanges(
     changes = diffTrees(before, cur, diffOpts);
     const same = prev !== null && diffTrees(prev, cur, diffOpts).length === 0;
     if (!same) heldSince = began;
-    const holds = changes.length > 0 && same && now() - heldSince >= (opts.quietMs ?? 0);
+    const isEffect = changes.length > 0 && (opts.isEffect?.(changes) ?? true);
+    const holds = isEffect && same && now() - heldSince >= (opts.quietMs ?? 0);
     cost = now() - began;
     if (holds) break;
     prev = cur;
     // A read that took longer than the settle time (a large app) began before the effect had
     // its time to show: "nothing changed" waits for one read begun after that time.
-  } while (now() < until || (changes.length === 0 && began < until - POLL_MS && now() < hard));
+  } while (
+    now() < until ||
+    ((changes.length === 0 || opts.isEffect?.(changes) === false) && began < until - POLL_MS &&
+      now() < hard)
+  );
   const settled: Settled = readError ? { root, changes, readError } : { root, changes };
   return finish(settled);
 
@@ -346,13 +358,8 @@ export function judgeEffect(
     const was = settled.before ? inViewOf(settled.before, target, axis) : null;
     if (now) effect.inView = { now, was };
   }
-  // A key that moved the focus to another element (an arrow in a menu, Tab) did its work.
-  const focusMovedOn = action.kind === "key" &&
-    changes.some((c) =>
-      c.type === "changed" && "f" in c.changes && c.changes.f[1] === true && c.ref !== after?.ref
-    );
   if (changes.length === 0 && !moved) effect.unverified = `nothing changed within ${settleMs} ms`;
-  else if (!moved && !focusMovedOn && !TEXT_ROLES.has(target.r) && changes.every(focusOnly)) {
+  else if (!moved && onlyFocusMoved(action, target, changes, after?.ref)) {
     // Synthesized input gives the app (and a clicked button) the keyboard focus: that alone
     // says nothing of what the click was for (a calculator's key that did not register).
     effect.unverified = changes.some((c) => c.type === "changed" && "f" in c.changes)
@@ -390,6 +397,36 @@ function descendantRefs(el: Element): Set<string> {
  * or nothing a reader would see (an icon glyph, spacing). A reorder (`at`)
  * is news.
  */
+/**
+ * Whether changes are only the keyboard focus moving, which is no effect of
+ * the action: synthesized input gives the app (and a pressed button) the
+ * focus, which says nothing of what the press was for. It is the effect of
+ * a click into a field, and of a key that moved the focus on to another
+ * element (Tab, an arrow in a menu).
+ *
+ * @param action what was done (not `focus`: there the focus is the effect)
+ * @param target the element acted on
+ * @param changes what changed
+ * @param targetRef the element's ref now
+ */
+function onlyFocusMoved(
+  action: Action,
+  target: Element,
+  changes: Change[],
+  targetRef: string | undefined,
+): boolean {
+  if (TEXT_ROLES.has(target.r) || !changes.every(focusOnly)) return false;
+  return !(action.kind === "key" && focusMovedOn(changes, targetRef));
+}
+
+/** Whether an element other than the one acted on took the keyboard focus. */
+function focusMovedOn(changes: Change[], targetRef: string | undefined): boolean {
+  return changes.some((c) =>
+    c.type === "changed" && "f" in c.changes && c.changes.f[1] === true && c.ref !== targetRef
+  );
+}
+
+/** Whether a change is of the keyboard focus alone (and fields that say nothing). */
 function focusOnly(c: Change): boolean {
   if (c.type !== "changed") return false;
   return Object.entries(c.changes).every(([k, [a, b]]) => k === "f" || isSilentField(k, a, b));
@@ -585,12 +622,17 @@ export async function effectOf(
   const bounds = reportBounds || action.kind === "scroll" || action.kind === "drag";
   // Typed text may act after a pause (search as one types): its changes wait for it.
   const quietMs = action.kind === "type" ? TYPED_QUIET_MS : ACTION_QUIET_MS;
+  // The judge's rule, for the wait too: a focus that moved alone does not end it early.
+  const isEffect = target && action.kind !== "focus"
+    ? (changes: Change[]) => !onlyFocusMoved(action, target, changes, target.ref)
+    : undefined;
   const settled = await settleChanges(before, read, {
     settleMs,
     bounds,
     reportBounds,
     deadline,
     quietMs,
+    ...(isEffect ? { isEffect } : {}),
   });
   return judgeEffect(action, target, settled, settleMs);
 }

@@ -319,6 +319,13 @@ export function clickAgainWithPointer(
 }
 
 /**
+ * How long an action whose first route showed nothing is watched once more
+ * before its second route is taken (ms): a press may show its effect late,
+ * and a second press would do the action twice.
+ */
+export const SECOND_ROUTE_LOOK_MS = 1000;
+
+/**
  * The second route of an action whose first had no visible effect, and why:
  * a click carried out by the element's accessible action is made again with
  * the pointer (see {@link clickAgainWithPointer}); a wheel that moved
