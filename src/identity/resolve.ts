@@ -282,7 +282,7 @@ function resolveRefIn(
   const before = !run && stored ? meaningInLastRead(stored, ref) : undefined;
   if (before) {
     const { nid: _old, ...was } = before;
-    return refound(refind(locateAll(root), was, `ref ${ref}`), 0);
+    return refound(refind(locateAll(root), was, `ref ${ref}`, stored ?? undefined), 0);
   }
   return numberedAsLastRead(resolveRef(root, ref), run);
 }
@@ -449,8 +449,9 @@ export function refind(
     if (indexedBase(was.ref) === undefined || samePlace(byRef, was, fresh)) return byRef.el;
     throw moved(what, was, fresh);
   }
-  // A row tells twins apart, whatever index they have now.
-  if (was.row !== undefined && same.length === 1) return same[0].el;
+  // A row tells twins apart, whatever index they have now: unless its twins sat in rows of the
+  // same key (two to-dos "Pay rent"), when the one left may be either.
+  if (was.row !== undefined && same.length === 1 && rowTellsApart(was, read)) return same[0].el;
   // Twin rows: the one whose cells that keep their text (a process id) still read as before.
   const byCells = read && same.length > 1 ? twinByCells(fresh, was, read, same) : undefined;
   if (byCells) return byCells.el;
@@ -478,6 +479,22 @@ export function refind(
       candidates: goneCandidates(fresh, was),
       details: { change: "removed", was: describe(was) },
     },
+  );
+}
+
+/**
+ * Whether its row (with its role and label) told an element from its twins
+ * in the last read: no other element of its base ref had the same role and
+ * label in a row of the same key (two to-dos "Pay rent" did). Without the
+ * read, only an element that had no twin.
+ */
+function rowTellsApart(was: StoredElement, read: StoredRead | undefined): boolean {
+  if (was.ref === undefined || indexedBase(was.ref) === undefined) return true;
+  if (!read) return (was.n ?? 1) <= 1;
+  const base = stripIndex(was.ref);
+  return !read.elements.some((e) =>
+    e.i !== was.i && e.ref !== undefined && e.row === was.row && e.r === was.r &&
+    e.t === was.t && stripIndex(e.ref) === base
   );
 }
 

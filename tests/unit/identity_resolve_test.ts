@@ -567,3 +567,34 @@ Deno.test("a whole slug tells apart twins whose refs are cut to the same 40 char
   );
   assert.deepEqual(clickedNids(p), ["del1"]);
 });
+
+Deno.test("twin rows of one key: when one goes and the list is drawn anew, neither index means the one left", async () => {
+  // Two to-dos "Pay rent"; the page draws its list anew on each change (new nodes).
+  const todos = (names: string[], prefix: string) =>
+    el("list", "Todo items", {
+      c: names.map((name, k) =>
+        el("listitem", undefined, {
+          nid: `${prefix}row${k}`,
+          c: [
+            el("chk", `Toggle ${name}`, { nid: `${prefix}chk${k}`, b: [16, 30 * k, 13, 14] }),
+            el("txt", name, { nid: `${prefix}txt${k}` }),
+          ],
+        })
+      ),
+    });
+  const { desktop, p } = session(app([todos(["Buy milk", "Pay rent", "Pay rent"], "a")]));
+  const { snapshot } = await desktop.read({});
+  const first = locateAll(snapshot.root).find((x) => x.el.nid === "achk1")!.el;
+  assert.equal(first.ref, "todo-items/pay-rent/toggle-pay-rent.1");
+  // The first "Pay rent" is deleted; the one left is drawn on new nodes, in the first's place.
+  p.snapshot = app([todos(["Buy milk", "Pay rent"], "b")]);
+  for (const target of [{ ref: "toggle-pay-rent.1" }, { id: first.i }]) {
+    const err = await rejectsWith(desktop.act({}, target, { kind: "click" }), "STALE_REF");
+    assert.match(err.suggestion ?? "", /one element is now todo-items\/pay-rent\/toggle-pay-rent/);
+  }
+  assert.deepEqual(clickedNids(p), []);
+  // After a new read, its ref is the one left.
+  await desktop.read({});
+  await desktop.act({}, { ref: "toggle-pay-rent" }, { kind: "click" });
+  assert.deepEqual(clickedNids(p), ["bchk1"]);
+});
