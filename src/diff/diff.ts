@@ -289,6 +289,9 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     const byRef = old.get(el.ref!);
     if (!byRef || matched.has(byRef)) return undefined;
     if (byRef.nid !== undefined && byRef.nid !== el.nid && newNids.has(byRef.nid)) return undefined;
+    // Another node of another role under the same ref is another element: the dialog a menu
+    // item "Save As…" opened, not that item turned into a dialog.
+    if (byRef.r !== el.r && byRef.nid !== el.nid) return undefined;
     // Inside a container that is new (a page navigated to), a ref met before is another element.
     const up = nearestWithRef(el, newParents);
     if (up && addedEls.has(up)) return undefined;

@@ -209,3 +209,30 @@ Deno.test("diff: a page navigated to is added whole: a button of the same ref is
   ]);
   assert.ok(!changes.some((c) => c.type === "changed"), JSON.stringify(changes));
 });
+
+Deno.test("diff: a dialog that takes the ref of the menu item that opened it is added, the item removed", () => {
+  const app = (...tops: Element[]) => {
+    const root = el("app", "gedit", tops);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const before = app(
+    el("window", "Doc", [el("btn", "Menu"), el("btn", "Save As…", undefined, { nid: "item" })]),
+  );
+  const after = app(
+    el("window", "Doc", [el("btn", "Menu")]),
+    el("dialog", "Save As", [el("input", "Name")], { nid: "dialog" }),
+  );
+  assert.equal(before.c![0].c![1].ref, after.c![1].ref, "the same ref");
+  const changes = diffTrees(before, after);
+  assert.ok(
+    changes.some((c) => c.type === "added" && c.el.r === "dialog"),
+    JSON.stringify(changes),
+  );
+  assert.ok(changes.some((c) => c.type === "removed" && c.r === "btn"), JSON.stringify(changes));
+  assert.ok(
+    !changes.some((c) => c.type === "changed" && "r" in c.changes),
+    JSON.stringify(changes),
+  );
+});
