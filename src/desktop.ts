@@ -6,6 +6,7 @@
  */
 
 import type { Element, Snapshot } from "./model/element.ts";
+import type { Change } from "./diff/diff.ts";
 import type { Action, Provider, Scope } from "./platform/provider.ts";
 import { DesktopError, toDesktopError } from "./errors.ts";
 import {
@@ -38,6 +39,7 @@ import {
   indexedBase,
   locateAll,
   numberedAsLastRead,
+  printedSince,
   renamedSince,
   resolveTarget,
   sameAppRun,
@@ -148,6 +150,20 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
   /** The last read of this app (by pid, else an earlier run of the same name). */
   function lastRead(app: { pid: number; name: string }) {
     return store.load(app.pid, app.name);
+  }
+
+  /**
+   * Keeps with the last read what an action's changes printed, so that a ref
+   * they printed means that element until the next read (see
+   * {@link StoredRead.printed}).
+   */
+  async function rememberPrinted(
+    run: StoredRead | null,
+    changes: Change[],
+    after: Element | undefined,
+  ): Promise<void> {
+    if (!run || !after || !changes.some((c) => c.type !== "removed")) return;
+    await store.save({ ...run, printed: printedSince(run, changes, after) });
   }
 
   /** The last read, only when it is of this very run of the app. */
@@ -315,7 +331,9 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       const deadline = callDeadline();
       const verify = opts.verify ?? true;
       const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
-      const reread = async () => (await readFull(scope, deadline)).root;
+      /** The last tree an action's effect was read from (what its changes printed). */
+      let lastTree: Element | undefined;
+      const reread = async () => (lastTree = (await readFull(scope, deadline)).root);
       if (target.point && !hasElementTarget(target)) {
         validatePoint(target.point);
         // The point must fall inside a window of the scoped app: APP_NOT_FOUND
@@ -339,6 +357,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         );
         const run = await lastReadOfRun(before.app);
         const changes = changesAsLastRead(effect.changes, before.root, run);
+        await rememberPrinted(run, changes, lastTree);
         return { ...result, changes, ...unverifiedOf(effect, result) };
       }
       let snapshot = await readFull(scope, deadline);
@@ -424,10 +443,12 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         }
       }
       const run = await lastReadOfRun(snapshot.app);
+      const changes = changesAsLastRead(effect.changes, snapshot.root, run);
+      await rememberPrinted(run, changes, lastTree);
       return {
         ...result,
         element: effect.after ? afterAsLastRead(effect.after, element, run) : element,
-        changes: changesAsLastRead(effect.changes, snapshot.root, run),
+        changes,
         ...unverifiedOf(effect, result),
         ...(effect.after === null ? { gone: true as const } : {}),
         ...(effect.inView ? { inView: effect.inView } : {}),

@@ -26,7 +26,15 @@ import { walk } from "../model/tree.ts";
 import { nearest, resolveRef, resolveText, toCandidate } from "../refs/resolve.ts";
 import { cutLongSegments, wholeSlugsOf } from "../refs/generate.ts";
 import type { StoredElement, StoredRead } from "./stored.ts";
-import { compareSeen, describe, locateAll, type Located, rowOf, twinCounts } from "./same.ts";
+import {
+  compareSeen,
+  describe,
+  locateAll,
+  type Located,
+  rowOf,
+  toStored,
+  twinCounts,
+} from "./same.ts";
 import { fold, indexedBase, lastSegment, stripIndex, suffixMatch, validateRef } from "./syntax.ts";
 import { twinByCells } from "./twin_rows.ts";
 
@@ -273,7 +281,8 @@ function resolveRefIn(
   stored: StoredRead | null,
   run: StoredRead | null,
 ): Element {
-  const meant = run ? meaningInLastRead(run, ref) : undefined;
+  // What an action printed since the read is the latest the agent saw under that ref.
+  const meant = run ? meaningInPrinted(run, ref) ?? meaningInLastRead(run, ref) : undefined;
   if (meant) {
     return refound(refind(locateAll(root), meant, `ref ${ref}`, run ?? undefined), meant.i);
   }
@@ -375,6 +384,62 @@ function refound(el: Element, i: number): Element {
 export function renamedSince(el: Element): string | undefined {
   return renamedFrom.get(el);
 }
+
+/**
+ * The element a ref named in what actions printed since the last read
+ * ({@link StoredRead.printed}), found as {@link meaningInLastRead} finds it.
+ *
+ * @param run the last read of this app run
+ * @param query the ref the agent gave
+ * @returns the stored element meant, or undefined
+ */
+export function meaningInPrinted(run: StoredRead, query: string): StoredElement | undefined {
+  return run.printed?.length
+    ? meaningInLastRead({ ...run, elements: run.printed }, query)
+    : undefined;
+}
+
+/**
+ * What actions printed since the last read, with the elements `changes`
+ * printed added (newest last, replacing older ones under the same refs):
+ * those their lines name, and the insides of added ones. At most
+ * {@link MAX_PRINTED} are kept.
+ *
+ * @param run the last read of this app run
+ * @param changes an action's changes
+ * @param after the tree the changes were read from
+ * @returns the elements to keep as printed
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { printedSince } from "./resolve.ts";
+ * const input = { i: 0, ref: "find/input", r: "input" as const, nid: "n2" };
+ * const after = { i: 1, r: "window" as const, c: [{ i: 2, ref: "find", r: "combo" as const, t: "Find:", nid: "n1", c: [input] }] };
+ * const run = { app: { name: "kwrite", pid: 7 }, readAt: "", elements: [] };
+ * const kept = printedSince(run, [{ type: "added", ref: "find", el: after.c[0] }], after);
+ * assert.deepEqual(kept.map((e) => [e.ref, e.nid, e.i]), [["find", "n1", 0], ["find/input", "n2", 0]]);
+ * ```
+ */
+export function printedSince(run: StoredRead, changes: Change[], after: Element): StoredElement[] {
+  const refs = new Set<string>();
+  for (const ch of changes) {
+    if (ch.type === "removed") continue;
+    refs.add(ch.ref);
+    if (ch.type === "added") walk(ch.el, (el) => void (el.ref !== undefined && refs.add(el.ref)));
+  }
+  if (!refs.size) return run.printed ?? [];
+  const all = locateAll(after);
+  const twins = twinCounts(all);
+  const now = all.filter((x) => x.el.ref !== undefined && refs.has(x.el.ref)).map((x) => {
+    const base = indexedBase(x.el.ref);
+    return { ...toStored(x, base ? twins.get(base) : undefined), i: 0 };
+  });
+  const kept = (run.printed ?? []).filter((e) => e.ref === undefined || !refs.has(e.ref));
+  return [...kept, ...now].slice(-MAX_PRINTED);
+}
+
+/** The most elements {@link printedSince} keeps (the store's file stays bounded). */
+export const MAX_PRINTED = 2000;
 
 /**
  * The element a ref named in the last read: the one whose ref it is, else

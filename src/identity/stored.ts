@@ -42,4 +42,10 @@ export interface StoredRead {
   elements: StoredElement[];
   /** True when elements were dropped to respect the size cap. */
   truncated?: boolean;
+  /**
+   * Elements that actions printed since the read (what their changes added,
+   * or renamed), newest last, id 0: a ref an action printed means that
+   * element until the next read, as one the read printed does.
+   */
+  printed?: StoredElement[];
 }

@@ -311,6 +311,13 @@ async function listPids(refsDir: string): Promise<number[]> {
 function encodeCapped(read: StoredRead, maxBytes: number): string {
   let text = JSON.stringify(read);
   if (fitsBytes(text, maxBytes)) return text;
+  if (read.printed) {
+    // What actions printed goes first: the read's own elements are what its ids mean.
+    const { printed: _p, ...rest } = read;
+    read = rest;
+    text = JSON.stringify(read);
+    if (fitsBytes(text, maxBytes)) return text;
+  }
   let keep = read.elements.length;
   // Shrink proportionally, then step down: a few passes at most.
   while (keep > 0) {
@@ -347,7 +354,8 @@ function decode(text: string): StoredRead | null {
   const app = data.app;
   if (typeof app.name !== "string" || typeof app.pid !== "number") return null;
   if (app.started !== undefined && typeof app.started !== "number") return null;
-  for (const el of data.elements) {
+  if (data.printed !== undefined && !Array.isArray(data.printed)) return null;
+  for (const el of [...data.elements, ...(data.printed ?? [])]) {
     if (!isRecord(el) || typeof el.i !== "number" || typeof el.r !== "string") return null;
     if (typeof el.path !== "string") return null;
   }

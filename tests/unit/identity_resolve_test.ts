@@ -598,3 +598,38 @@ Deno.test("twin rows of one key: when one goes and the list is drawn anew, neith
   await desktop.act({}, { ref: "toggle-pay-rent" }, { kind: "click" });
   assert.deepEqual(clickedNids(p), ["bchk1"]);
 });
+
+Deno.test("a ref an action's changes printed means that element until the next read, though it renames", async () => {
+  // kwrite: Ctrl+R opens a find bar; its combo is named "Find:" only while it is empty.
+  const doc = el("input", undefined, { nid: "doc", v: "alpha beta" });
+  const search = el("btn", "Search", { nid: "search" });
+  // The combo is named "Find:" while it is empty, by its description once it holds text.
+  const bar = (text: string) => [
+    el("combo", text ? "Text to search for" : "Find:", {
+      nid: "combo",
+      c: [el("input", undefined, { nid: "find-input", f: true, ...(text ? { v: text } : {}) })],
+    }),
+  ];
+  const win = (...c: Element[]) => app([el("group", "Editor", { c: [search, doc, ...c] })]);
+  const p = new FakeProvider(win(), {
+    react: (s, action) => {
+      if (action.kind === "click") s.root = win(...bar("")).root;
+      if (action.kind === "type") s.root = win(...bar(action.text)).root;
+    },
+  });
+  const desktop = createDesktop(p, { store: createMemoryRefStore() });
+  await desktop.read({});
+  const opened = await desktop.act({}, { ref: "search" }, { kind: "click" }, { settleMs: 50 });
+  const printed = renderChanges(opened.changes ?? [], "agent");
+  assert.match(printed, /\/find\/input\]/, printed);
+  const typed = await desktop.act({}, { ref: "find/input" }, { kind: "type", text: "beta" }, {
+    settleMs: 50,
+  });
+  assert.match(renderChanges(typed.changes ?? [], "agent"), /ref: "editor\/find" -> /);
+  // The combo lost its name: "find" is the label now, and the input's ref is another.
+  const again = await desktop.act({}, { ref: "find/input" }, { kind: "type", text: "gamma" }, {
+    settleMs: 50,
+  });
+  assert.equal(again.element?.nid, "find-input");
+  assert.deepEqual(p.actedNids(), ["search", "find-input", "find-input"]);
+});
