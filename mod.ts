@@ -125,3 +125,4 @@ export type {
 export type { RefShortener } from "./src/output/short_refs.ts";
 export type { RgbaImage } from "./src/output/image.ts";
 export type { ActOptions } from "./src/desktop.ts";
+export type { InView } from "./src/act/in_view.ts";

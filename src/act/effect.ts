@@ -331,6 +331,15 @@ export function judgeEffect(
     if (!after.f) effect.unverified = "the element does not report the keyboard focus";
     return effect;
   }
+  if (
+    action.kind === "click" && after && target.chk === false && after.chk === false &&
+    (action.button ?? "left") === "left" && (action.count ?? 1) === 1 && changes.length > 0
+  ) {
+    // A plain click checks what it presses (a check box, a toggle, a radio button): one that
+    // is still unchecked did not take it, whatever else moved (a list that scrolled under it).
+    effect.unverified = `the element is still unchecked; other elements changed`;
+    return effect;
+  }
   if (action.kind === "click" && after && LIST_ITEM_ROLES.has(target.r)) {
     // The app's own witness of where a press on a list went: the item it selected. Another
     // item selected while this one is not means the press went there (a list that moved).

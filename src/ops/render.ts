@@ -144,7 +144,8 @@ export function actLine(r: ActReport): string {
       JSON.stringify(r.renamed.was)
     })`
     : "";
-  const focusIn = r.focusIn
+  // A window with no title names nothing the element line does not.
+  const focusIn = r.focusIn && (r.focusIn.t || !r.element)
     ? ` (the focus was in ${r.focusIn.r} ${JSON.stringify(r.focusIn.t)})`
     : "";
   const inView = r.inView ? `; ${inViewWords(r.inView.now, r.inView.was)}` : "";

@@ -141,6 +141,43 @@ function changeValue(key: string, v: unknown): string {
   return String(v);
 }
 
+/** The longest text a changed line quotes of a value. */
+const CHANGE_TEXT_CHARS = 120;
+
+/** How much a long text's change shows before where it differs (chars). */
+const CHANGE_CONTEXT_CHARS = 30;
+
+/**
+ * A changed value as `old -> new`. Two long texts that differ past the
+ * length a line quotes are quoted from a little before where they differ
+ * (`"…pub=true; dn=Ada"`), else the line would show the same text twice.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changePair } from "./render.ts";
+ * const head = "x".repeat(150);
+ * assert.equal(changePair("t", `${head} pub=true`, `${head} pub=false`),
+ *   `"…${"x".repeat(25)} pub=true"(159 chars) -> "…${"x".repeat(25)} pub=false"(160 chars)`);
+ * assert.equal(changePair("v", "a", "b"), '"a" -> "b"');
+ * ```
+ */
+export function changePair(key: string, a: unknown, b: unknown): string {
+  const plain = `${changeValue(key, a)} -> ${changeValue(key, b)}`;
+  if (typeof a !== "string" || typeof b !== "string") return plain;
+  const x = Array.from(a), y = Array.from(b);
+  let same = 0;
+  while (same < x.length && same < y.length && x[same] === y[same]) same++;
+  // The quoted parts show where they differ: nothing to do.
+  if (same < CHANGE_TEXT_CHARS - 1) return plain;
+  const from = same - CHANGE_CONTEXT_CHARS;
+  const part = (chars: string[]) => {
+    const text = quote(chars.slice(from).join(""), CHANGE_TEXT_CHARS).replace(/\(\d+ chars\)$/, "");
+    return `"…${text.slice(1)}(${chars.length} chars)`;
+  };
+  return `${part(x)} -> ${part(y)}`;
+}
+
 /** A change with any secure value removed, as written in JSONL. */
 function safeChange(ch: Change): Change {
   if (ch.type !== "added") return ch;
@@ -315,7 +352,7 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         }).map(([k, [a, b]]) =>
           k === "at"
             ? `moved: ${Number(a) + 1} -> ${Number(b) + 1}`
-            : `${k}: ${changeValue(k, a)} -> ${changeValue(k, b)}`
+            : `${k}: ${changePair(k, a, b)}`
         );
         if (!parts.length) break;
         const line = `~ [${idText(ch)}|${ch.ref}] ${parts.join("; ")}`;

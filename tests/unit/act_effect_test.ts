@@ -525,3 +525,31 @@ Deno.test("effect: a click's changes that come in stages are all reported", asyn
   const effect = await effectOf({ kind: "click" }, radio(false), before, read);
   assert.deepEqual(effect.changes.map((c) => c.type), ["changed", "added"]);
 });
+
+Deno.test("judge: a click that left its check box or toggle unchecked while the list moved is unverified", () => {
+  // dconf-editor: the list scrolled the focused row into view under the click; "True" stayed off.
+  const toggle: Element = { i: 3, ref: "listbox/true", r: "toggle", t: "True", chk: false };
+  const bar: Element = { i: 4, ref: "scroll", r: "scroll", v: "38" };
+  const root: Element = { i: 1, ref: "listbox", r: "listbox", c: [toggle, bar] };
+  const scrolled = [{
+    type: "changed" as const,
+    ref: "scroll",
+    i: 4,
+    changes: { v: ["0", "38"] as [unknown, unknown] },
+  }];
+  const e = judgeEffect({ kind: "click" }, toggle, { root, changes: scrolled }, 100);
+  assert.match(e.unverified ?? "", /still unchecked/);
+  // Checked by the click: ok.
+  const on = { ...toggle, chk: true as const };
+  const checked = [{
+    type: "changed" as const,
+    ref: "listbox/true",
+    i: 3,
+    changes: { chk: [false, true] as [unknown, unknown] },
+  }];
+  const ok = judgeEffect({ kind: "click" }, toggle, {
+    root: { ...root, c: [on, bar] },
+    changes: checked,
+  }, 100);
+  assert.equal(ok.unverified, undefined);
+});
