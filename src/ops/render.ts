@@ -144,8 +144,9 @@ export function actLine(r: ActReport): string {
       JSON.stringify(r.renamed.was)
     })`
     : "";
-  // A window with no title names nothing the element line does not.
-  const focusIn = r.focusIn && (r.focusIn.t || !r.element)
+  // Where the keys went matters when a dialog took them; a window is named only when the
+  // element that had the focus is not (the element line says where they went).
+  const focusIn = r.focusIn && (r.focusIn.r === "dialog" || (!r.element && r.focusIn.t))
     ? ` (the focus was in ${r.focusIn.r} ${JSON.stringify(r.focusIn.t)})`
     : "";
   const inView = r.inView ? `; ${inViewWords(r.inView.now, r.inView.was)}` : "";
