@@ -129,6 +129,8 @@ export async function settleChanges(
   let cost = 0;
   /** When the first read showing the state now held began. */
   let heldSince = began;
+  /** Whether the changes read so far are an effect (see `isEffect`). */
+  let seen = false;
   do {
     await sleep(Math.min(pause, Math.max(0, until - now())) || POLL_MS);
     if (now() + (prev ? cost : 0) >= hard) {
@@ -156,18 +158,14 @@ export async function settleChanges(
     changes = diffTrees(before, cur, diffOpts);
     const same = prev !== null && diffTrees(prev, cur, diffOpts).length === 0;
     if (!same) heldSince = began;
-    const isEffect = changes.length > 0 && (opts.isEffect?.(changes) ?? true);
-    const holds = isEffect && same && now() - heldSince >= (opts.quietMs ?? 0);
+    seen = changes.length > 0 && (opts.isEffect?.(changes) ?? true);
+    const holds = seen && same && now() - heldSince >= (opts.quietMs ?? 0);
     cost = now() - began;
     if (holds) break;
     prev = cur;
     // A read that took longer than the settle time (a large app) began before the effect had
     // its time to show: "nothing changed" waits for one read begun after that time.
-  } while (
-    now() < until ||
-    ((changes.length === 0 || opts.isEffect?.(changes) === false) && began < until - POLL_MS &&
-      now() < hard)
-  );
+  } while (now() < until || (!seen && began < until - POLL_MS && now() < hard));
   const settled: Settled = readError ? { root, changes, readError } : { root, changes };
   return finish(settled);
 
@@ -402,11 +400,6 @@ function descendantRefs(el: Element): Set<string> {
 }
 
 /**
- * Whether a change says nothing of what an action did: only a focus change,
- * or nothing a reader would see (an icon glyph, spacing). A reorder (`at`)
- * is news.
- */
-/**
  * Whether changes are only the keyboard focus moving, which is no effect of
  * the action: synthesized input gives the app (and a pressed button) the
  * focus, which says nothing of what the press was for. It is the effect of
@@ -435,7 +428,11 @@ function focusMovedOn(changes: Change[], targetRef: string | undefined): boolean
   );
 }
 
-/** Whether a change is of the keyboard focus alone (and fields that say nothing). */
+/**
+ * Whether a change says nothing of what an action did: only a focus change,
+ * or nothing a reader would see (an icon glyph, spacing). A reorder (`at`)
+ * is news.
+ */
 function focusOnly(c: Change): boolean {
   if (c.type !== "changed") return false;
   return Object.entries(c.changes).every(([k, [a, b]]) => k === "f" || isSilentField(k, a, b));

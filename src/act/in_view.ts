@@ -9,6 +9,7 @@
 
 import type { Bounds, Element } from "../model/element.ts";
 import { windowBoundsOf } from "../model/tree.ts";
+import { intersect } from "../platform/geometry.ts";
 
 /** The first and the last labelled elements in view, as their labels. */
 export interface InView {
@@ -122,12 +123,4 @@ function shows(box: Bounds, view: Bounds, along: 0 | 1): boolean {
   const overlaps = box[across] < view[across] + view[across + 2] &&
     box[across] + box[across + 2] > view[across];
   return inside && overlaps;
-}
-
-function intersect(a: Bounds, b: Bounds): Bounds | null {
-  const x = Math.max(a[0], b[0]);
-  const y = Math.max(a[1], b[1]);
-  const r = Math.min(a[0] + a[2], b[0] + b[2]);
-  const d = Math.min(a[1] + a[3], b[1] + b[3]);
-  return r > x && d > y ? [x, y, r - x, d - y] : null;
 }

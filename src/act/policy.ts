@@ -315,8 +315,11 @@ export function clickAgainWithPointer(
   if (action.kind !== "click" || action.pointer || !inWebContent) return false;
   if ((action.button ?? "left") !== "left" || (action.count ?? 1) !== 1) return false;
   if (via !== "accessible" || unverified === undefined) return false;
-  return /^nothing (visible )?changed|^only the keyboard focus moved/.test(unverified);
+  return NO_EFFECT_SEEN.test(unverified);
 }
+
+/** The verdicts (src/act/effect.ts) that say an action's route showed no effect at all. */
+const NO_EFFECT_SEEN = /^nothing (visible )?changed|^only the keyboard focus moved/;
 
 /**
  * How long an action whose first route showed nothing is watched once more
@@ -368,7 +371,7 @@ export function secondRoute(
   if (
     action.kind === "scroll" && action.direction && action.amount !== undefined && !action.bar &&
     via === "input" && unverified !== undefined &&
-    /^nothing (visible )?changed|^only the keyboard focus moved/.test(unverified)
+    NO_EFFECT_SEEN.test(unverified)
   ) {
     return {
       action: { ...action, bar: true },
