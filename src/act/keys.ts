@@ -21,7 +21,9 @@ export interface KeyChord {
    * The key: a canonical named key (`return`, `tab`, `space`, `backspace`,
    * `delete`, `escape`, `insert`, `home`, `end`, `left`, `up`, `right`,
    * `down`, `pageup`, `pagedown`, `menu`, `print`, `pause`, `capslock`,
-   * `f1`..`f35`), or one character exactly as written.
+   * `f1`..`f35`, the keypad's `kpenter`, `kpadd`, `kpsubtract`,
+   * `kpmultiply`, `kpdivide`, `kpdecimal`, `kpequal`, `kp0`..`kp9`), or one
+   * character exactly as written (or by its keysym name: `asterisk` is `*`).
    */
   key: string;
 }
@@ -73,6 +75,58 @@ const NAMED: Readonly<Record<string, string>> = {
   print: "print",
   pause: "pause",
   capslock: "capslock",
+  // The keypad's own keys: apps may tell them from the main block's (a
+  // calculator's KP_Enter, KP_Multiply). X keysym names, `_` optional.
+  kpenter: "kpenter",
+  kpadd: "kpadd",
+  kpplus: "kpadd",
+  kpsubtract: "kpsubtract",
+  kpminus: "kpsubtract",
+  kpmultiply: "kpmultiply",
+  kpdivide: "kpdivide",
+  kpdecimal: "kpdecimal",
+  kpequal: "kpequal",
+  ...Object.fromEntries([..."0123456789"].map((d) => [`kp${d}`, `kp${d}`])),
+};
+
+/**
+ * Characters by their X keysym names (`asterisk` is `*`), so a key written as
+ * xdotool or a keymap names it is the character it types.
+ */
+const CHARACTER_NAMES: Readonly<Record<string, string>> = {
+  asterisk: "*",
+  plus: "+",
+  minus: "-",
+  slash: "/",
+  backslash: "\\",
+  equal: "=",
+  equals: "=",
+  period: ".",
+  comma: ",",
+  semicolon: ";",
+  colon: ":",
+  apostrophe: "'",
+  quotedbl: '"',
+  grave: "`",
+  bracketleft: "[",
+  bracketright: "]",
+  braceleft: "{",
+  braceright: "}",
+  parenleft: "(",
+  parenright: ")",
+  percent: "%",
+  exclam: "!",
+  at: "@",
+  numbersign: "#",
+  dollar: "$",
+  ampersand: "&",
+  underscore: "_",
+  question: "?",
+  less: "<",
+  greater: ">",
+  bar: "|",
+  asciitilde: "~",
+  asciicircum: "^",
 };
 
 /** Every canonical named key (F-keys aside). */
@@ -90,6 +144,8 @@ export const NAMED_KEYS: readonly string[] = [...new Set(Object.values(NAMED))];
  * import { parseKeyChord } from "./keys.ts";
  * console.log(parseKeyChord("Ctrl+Shift+Delete")); // { mods: ["ctrl", "shift"], key: "delete" }
  * console.log(parseKeyChord("ctrl++").key); // "+"
+ * console.log(parseKeyChord("asterisk").key); // "*"
+ * console.log(parseKeyChord("KP_Enter").key); // "kpenter"
  * ```
  */
 export function parseKeyChord(combo: string): KeyChord {
@@ -128,6 +184,8 @@ export function keyName(name: string): string | undefined {
   const folded = name.toLowerCase().replace(/[_-]/g, "");
   const named = NAMED[folded];
   if (named !== undefined) return named;
+  const character = CHARACTER_NAMES[folded];
+  if (character !== undefined) return character;
   if (/^f([1-9]|[1-2][0-9]|3[0-5])$/.test(folded)) return folded;
   const chars = [...name];
   if (chars.length !== 1) return undefined;
@@ -147,6 +205,7 @@ export function badCombo(combo: string, why: string): DesktopError {
   return new DesktopError("INVALID_ARGS", `cannot press "${combo}": ${why}`, {
     suggestion: "Write modifiers (ctrl shift alt super/cmd, fn on macOS) joined with + and one " +
       "key: a character, Return, Tab, Escape, Backspace, Delete (forward), arrows " +
-      "(Left/Right/Up/Down), Home/End, PageUp/PageDown, F1-F12; e.g. ctrl+a, shift+Tab, ctrl++",
+      "(Left/Right/Up/Down), Home/End, PageUp/PageDown, F1-F12, the keypad's KP_Enter, KP_Add, " +
+      "KP_0-KP_9..., a character's keysym name (asterisk, plus); e.g. ctrl+a, shift+Tab, ctrl++",
   });
 }

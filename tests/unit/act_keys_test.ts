@@ -28,6 +28,21 @@ Deno.test("keys: one grammar, one meaning on both platforms", () => {
   assert.equal(parseKeyChord("Enter").key, "return");
 });
 
+Deno.test("keys: a character by its keysym name, and the keypad's own keys", () => {
+  // As xdotool and keymaps name them: `asterisk` types `*` (galculator's multiply).
+  assert.deepEqual(parseKeyChord("asterisk"), { mods: [], key: "*" });
+  assert.equal(parseCombo("asterisk").keysym, 0x2a);
+  assert.equal(parseCombo("shift+plus").keysym, 0x2b);
+  assert.equal(parseKeyCombo("minus").code, 27);
+  // The keypad is not the main block: KP_Enter is its own keysym and key code.
+  assert.equal(parseKeyChord("KP_Enter").key, "kpenter");
+  assert.equal(parseCombo("KP_Enter").keysym, 0xff8d);
+  assert.equal(parseKeyCombo("kp_enter").code, 76);
+  assert.equal(parseCombo("KP_Multiply").keysym, 0xffaa);
+  assert.equal(parseCombo("KP_7").keysym, 0xffb7);
+  assert.equal(parseKeyCombo("KP_7").code, 89);
+});
+
 Deno.test("keys: what a platform cannot press is INVALID_ARGS with the grammar as suggestion", () => {
   assert.throws(() => parseCombo("fn+F1"), invalid);
   assert.throws(() => parseKeyCombo("F20"), invalid);

@@ -36,6 +36,14 @@ const NAMED: Readonly<Record<string, number>> = {
   print: 0xff61,
   pause: 0xff13,
   capslock: 0xffe5,
+  kpenter: 0xff8d,
+  kpadd: 0xffab,
+  kpsubtract: 0xffad,
+  kpmultiply: 0xffaa,
+  kpdivide: 0xffaf,
+  kpdecimal: 0xffae,
+  kpequal: 0xffbd,
+  ...Object.fromEntries([..."0123456789"].map((d) => [`kp${d}`, 0xffb0 + Number(d)])),
 };
 
 /** A parsed key combo. */

@@ -53,6 +53,23 @@ const NAMED: Readonly<Record<string, number>> = {
   f10: 109,
   f11: 103,
   f12: 111,
+  kpenter: 76,
+  kpadd: 69,
+  kpsubtract: 78,
+  kpmultiply: 67,
+  kpdivide: 75,
+  kpdecimal: 65,
+  kpequal: 81,
+  kp0: 82,
+  kp1: 83,
+  kp2: 84,
+  kp3: 85,
+  kp4: 86,
+  kp5: 87,
+  kp6: 88,
+  kp7: 89,
+  kp8: 91,
+  kp9: 92,
 };
 
 const CHARS: Readonly<Record<string, number>> = {
