@@ -181,7 +181,9 @@ export function actText(r: ActReport, showChanges: boolean): string {
   // Boxes are already out unless asked for (the action's own diff): only what says nothing goes.
   const shown = trimChanges(changes, { bounds: true });
   if (!showChanges) return line + windowsComeAndGone(shown);
-  return `${line}\n${renderChanges(shown, "agent")}`.trimEnd();
+  // The line says it whether or not the changes follow: the next keys go elsewhere now.
+  return `${line}${windowsComeAndGone(shown, { listed: true })}\n${renderChanges(shown, "agent")}`
+    .trimEnd();
 }
 
 /** Roles whose coming or going changes where the next keys and clicks go. */
@@ -192,6 +194,7 @@ const WINDOW_ROLES: ReadonlySet<string> = new Set(["window", "dialog"]);
  * opened or closed (the next keys go to it, or no longer do).
  *
  * @param changes the action's changes
+ * @param opts `listed`: the changes are printed below the line (no pointer to `--diff`)
  * @returns `; opened dialog "Save As" [save-as]` and the like, or ""
  * @example
  * ```ts
@@ -203,9 +206,16 @@ const WINDOW_ROLES: ReadonlySet<string> = new Set(["window", "dialog"]);
  * );
  * assert.equal(windowsComeAndGone([{ type: "removed", ref: "find", i: 4, r: "dialog", t: "Find" }]), '; closed dialog "Find"');
  * assert.equal(windowsComeAndGone([{ type: "changed", ref: "a", i: 1, changes: { t: ["x", "y"] } }]), "");
+ * assert.equal(
+ *   windowsComeAndGone([{ type: "added", ref: "a", el: { i: 0, r: "dialog", t: "A" } }], { listed: true }),
+ *   '; opened dialog "A" [a]',
+ * );
  * ```
  */
-export function windowsComeAndGone(changes: readonly Change[]): string {
+export function windowsComeAndGone(
+  changes: readonly Change[],
+  opts: { listed?: boolean } = {},
+): string {
   const said: string[] = [];
   let opened = false;
   for (const ch of changes) {
@@ -218,7 +228,7 @@ export function windowsComeAndGone(changes: readonly Change[]): string {
     }
   }
   if (said.length === 0) return "";
-  return `; ${said.join("; ")}${opened ? " (--diff shows what it holds)" : ""}`;
+  return `; ${said.join("; ")}${opened && !opts.listed ? " (--diff shows what it holds)" : ""}`;
 }
 
 /**

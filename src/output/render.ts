@@ -234,12 +234,18 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
   const menus = new Set(
     changes.filter((ch) => ch.type === "added" && ch.el.r === "menu").map((ch) => ch.ref),
   );
+  // What shows again once a dialog closed (a page a modal dialog had taken out of the tree) is
+  // what the agent read before it: named, not listed again.
+  const dialogClosed = changes.some((ch) =>
+    ch.type === "removed" && ch.up === undefined && CLOSING_ROLES.has(ch.r)
+  );
   const listed = new Map<string, AddedLine[] | null>();
   const linesOf = (ref: string): AddedLine[] | null => {
     if (!listed.has(ref)) {
       const lines = addedLines(subtrees.get(ref)!);
       const fits = lines.length <= ADDED_LINES_LISTED &&
-        lines.reduce((n, l) => n + l.line.length, 0) <= ADDED_CHARS_LISTED;
+        lines.reduce((n, l) => n + l.line.length, 0) <= ADDED_CHARS_LISTED &&
+        !(dialogClosed && lines.length > 1 && !CLOSING_ROLES.has(subtrees.get(ref)!.r));
       listed.set(ref, menus.has(ref) || fits ? lines : null);
     }
     return listed.get(ref)!;
@@ -498,6 +504,9 @@ interface AddedLine {
 const ADDED_LINES_LISTED = 16;
 /** See {@link ADDED_LINES_LISTED}. */
 const ADDED_CHARS_LISTED = 900;
+
+/** Roles whose closing brings back what they covered (a modal dialog over a page). */
+const CLOSING_ROLES: ReadonlySet<string> = new Set(["dialog", "alert"]);
 
 /** How many lines a removed unlabeled group is told by: more are one line naming the first. */
 const REMOVED_LISTED = 6;

@@ -415,7 +415,7 @@ export function traceRefs(root: Element, keepCount?: ReadonlySet<Element>): RefT
   const seg: Segment = { own: "", contributes: null };
   // One frame per open parent (not per child), walked without recursion: generated
   // trees can be deeper than the call stack, and fewer allocations keep 100k-element
-  // trees cheap. `cell` is the slug of the enclosing cell's text (null outside cells).
+  // trees cheap. `cell` is the enclosing cell's column key ("" for none, null outside cells).
   // `win` is the enclosing window's own segment and the path it sits on.
   type Win = { seg: string; path: LandmarkNode | null } | null;
   const frames: Array<
@@ -448,8 +448,12 @@ export function traceRefs(root: Element, keepCount?: ReadonlySet<Element>): RefT
       // A grid view's item names what is inside it, as a row does.
       seg.contributes = gridItems.has(el) ? seg.own : null;
     } else if (cell !== null) {
-      // Inside a cell, text is the cell's value: keyed by role. Controls keep their label.
-      if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = el.r;
+      // Inside a cell, text is the cell's value: keyed by role, under the cell's column (not
+      // by its place in the row, which shifts when a cell before it becomes an editor).
+      // Controls keep their label; one named as its column (the cell's editor, "city" in the
+      // City column) is keyed under the cell, which keeps its ref while it is edited.
+      if (!INTERACTIVE_IN_CELL.has(el.r)) seg.own = cell ? `${cell}/${el.r}` : el.r;
+      else if (cell && seg.own === cell) seg.own = `${cell}/${el.r}`;
       seg.contributes = null;
     }
     // A window's title shown inside it as text (a dialog's header bar) repeats the window on
@@ -475,7 +479,8 @@ export function traceRefs(root: Element, keepCount?: ReadonlySet<Element>): RefT
       prefix: path ? `${path.prefix}/${contributes}` : contributes,
       roles: path ? `${path.roles} > ${el.r}` : el.r,
     };
-    const childCell = el.r === "cell" ? slugOf(el, true) : cell;
+    // A grid view's item already names what is inside it (it contributes its key).
+    const childCell = el.r === "cell" ? (gridItems.has(el) ? "" : cellKeys.get(el) ?? "") : cell;
     // A window with no title of its own (a frame inside one: Qt's central widget) keeps the title.
     const childWin = el.r === "window" && seg.own !== el.r ? { seg: seg.own, path } : win;
     frames.push({ el, path: childPath, depth: depth + 1, next: 0, cell: childCell, win: childWin });
@@ -592,14 +597,14 @@ function indexTable(
   items: Set<Element>,
 ): void {
   const direct = cellsOf(table);
-  let headers = direct.filter((c) => c.r === "colheader").map((c) => slugOf(c, true));
+  let headers = direct.filter((c) => c.r === "colheader").map((c) => columnKey(c, slugOf));
   const rows = rowsOf(table);
   if (headers.length === 0) {
     const head = rows.find((r) => {
       const cells = cellsOf(r);
       return cells.length > 0 && cells.every((c) => c.r === "colheader");
     });
-    if (head) headers = cellsOf(head).map((c) => slugOf(c, true));
+    if (head) headers = cellsOf(head).map((c) => columnKey(c, slugOf));
   }
   if (headers.length === 0 && rows.length === 0) {
     // A grid view (cells straight in the table, no rows, no headers: a file manager's icons)
@@ -637,6 +642,29 @@ function indexTable(
     keys.set(flat[j], rowKey && col > 0 ? `${rowKey}/${colKey}` : rowKey || colKey);
   }
 }
+
+/**
+ * A column's key: its header's slug, without the labels of the controls in
+ * it (a browser names a header "Balance Sort by Balance" after its text and
+ * its sort button): the cells of that column are `<row>/balance`.
+ */
+function columnKey(header: Element, slugOf: SlugOf): string {
+  const full = slugOf(header, true);
+  let rest = header.t?.trim() ?? "";
+  if (!rest || !header.c?.length) return full;
+  const inside: Element[] = [...header.c];
+  for (let k = 0; k < inside.length && k < HEADER_LOOK_LIMIT; k++) {
+    const d = inside[k];
+    const label = d.t?.trim();
+    if (INTERACTIVE_IN_CELL.has(d.r) && label && label !== rest) rest = rest.replace(label, " ");
+    else if (d.c) inside.push(...d.c);
+  }
+  rest = rest.trim();
+  return rest && rest !== header.t?.trim() ? slugOf({ ...header, t: rest }, true) || full : full;
+}
+
+/** How many elements inside a column header are looked at for its controls. */
+const HEADER_LOOK_LIMIT = 20;
 
 /** The segments of one element, filled in by {@link segmentOf} (reused to spare allocations). */
 interface Segment {

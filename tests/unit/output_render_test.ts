@@ -868,6 +868,36 @@ Deno.test("changes: a menu that opened is listed whole, however many items it ho
   assert.doesNotMatch(text, /inside/);
 });
 
+Deno.test("changes: what shows again once a dialog closed is named, not listed again", () => {
+  // A browser takes the page out of the tree while a modal dialog is open; closing it brings
+  // the page back: one line per region, not every field the agent read before.
+  const region = (name: string): Change[] => [
+    { type: "added", ref: name, el: { i: 0, r: "region", t: name } },
+    {
+      type: "added",
+      ref: `${name}/volume`,
+      el: { i: 0, r: "slider", t: "Volume", v: "30" },
+      up: name,
+    },
+    { type: "added", ref: `${name}/mute`, el: { i: 0, r: "toggle", t: "Mute" }, up: name },
+  ];
+  const closed: Change = {
+    type: "removed",
+    ref: "edit-profile",
+    i: 21,
+    r: "dialog",
+    t: "Edit profile",
+  };
+  const text = renderChanges([...region("audio"), ...region("video"), closed], "agent");
+  assert.deepEqual(text.trim().split("\n"), [
+    '+ [-|audio] region "audio" (and 2 inside: read --scope-ref audio)',
+    '+ [-|video] region "video" (and 2 inside: read --scope-ref video)',
+    '- [21|edit-profile] dialog "Edit profile"',
+  ]);
+  // Without a dialog closing, the same small parts are listed whole.
+  assert.match(renderChanges(region("audio"), "agent"), /slider "Volume"/);
+});
+
 Deno.test("agent: GTK 2's press and release actions on a button are implied, not printed", () => {
   assert.deepEqual(informativeActions({ a: ["click", "press", "release"] }), []);
 });

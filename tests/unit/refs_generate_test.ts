@@ -222,6 +222,49 @@ Deno.test("refs: cells are keyed by their column header, never by their value", 
   assert.deepEqual([...refsOf(changed).values()], refs);
 });
 
+Deno.test("refs: a cell's text is keyed under its column, never by its place in the row", () => {
+  // Chromium's grid: unnamed cells hold the texts. Keyed by position (`row/txt.2`), the City
+  // text took Balance's ref once the City cell became an editor, and a diff said "310 -> Nice".
+  const grid = (city: Element[]) =>
+    el("table", "Customers", [
+      el("row", undefined, ["Name", "City", "Balance"].map((h) => el("colheader", h))),
+      el("row", undefined, [
+        el("cell", undefined, [el("txt", "Bob Stone")]),
+        el("cell", undefined, city),
+        el("cell", undefined, [el("txt", "310")]),
+      ]),
+    ]);
+  const texts = (root: Element) => {
+    const refs = refsOf(root);
+    return root.c![1].c!.map((cell) => cell.c!.map((k) => refs.get(k)));
+  };
+  assert.deepEqual(texts(grid([el("txt", "Paris")])), [
+    ["customers/bob-stone/name/txt"],
+    ["customers/bob-stone/city/txt"],
+    ["customers/bob-stone/balance/txt"],
+  ]);
+  // The City cell now holds its editor, named as its column: Balance's text keeps its ref, and
+  // so does the City cell (the editor is keyed under it).
+  const editing = grid([el("input", "city")]);
+  assert.deepEqual(texts(editing).slice(1), [
+    ["customers/bob-stone/city/input"],
+    ["customers/bob-stone/balance/txt"],
+  ]);
+  assert.equal(refsOf(editing).get(editing.c![1].c![1]), "customers/bob-stone/city");
+  // A header named after its text and its sort button keys its column by its text.
+  const sortable = el("table", "Customers", [
+    el("row", undefined, [
+      el("colheader", "Name"),
+      el("colheader", "Balance Sort by Balance", [
+        el("txt", "Balance"),
+        el("btn", "Sort by Balance"),
+      ]),
+    ]),
+    el("row", undefined, [el("cell", undefined, [el("txt", "Bob")]), el("cell", "310")]),
+  ]);
+  assert.equal(refsOf(sortable).get(sortable.c![1].c![1]), "customers/bob/balance");
+});
+
 Deno.test("refs: a table listing its cells directly keys them by virtual row and column", () => {
   // GTK 3 tree views: column headers, then the cells row after row, no row elements.
   const root = el("window", "Files", [
