@@ -206,6 +206,14 @@ const WINDOW_ROLES: ReadonlySet<string> = new Set(["window", "dialog"]);
  * );
  * assert.equal(windowsComeAndGone([{ type: "removed", ref: "find", i: 4, r: "dialog", t: "Find" }]), '; closed dialog "Find"');
  * assert.equal(windowsComeAndGone([{ type: "changed", ref: "a", i: 1, changes: { t: ["x", "y"] } }]), "");
+ * // A dialog in a new backdrop opened; a dialog inside a new window is part of that window.
+ * assert.equal(
+ *   windowsComeAndGone([
+ *     { type: "added", ref: "group", el: { i: 0, r: "group" } },
+ *     { type: "added", ref: "ask", el: { i: 0, r: "dialog", t: "Ask" }, up: "group" },
+ *   ], { listed: true }),
+ *   '; opened dialog "Ask" [ask]',
+ * );
  * assert.equal(
  *   windowsComeAndGone([{ type: "added", ref: "a", el: { i: 0, r: "dialog", t: "A" } }], { listed: true }),
  *   '; opened dialog "A" [a]',
@@ -218,8 +226,22 @@ export function windowsComeAndGone(
 ): string {
   const said: string[] = [];
   let opened = false;
+  // A dialog inside a new wrapper (a web app's backdrop) opened too; one inside another
+  // window or dialog that came or went with it is part of that one.
+  type Came = Exclude<Change, { type: "changed" }>;
+  const roleOf = new Map<string, Came>();
+  for (const ch of changes) if (ch.type !== "changed") roleOf.set(`${ch.type} ${ch.ref}`, ch);
+  const insideAnother = (ch: Came): boolean => {
+    for (let up = ch.up; up !== undefined;) {
+      const outer = roleOf.get(`${ch.type} ${up}`);
+      if (!outer) return false;
+      if (WINDOW_ROLES.has(outer.type === "added" ? outer.el.r : outer.r)) return true;
+      up = outer.up;
+    }
+    return false;
+  };
   for (const ch of changes) {
-    if (ch.type === "changed" || ch.up !== undefined) continue;
+    if (ch.type === "changed" || insideAnother(ch)) continue;
     if (ch.type === "added" && WINDOW_ROLES.has(ch.el.r)) {
       opened = true;
       said.push(`opened ${ch.el.r}${ch.el.t ? ` ${JSON.stringify(ch.el.t)}` : ""} [${ch.ref}]`);

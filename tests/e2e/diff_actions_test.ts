@@ -216,6 +216,8 @@ print(json.dumps([" ".join(text(c) for c in walk(w)) for w in app
       );
       assert.deepEqual(dialogs, ["New contact"]);
       assert.match(out, /^\+ \[-\|[^\]]+\] dialog "New contact"$/m);
+      // The line says so too: the next keys go to the dialog.
+      assert.match(out.split("\n")[0], /; opened dialog "New contact"/);
       for (const field of ["Name", "Email", "Phone", "City"]) {
         assert.match(out, new RegExp(`^\\+ .*input "${field}"`, "m"));
       }
@@ -224,6 +226,43 @@ print(json.dumps([" ".join(text(c) for c in walk(w)) for w in app
       assert.match(out, /combo "Group"/);
       // Not the wrapper around it, nor a pointer to read it again.
       assert.doesNotMatch(out, /scope-ref|\] group/);
+      assert.ok(tokens(out) < BUDGET, `${tokens(out)} tokens:\n${out}`);
+      await act(d, ["click", "--ref", "new-contact/form/cancel"]);
+    });
+
+    await t.step("an edited cell's change names its own column, not the next one", async () => {
+      // Return on the City cell opens its editor; the cells after it keep their refs.
+      const opened = await act(d, ["key", "Return", "--ref", "ada-lovelace/city"]);
+      assert.match(opened, /^\+ \[-\|[^\]]*ada-lovelace\/city\/input\] input "City"/m);
+      await act(d, ["type", "--ref", "ada-lovelace/city/input", "--replace", "--text", "Nice"]);
+      const out = await act(d, ["key", "Return"]);
+      const cells = await pyatspiJson<string[]>(
+        d,
+        `
+table = next(o for o in walk(app) if o.getRoleName() == "table" and o.name == "People")
+row = next(r for r in walk(table) if r.getRoleName() == "table row" and r.childCount
+           and (r[0].name or r[0].queryText().getText(0, -1)) == "Ada Lovelace")
+print(json.dumps([c.name or c.queryText().getText(0, -1) for c in row]))
+`,
+      );
+      assert.deepEqual(cells, ["Ada Lovelace", "Nice", "Analyst"]);
+      // The new text is the City column's; nothing is said of the Role column's text.
+      assert.match(out, /ada-lovelace\/city\/txt\] "Nice"/);
+      assert.doesNotMatch(out, /ada-lovelace\/role|"Analyst"/);
+    });
+
+    await t.step("a native modal dialog: its page comes back named, not listed again", async () => {
+      const opened = await act(d, ["click", "--ref", "preferences"]);
+      assert.match(opened.split("\n")[0], /; opened dialog "Preferences"/);
+      const out = await act(d, ["click", "--ref", "preferences/close"]);
+      const dialogs = await pyatspiJson<string[]>(
+        d,
+        `print(json.dumps([o.name for o in walk(app) if o.getRoleName() == "dialog"]))`,
+      );
+      assert.ok(!dialogs.includes("Preferences"), JSON.stringify(dialogs));
+      assert.match(out.split("\n")[0], /; closed dialog "Preferences"/);
+      // What the page held is not listed line by line (400 messages, 12 people).
+      assert.doesNotMatch(out, /Message 2 from|"Katherine Johnson"/);
       assert.ok(tokens(out) < BUDGET, `${tokens(out)} tokens:\n${out}`);
     });
   },
