@@ -385,6 +385,20 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
 const LONE_LISTED = 8;
 /** Samples that line quotes. */
 const SAMPLES = 3;
+/** New controls of one kind in one place listed one by one, up to this many (a popover menu). */
+const CONTROLS_LISTED = 30;
+/** The roles {@link CONTROLS_LISTED} counts: what one clicks in a menu or popover. */
+const CONTROLS: ReadonlySet<string> = new Set([
+  "btn",
+  "menuitem",
+  "chk",
+  "radio",
+  "toggle",
+  "combo",
+  "input",
+  "spin",
+  "slider",
+]);
 /** Longest sample text. */
 const SAMPLE_CHARS = 30;
 
@@ -427,6 +441,11 @@ function manyAsOne(
   for (const [kind, ats] of byKind) {
     if (ats.length <= LONE_LISTED) continue;
     const [head, where] = kind.split("\u0000");
+    // New controls (a popover's buttons, opened) are what the next step picks from: listed with
+    // their refs, unless there are more than a menu holds.
+    if (head.startsWith("+ ") && CONTROLS.has(head.slice(2)) && ats.length <= CONTROLS_LISTED) {
+      continue;
+    }
     const bases = new Set(ats.map((at) => lone.get(at)!.base));
     const base = bases.size === 1 ? [...bases][0] : "values";
     const samples = ats.slice(0, SAMPLES).map((at) => lone.get(at)!.sample).join(", ");

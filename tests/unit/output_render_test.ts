@@ -1144,6 +1144,36 @@ Deno.test("renderChanges: many lone elements of one kind in one place are one li
   assert.equal(renderChanges(texts(20), "jsonl").trimEnd().split("\n").length, 20);
 });
 
+Deno.test("renderChanges: a popover's new buttons are listed with their refs, not folded", () => {
+  // gedit's menu popover: 15 buttons in an unlabeled container, what the next click picks from.
+  const names = [
+    "Reload",
+    "Print…",
+    "New Window",
+    "Save As…",
+    "Save All",
+    "Find…",
+    "Find and Replace…",
+  ]
+    .concat(["Go to Line…", "Preferences", "Keyboard Shortcuts", "Help", "About gedit"])
+    .concat(["Close All", "Close", "Quit"]);
+  const opened: Change[] = names.map((t) => ({
+    type: "added",
+    ref: t.toLowerCase().replace(/[^a-z]+/g, "-").replace(/-$/, ""),
+    el: { i: 0, r: "btn", t },
+  }));
+  const lines = renderChanges(opened, "agent").trimEnd().split("\n");
+  assert.equal(lines.length, 15);
+  assert.equal(lines[2], '+ [-|new-window] btn "New Window"');
+  // More than a menu holds are one line again.
+  const many: Change[] = Array.from({ length: 40 }, (_, k) => ({
+    type: "added",
+    ref: `b${k}`,
+    el: { i: 0, r: "btn", t: `B ${k}` },
+  }));
+  assert.match(renderChanges(many, "agent"), /^\+ 40 btn \("B 0"/);
+});
+
 Deno.test("renderChanges: many rows a filter took away are one line naming the first (not a line each)", () => {
   const keys = Array.from({ length: 12 }, (_, k) => `setting-${k + 1}`);
   const gone: Change[] = keys.flatMap((key, k) => [
