@@ -36,6 +36,7 @@ import { traceRefs } from "../refs/generate.ts";
 import { transientParts } from "./transient.ts";
 import { isSilentField } from "./silent.ts";
 import { unprintedParts } from "../output/agent_line.ts";
+import { closedMenuParts } from "../output/agent.ts";
 
 /** One difference between two reads. */
 export type Change =
@@ -185,6 +186,9 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   // What a read gives no line (a caption its button's label says): its owner's change says it.
   const unprintedNew = unprintedParts(after);
   const unprintedOld = unprintedParts(before);
+  // A closed menu's items: a read shows them when the menu opens (added then), not before.
+  const inClosedMenuNew = closedMenuParts(after);
+  const inClosedMenuOld = closedMenuParts(before);
   for (const el of newOrder) {
     if (el.ref === undefined || seen.has(el.ref)) continue;
     seen.add(el.ref);
@@ -196,7 +200,8 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     // A bubble the app shows for a moment: not news while it lasts, nor when it goes.
     if (quietNew.has(el) && (!prev || quietOld.has(prev))) continue;
     if (unprintedNew.has(el) && (!prev || unprintedOld.has(prev))) continue;
-    if (!prev) {
+    if (inClosedMenuNew.has(el)) continue;
+    if (!prev || inClosedMenuOld.has(prev)) {
       addedEls.add(el);
       added.push({ at: out.length, el });
       out.push({ type: "added", ref: el.ref, el: reportable(el) });
@@ -249,6 +254,7 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   const removedEls = new Set([...old.values()].filter((el) => !matched.has(el)));
   for (const [ref, el] of old) {
     if (matched.has(el) || quietOld.has(el) || unprintedOld.has(el)) continue;
+    if (inClosedMenuOld.has(el)) continue;
     const up = nearest(el, oldParents, (a) => removedEls.has(a));
     out.push({
       type: "removed",

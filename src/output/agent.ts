@@ -255,6 +255,62 @@ function echoWrapped(el: Element): Element | null {
 }
 
 /**
+ * What a read prints no line for because it sits in a closed menu (the read
+ * prints the menu as one line, `(closed, 5 items)`): the menu's items and
+ * everything inside them. A diff reports those items as added when the menu
+ * opens, since that is when a read shows them.
+ *
+ * @param root the tree read
+ * @returns the elements inside closed menus
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { closedMenuParts } from "./agent.ts";
+ * const item = { i: 4, r: "menuitem" as const, t: "Basic mode" };
+ * const bar = { i: 2, r: "menubar" as const, c: [
+ *   { i: 3, r: "menu" as const, t: "View", b: [0, 0, 40, 20] as [number, number, number, number], c: [item] },
+ * ] };
+ * assert.ok(closedMenuParts({ i: 1, r: "window", c: [bar] }).has(item));
+ * ```
+ */
+export function closedMenuParts(root: Element): Set<Element> {
+  const out = new Set<Element>();
+  const hide = (el: Element) => {
+    const stack = [...el.c ?? []];
+    while (stack.length) {
+      const e = stack.pop()!;
+      out.add(e);
+      for (const k of e.c ?? []) stack.push(k);
+    }
+  };
+  // Most trees hold no menu: one cheap pass says so.
+  let menus = false;
+  const scan = [root];
+  while (scan.length && !menus) {
+    const e = scan.pop()!;
+    menus = e.r === "menu" || e.r === "menuitem";
+    for (const k of e.c ?? []) scan.push(k);
+  }
+  if (!menus) return out;
+  // The rules the walk in renderAgent applies, below the printed root.
+  const stack: Array<{ el: Element; depth: number }> = [{ el: root, depth: 0 }];
+  while (stack.length) {
+    const { el, depth } = stack.pop()!;
+    if (!el.c?.length) continue;
+    const kids = shownChildren(el, labelOf(el)).filter((k) => !isPunctuation(k));
+    if (depth >= 1 && holdsClosedMenu(el, kids)) {
+      hide(el);
+      continue;
+    }
+    for (const kid of el.c) {
+      if (depth >= 1 && isClosedMenu(kid, el)) hide(kid);
+      else stack.push({ el: kid, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+
+/**
  * Whether a menu is closed: its opener says collapsed, or the opener is on
  * screen and the menu is not.
  *

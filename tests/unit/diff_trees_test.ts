@@ -236,3 +236,31 @@ Deno.test("diff: a dialog that takes the ref of the menu item that opened it is 
     JSON.stringify(changes),
   );
 });
+
+Deno.test("diff: a menu that opens adds the items a read now shows; closing it says nothing more", () => {
+  // GTK keeps a menu bar entry's items in the tree while it is closed: off screen (no box),
+  // read as `menu "View" (closed, 2 items)`. Opened, they are on screen, and the read lists them.
+  const galculator = (open: boolean) => {
+    const box = (y: number): Partial<Element> => open ? { b: [0, y, 120, 20] } : {};
+    const root = el("app", "galculator", [
+      el("window", "galculator", [
+        el("menubar", undefined, [
+          el("menu", "View", [
+            el("menuitem", "Basic Mode", undefined, { nid: "basic", ...box(20) }),
+            el("menuitem", "Paper Mode", undefined, { nid: "paper", ...box(40) }),
+          ], { nid: "view", b: [0, 0, 40, 20], ...(open ? { s: true as const } : {}) }),
+        ], { b: [0, 0, 400, 20] }),
+      ], { b: [0, 0, 400, 300] }),
+    ]);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const opened = diffTrees(galculator(false), galculator(true), { ignoreBounds: true });
+  assert.deepEqual(
+    opened.filter((c) => c.type === "added").map((c) => c.type === "added" && c.el.t),
+    ["Basic Mode", "Paper Mode"],
+  );
+  const closed = diffTrees(galculator(true), galculator(false), { ignoreBounds: true });
+  assert.deepEqual(closed.map((c) => c.type), ["changed"], JSON.stringify(closed));
+});
