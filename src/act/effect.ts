@@ -8,7 +8,7 @@
 
 import { type Change, diffTrees } from "../diff/diff.ts";
 import { isSilentField } from "../diff/noise.ts";
-import type { Element } from "../model/element.ts";
+import { type Element, VALUE_FIELDS } from "../model/element.ts";
 import { walk } from "../model/tree.ts";
 import { DesktopError } from "../errors.ts";
 import { locateAll, toStored } from "../identity/same.ts";
@@ -271,9 +271,14 @@ export function judgeEffect(
     if (ownValue && action.kind === "type" && after && !holdsTyped(after, action.text)) {
       // Keys that arrive as other characters (a keyboard map that could not type them) change
       // the value too: say so rather than ok.
-      effect.unverified = `the value does not hold the typed text (it reads ${
-        JSON.stringify(String(after.v ?? "").slice(-80))
-      })`;
+      effect.unverified = after.r === "spin" && after.vt !== undefined &&
+          holdsTyped({ ...after, v: after.vt }, action.text)
+        // A spin button takes a typed number when it is committed (GTK: Return, Tab, leaving).
+        ? `the field shows ${JSON.stringify(after.vt)} but the spin still holds ${after.v}: ` +
+          "key Return or Tab commits it"
+        : `the value does not hold the typed text (it reads ${
+          JSON.stringify(String(after.v ?? "").slice(-80))
+        })`;
       return effect;
     }
     if (ownValue || (after && alreadySet(action, after))) return effect;
@@ -538,9 +543,6 @@ function findAll(el: Element, test: (x: Element) => boolean): boolean {
   for (const c of el.c ?? []) if (test(c) || findAll(c, test)) return true;
   return false;
 }
-
-/** Fields of a change that are the element's value (text, number, checked or selected state). */
-const VALUE_FIELDS: ReadonlySet<string> = new Set(["v", "t", "chk", "s", "exp"]);
 
 /** Roles whose value is their text: typing into them must change it. */
 const TEXT_ROLES: ReadonlySet<string> = new Set(["input", "combo", "spin"]);

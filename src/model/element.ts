@@ -193,7 +193,8 @@ export const FIELDS: Readonly<Record<keyof Element, FieldSpec>> = {
   r: KIND,
   t: { printed: true, diff: true, local: false, value: true },
   v: VALUE,
-  vt: { printed: true, diff: false, local: false, value: false },
+  // What it shows for its value ("March", a spin's typed number not taken yet): news too.
+  vt: { printed: true, diff: true, local: false, value: true },
   sel: STATE,
   d: KIND,
   ph: KIND,
@@ -272,7 +273,7 @@ export const LOCAL_KEYS: readonly (keyof Element)[] = keysWhere("local");
  * ```ts
  * import assert from "node:assert/strict";
  * import { VALUE_FIELDS } from "./element.ts";
- * assert.deepEqual([...VALUE_FIELDS], ["t", "v", "s", "chk", "exp"]);
+ * assert.deepEqual([...VALUE_FIELDS], ["t", "v", "vt", "s", "chk", "exp"]);
  * ```
  */
 export const VALUE_FIELDS: ReadonlySet<string> = new Set(keysWhere("value"));

@@ -401,6 +401,16 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
   if (shown !== undefined) el.v = formatNumber(node.value!.current);
   const vt = valueText(node) ?? shown;
   if (vt && el.v !== undefined && !secure && fold(vt) !== fold(el.v)) el.vt = vt;
+  // A spin button whose field holds a number it has not taken yet (typed, not committed by
+  // Return, Tab or leaving the field: GTK): its value is the number it holds, what the field
+  // shows its value text, so no one takes the typed number for the spin's.
+  if (code === R.SPIN_BUTTON && shown === undefined && !secure) {
+    const pending = pendingSpinText(el.v, node.value?.current);
+    if (pending !== undefined) {
+      el.v = formatNumber(node.value!.current);
+      el.vt = pending;
+    }
+  }
   if (node.selection && !secure) el.sel = node.selection;
   if (
     node.value && node.value.max > node.value.min && bounded(node.value) &&
@@ -672,6 +682,35 @@ function valueOf(node: AtspiRawNode): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The text of a spin button's field when it shows another number than the
+ * spin holds (an edit not committed yet), else undefined. Only a plain number
+ * counts: a formatted one (units, separators) is left as the app shows it.
+ *
+ * @param text the field's text
+ * @param current the spin's value
+ * @returns the field's text, or undefined
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pendingSpinText } from "./convert.ts";
+ * assert.equal(pendingSpinText("5", 10), "5");
+ * assert.equal(pendingSpinText("10.00", 10), undefined);
+ * assert.equal(pendingSpinText("10 px", 12), undefined);
+ * ```
+ */
+export function pendingSpinText(
+  text: string | undefined,
+  current: number | undefined,
+): string | undefined {
+  if (text === undefined || current === undefined || !PLAIN_NUMBER.test(text)) return undefined;
+  const shown = Number(text.trim());
+  return Math.abs(shown - current) > 1e-9 * Math.max(1, Math.abs(current)) ? text : undefined;
+}
+
+/** A number as a spin button's field shows it, plainly: `5`, `-2.5`. */
+const PLAIN_NUMBER = /^\s*[-+]?\d+(\.\d+)?\s*$/;
 
 /** Whether a range is a real one, not the ±DBL_MAX "any number" of a spreadsheet cell. */
 function bounded(v: { min: number; max: number }): boolean {
