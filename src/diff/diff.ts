@@ -33,6 +33,7 @@ import {
   shownValueText,
 } from "../model/element.ts";
 import { traceRefs } from "../refs/generate.ts";
+import { indexedBase, stripIndex } from "../identity/syntax.ts";
 import { transientParts } from "./transient.ts";
 import { isSilentField } from "./silent.ts";
 import { unprintedParts } from "../output/agent_line.ts";
@@ -170,6 +171,8 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   }
   const newNids = new Set<string>();
   if (oldByNid.size) { for (const el of preorder(after)) if (el.nid) newNids.add(el.nid); }
+  // Twins drawn anew in another order follow what they show, not their index.
+  const twins = opts.refsOnly ? new Map<Element, Element>() : twinsByContent(before, after);
   const fields = DIFF_FIELDS.filter((k) =>
     !(k === "b" && opts.ignoreBounds) && !(k === "f" && opts.ignoreFocus)
   );
@@ -292,6 +295,8 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
   function matchOf(el: Element): Element | undefined {
     const byNid = el.nid !== undefined ? oldByNid.get(el.nid) : undefined;
     if (byNid && !matched.has(byNid)) return byNid;
+    const twin = twins.get(el);
+    if (twin && !matched.has(twin)) return twin;
     const byRef = old.get(el.ref!);
     if (!byRef || matched.has(byRef)) return undefined;
     if (byRef.nid !== undefined && byRef.nid !== el.nid && newNids.has(byRef.nid)) return undefined;
@@ -303,6 +308,67 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
     if (up && addedEls.has(up)) return undefined;
     return byRef;
   }
+}
+
+/**
+ * Twins (elements whose refs differ only by their index) that the app drew
+ * anew, no node in common with the earlier tree, and in another order: each
+ * new twin with the earlier one that shows exactly what it shows (its
+ * subtree's roles, labels, values and states), with everything inside them
+ * node by node. Paired by index, two to-dos "Pay rent" swapped would read as
+ * their check boxes flipping; paired by content, they moved. Only a complete
+ * pairing that differs from the index's is returned.
+ */
+function twinsByContent(before: Element, after: Element): Map<Element, Element> {
+  const out = new Map<Element, Element>();
+  const groups = (root: Element) => {
+    const by = new Map<string, Element[]>();
+    for (const el of preorder(root)) {
+      if (el.ref === undefined || indexedBase(el.ref) === undefined) continue;
+      const base = stripIndex(el.ref);
+      const list = by.get(base);
+      if (list) list.push(el);
+      else by.set(base, [el]);
+    }
+    return by;
+  };
+  const olds = groups(before);
+  if (olds.size === 0) return out;
+  const oldNids = new Set<string>();
+  for (const el of preorder(before)) if (el.nid !== undefined) oldNids.add(el.nid);
+  for (const [base, news] of groups(after)) {
+    const was = olds.get(base);
+    if (!was || was.length !== news.length || news.some((n) => out.has(n))) continue;
+    // Nodes the app kept are followed by their native ids.
+    if (news.some((n) => n.nid !== undefined && oldNids.has(n.nid))) continue;
+    // Each signature's earlier twins, in order: equal ones keep their order.
+    const bySig = new Map<string, number[]>();
+    was.forEach((w, j) => {
+      const sig = signature(w);
+      const list = bySig.get(sig);
+      if (list) list.push(j);
+      else bySig.set(sig, [j]);
+    });
+    const order: number[] = [];
+    for (const n of news) {
+      const k = bySig.get(signature(n))?.shift();
+      if (k === undefined) break;
+      order.push(k);
+    }
+    if (order.length !== news.length || order.every((k, j) => k === j)) continue;
+    news.forEach((n, j) => {
+      const a = preorder(n), b = preorder(was[order[j]]);
+      a.forEach((x, m) => out.set(x, b[m]));
+    });
+  }
+  return out;
+}
+
+/** What an element and everything inside it show, without refs, ids or boxes. */
+function signature(root: Element): string {
+  return JSON.stringify(
+    preorder(root).map((e) => [e.r, e.t, shownValue(e), e.chk, e.s, e.exp, e.e, e.c?.length ?? 0]),
+  );
 }
 
 /** One element that moved among its siblings. */

@@ -264,3 +264,40 @@ Deno.test("diff: a menu that opens adds the items a read now shows; closing it s
   const closed = diffTrees(galculator(true), galculator(false), { ignoreBounds: true });
   assert.deepEqual(closed.map((c) => c.type), ["changed"], JSON.stringify(closed));
 });
+
+Deno.test("diff: twin rows drawn anew in another order are a move, not their check boxes flipping", () => {
+  // Two to-dos "Pay rent", the second ticked; "move up" on it draws the list anew (new nodes):
+  // by index, `.1` would read as ticked and `.2` as unticked. What they show pairs them.
+  const todos = (order: Array<[string, boolean]>) => {
+    const root = el("app", "todo", [
+      el(
+        "list",
+        "Items",
+        order.map(([t, done]) =>
+          el("listitem", undefined, [
+            el("chk", `Toggle ${t}`, undefined, done ? { chk: true } : { chk: false }),
+            el("txt", t),
+            el("btn", "Move up"),
+          ])
+        ),
+      ),
+    ]);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const before = todos([["Buy milk", false], ["Pay rent", false], ["Pay rent", true]]);
+  const after = todos([["Buy milk", false], ["Pay rent", true], ["Pay rent", false]]);
+  const changes = diffTrees(before, after, { ignoreBounds: true });
+  assert.ok(
+    !changes.some((c) => c.type === "changed" && "chk" in c.changes),
+    JSON.stringify(changes),
+  );
+  const moves = changes.flatMap((c) => c.type === "changed" && c.changes.at ? [c.changes.at] : []);
+  assert.deepEqual(moves, [[2, 1]], JSON.stringify(changes));
+  // Twins that show the same as before in the same order: nothing changed.
+  assert.deepEqual(
+    diffTrees(before, todos([["Buy milk", false], ["Pay rent", false], ["Pay rent", true]])),
+    [],
+  );
+});
