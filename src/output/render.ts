@@ -26,6 +26,7 @@ import {
   shownChildren,
 } from "./agent_line.ts";
 import { stripIndex } from "../identity/syntax.ts";
+import { slug } from "../refs/generate.ts";
 import { elementData, flatData, treeData } from "./data.ts";
 import { toYaml } from "./yaml.ts";
 import { refShortener } from "./short_refs.ts";
@@ -350,7 +351,7 @@ export function renderChanges(changes: Change[], format: "agent" | "jsonl"): str
         const parts = Object.entries(ch.changes).filter(([k, [a, b]]) => {
           // A twin's index that moved (a twin came or went before it) is bookkeeping, not
           // news: the line names the element by its new ref.
-          if (k === "ref") return !isTwinShift(a, b);
+          if (k === "ref") return !isTwinShift(a, b) && !refFollowsLabel(b, ch.changes.t?.[1]);
           if (k === "at") return !grouped;
           // Actions that say nothing (scrolling that came with a longer page) are no news.
           if (k === "a") return informativeActionsOf(a).join() !== informativeActionsOf(b).join();
@@ -576,6 +577,18 @@ function namedPart(root: Element): Element {
 function isTwinShift(a: unknown, b: unknown): boolean {
   if (typeof a !== "string" || typeof b !== "string" || a === b) return false;
   return stripIndex(a) === stripIndex(b);
+}
+
+/**
+ * Whether a new ref is made of the new label beside it (a window retitled:
+ * its ref follows its title): the label's change says it, and the line's
+ * handle shows the new ref.
+ */
+function refFollowsLabel(ref: unknown, label: unknown): boolean {
+  if (typeof ref !== "string" || typeof label !== "string") return false;
+  const own = stripIndex(ref).slice(ref.lastIndexOf("/") + 1);
+  const full = slug(label);
+  return own !== "" && full.startsWith(own);
 }
 
 /** Every ref of a tree, document order. */

@@ -1286,3 +1286,25 @@ Deno.test("render: a text's selection is on its line and in its diff; a bare car
     "~ [8|input] sel: 12..17 -> 0..5\n",
   );
 });
+
+Deno.test("renderChanges: a ref that follows its new label is not said again beside it", () => {
+  // A window retitled: its ref is its title's slug; the handle shows the new one.
+  const line = renderChanges([{
+    type: "changed",
+    ref: "notes-txt-gedit",
+    i: 2,
+    changes: {
+      ref: ["untitled-gedit", "notes-txt-gedit"],
+      t: ["Untitled - gedit", "notes.txt - gedit"],
+    },
+  }], "agent");
+  assert.equal(line, '~ [2|notes-txt-gedit] t: "Untitled - gedit" -> "notes.txt - gedit"\n');
+  // A ref that changed for another reason (its landmark moved) is said.
+  const moved = renderChanges([{
+    type: "changed",
+    ref: "sidebar/save",
+    i: 3,
+    changes: { ref: ["toolbar/save", "sidebar/save"] },
+  }], "agent");
+  assert.match(moved, /ref: "toolbar\/save" -> "sidebar\/save"/);
+});
