@@ -625,7 +625,11 @@ Deno.test("a ref an action's changes printed means that element until the next r
   const typed = await desktop.act({}, { ref: "find/input" }, { kind: "type", text: "beta" }, {
     settleMs: 50,
   });
-  assert.match(renderChanges(typed.changes ?? [], "agent"), /ref: "editor\/find" -> /);
+  // The combo renamed: its line names it by its new ref and says the new label.
+  assert.match(
+    renderChanges(typed.changes ?? [], "agent"),
+    /\[-\|editor\/text-to-search-for\] t: "Find:" -> "Text to search for"/,
+  );
   // The combo lost its name: "find" is the label now, and the input's ref is another.
   const again = await desktop.act({}, { ref: "find/input" }, { kind: "type", text: "gamma" }, {
     settleMs: 50,

@@ -53,7 +53,9 @@ function fakeApp(asked: string[]): AppCall {
   }) as unknown as AppCall;
 }
 
-Deno.test("details: a value is one GetAll when the toolkit answers it, else a Get per property", async () => {
+Deno.test("details: a value is one Get per property, also where the toolkit answers GetAll", async () => {
+  // Chromium aborts on a GetAll of an empty number field's Value (its reply's a{sv} is left
+  // unfinished): no toolkit gets one for Value.
   for (const getAll of [true, false]) {
     const asked: string[] = [];
     const el = slider();
@@ -65,10 +67,7 @@ Deno.test("details: a value is one GetAll when the toolkit answers it, else a Ge
     await f.finish();
     assert.deepEqual(el.value, { current: 6, min: 0, max: 10 });
     // A slider's attributes (its value text) are one more call, whatever the Value calls are.
-    assert.deepEqual(
-      asked.filter((m) => m !== "GetAttributes"),
-      getAll ? ["GetAll"] : ["Get", "Get", "Get", "Get"],
-    );
+    assert.deepEqual(asked.filter((m) => m !== "GetAttributes"), ["Get", "Get", "Get", "Get"]);
   }
 });
 

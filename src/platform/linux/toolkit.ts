@@ -106,10 +106,13 @@ export function boxesRelativeToWindow(tk: Toolkit): boolean {
 }
 
 /**
- * Toolkits seen to answer `Properties.GetAll` without harm (GTK 3 and
- * LibreOffice through the ATK bridge, GTK 4, Chromium). Firefox is not one:
- * it aborts (libdbus "end_dict_entry was written", building `a{sv}`) on a
- * GetAll of a progress bar's Value.
+ * Toolkits seen to answer `Properties.GetAll` of the Accessible interface
+ * without harm (GTK 3 and LibreOffice through the ATK bridge, GTK 4,
+ * Chromium). Firefox is not one: it aborts (libdbus "end_dict_entry was
+ * written", building `a{sv}`) on a GetAll of a progress bar's Value. Nor is
+ * any app for the Value interface: Chromium aborts the same way on an empty
+ * number field's, so Value is always read one property at a time
+ * (dbus/details.ts).
  */
 const GET_ALL_TOOLKITS = /^(gtk|gail|chromium|vcl)$/i;
 

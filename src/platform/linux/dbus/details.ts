@@ -21,7 +21,7 @@ import {
 } from "../raw.ts";
 import type { AppCall } from "./atspi_bus.ts";
 import type { ItemIndex } from "./cache_items.ts";
-import { getProperties, readProperties } from "./props.ts";
+import { getProperties } from "./props.ts";
 import type { Reader } from "./unmarshal.ts";
 import type { Variant } from "./value.ts";
 import { readLabelFor, wantsLabelFor } from "./relations.ts";
@@ -274,7 +274,10 @@ async function fetchOne(
         return;
       }
       case "value": {
-        const m = await readProperties(call, p, ATSPI + "Value", VALUE_PROPERTIES, traits.getAll);
+        // One Get per property, whatever the toolkit: the ATK bridge builds a GetAll of Value
+        // from the app's values, and one it cannot convert (Chromium's number field with no
+        // value yet) leaves the reply's a{sv} unfinished: libdbus aborts the app.
+        const m = await getProperties(call, p, ATSPI + "Value", VALUE_PROPERTIES);
         const num = (k: string) => Number(m.get(k) ?? 0);
         node.value = {
           current: num("CurrentValue"),

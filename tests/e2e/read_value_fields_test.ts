@@ -1,0 +1,44 @@
+/**
+ * A read never harms the app it reads. Chromium aborted (libdbus: "end_dict_entry was written",
+ * building an `a{sv}`) when asked for all the Value properties of an empty number field at once:
+ * the ATK bridge could not convert the value it had none of, and left its reply unfinished. The
+ * page holds fields whose value is missing or not a number yet; the read must show them, and the
+ * browser must still answer afterwards (a click changes the page's title, read with pyatspi).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { runCli } from "../harness/cli.ts";
+import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
+import { pyatspiJson } from "../harness/pyatspi.ts";
+import { eventually } from "../harness/tree.ts";
+
+Deno.test({
+  name: "chromium: reading fields with no value yet leaves the browser running",
+  ignore: !hasDesktopTools(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using d = await startDesktop({
+      app: "chromium",
+      url: `${REPO_ROOT}tests/fixtures/web/value_fields.html`,
+    });
+    const read = await eventually("the page's fields", async () => {
+      const r = await runCli(d, ["read", "--app", d.appName, "--no-daemon"]);
+      return r.code === 0 && r.stdout.includes('spin "Parcels"') ? r.stdout : undefined;
+    }, 30_000);
+    assert.match(read, /spin "Weight \(kg\)"/);
+    assert.match(read, /spin "Parcels" val="2"/);
+    assert.match(read, /progress "Upload"/);
+    assert.match(read, /slider "Volume" val="50"/);
+    // The browser still runs and answers: the button's click retitles the page.
+    const click = await runCli(d, ["click", "--app", d.appName, "--ref", "check", "--no-daemon"]);
+    assert.equal(click.code, 0, click.stderr);
+    const title = await pyatspiJson<string>(
+      d,
+      `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
+    );
+    assert.equal(title, "Value fields: clicked");
+  },
+});
