@@ -97,7 +97,7 @@ export interface DiffOptions {
 export { DIFF_FIELDS };
 
 /** Flags whose absence means false (e: absence means true). */
-const FLAG_FIELDS: ReadonlySet<string> = new Set(["f", "s", "req", "ro", "sec"]);
+const FLAG_FIELDS: ReadonlySet<string> = new Set(["f", "s", "req", "inv", "ro", "sec"]);
 
 /** A field's value with absence made explicit: false for flags, true for `e`, else null. */
 function fieldValue(el: Element, k: keyof Element): unknown {

@@ -298,6 +298,7 @@ export const ATSPI_STATE = {
   VISIBLE: 30,
   INDETERMINATE: 32,
   REQUIRED: 33,
+  INVALID_ENTRY: 36,
   CHECKABLE: 41,
   READ_ONLY: 43,
 } as const;

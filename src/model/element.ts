@@ -118,6 +118,8 @@ export interface Element {
   exp?: boolean;
   /** Required form field. */
   req?: true;
+  /** A field whose entry the app rejects (aria-invalid, a failed check). */
+  inv?: true;
   /** Read-only (editable role that cannot be edited). */
   ro?: true;
   /** Secure (password) field: its value is never read, printed or saved. */
@@ -205,6 +207,7 @@ export const FIELDS: Readonly<Record<keyof Element, FieldSpec>> = {
   chk: VALUE,
   exp: VALUE,
   req: STATE,
+  inv: STATE,
   ro: STATE,
   sec: KIND,
   min: KIND,
@@ -259,7 +262,7 @@ export const DIFF_FIELDS: readonly (keyof Element)[] = keysWhere("diff");
  * ```ts
  * import assert from "node:assert/strict";
  * import { LOCAL_KEYS } from "./element.ts";
- * assert.deepEqual(LOCAL_KEYS, ["v", "sel", "b", "f", "e", "s", "chk", "exp", "req", "ro"]);
+ * assert.deepEqual(LOCAL_KEYS, ["v", "sel", "b", "f", "e", "s", "chk", "exp", "req", "inv", "ro"]);
  * ```
  */
 export const LOCAL_KEYS: readonly (keyof Element)[] = keysWhere("local");

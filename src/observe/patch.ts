@@ -12,7 +12,7 @@ import { type Change, diffTrees } from "../diff/diff.ts";
 import type { Element } from "../model/element.ts";
 
 /** The keys a state-only notification can change; refs never depend on them. */
-export const LOCAL_KEYS = ["v", "b", "f", "e", "s", "chk", "exp", "req", "ro"] as const;
+export const LOCAL_KEYS = ["v", "b", "f", "e", "s", "chk", "exp", "req", "inv", "ro"] as const;
 
 /** The last view as the fast path needs it. */
 export interface PatchTarget {

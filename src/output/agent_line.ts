@@ -273,7 +273,7 @@ function escape(s: string): string {
  */
 export function hasState(el: Element | FlatElement): boolean {
   return !!(el.f || el.e === false || el.s || el.chk !== undefined || el.exp !== undefined ||
-    el.req || el.sec || el.ro || el.sort);
+    el.req || el.inv || el.sec || el.ro || el.sort);
 }
 
 /** A label folded for comparisons: the model's one {@link fold}. */
@@ -625,6 +625,7 @@ function flags(el: Element | FlatElement, max: number, noise: boolean, out: stri
   else if (el.exp === false && el.r !== "combo") out.push("collapsed");
   if (el.s) out.push("selected");
   if (el.req) out.push("required");
+  if (el.inv) out.push("invalid");
   if (el.sec) out.push("secure");
   if (el.ro) out.push("readonly");
   if (el.sort) out.push(`sort=${el.sort}`);

@@ -159,6 +159,7 @@ function ownElement(o: unknown, at: string): Element {
   if (optBool(o, "e", at) === false) el.e = false;
   if (optBool(o, "s", at)) el.s = true;
   if (optBool(o, "req", at)) el.req = true;
+  if (optBool(o, "inv", at)) el.inv = true;
   if (optBool(o, "ro", at)) el.ro = true;
   if (optBool(o, "sec", at)) el.sec = true;
   set("exp", optBool(o, "exp", at));

@@ -32,6 +32,8 @@ Deno.test({
     assert.match(read, /spin "Parcels" val="2"/);
     assert.match(read, /progress "Upload"/);
     assert.match(read, /slider "Volume" val="50"/);
+    // A field the page marks as rejected says so.
+    assert.match(read, /input "Postcode" val="ABC" invalid/);
     // The browser still runs and answers: the button's click retitles the page.
     const click = await runCli(d, ["click", "--app", d.appName, "--ref", "check", "--no-daemon"]);
     assert.equal(click.code, 0, click.stderr);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import YAML from "yaml";
-import type { Change } from "../../src/diff/diff.ts";
+import { type Change, diffTrees } from "../../src/diff/diff.ts";
 import { type Bounds, type Element, PRINTED_KEYS, type Role } from "../../src/model/element.ts";
 import { assignIds } from "../../src/model/tree.ts";
 import {
@@ -1307,4 +1307,19 @@ Deno.test("renderChanges: a ref that follows its new label is not said again bes
     changes: { ref: ["toolbar/save", "sidebar/save"] },
   }], "agent");
   assert.match(moved, /ref: "toolbar\/save" -> "sidebar\/save"/);
+});
+
+Deno.test("agent: a field whose entry the app rejects says invalid, and a diff says when it turns so", () => {
+  const field = {
+    i: 5,
+    ref: "form/weight",
+    r: "spin" as const,
+    t: "Weight",
+    v: "0",
+    inv: true as const,
+  };
+  assert.match(elementLine(field), /spin "Weight" val="0" invalid/);
+  const { inv: _, ...valid } = field;
+  const text = renderChanges(diffTrees(valid, field), "agent");
+  assert.equal(text, "~ [5|form/weight] inv: false -> true\n");
 });

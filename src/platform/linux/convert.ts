@@ -444,6 +444,7 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
   else if (code === R.PUSH_BUTTON && hasState(st, S.PRESSED)) el.chk = true;
   if (hasState(st, S.EXPANDABLE) || hasState(st, S.EXPANDED)) el.exp = hasState(st, S.EXPANDED);
   if (hasState(st, S.REQUIRED)) el.req = true;
+  if (hasState(st, S.INVALID_ENTRY)) el.inv = true;
   // Read-only says something only of what could change (Qt marks every label and image so).
   if (
     (hasState(st, S.READ_ONLY) && CHANGEABLE_ROLES.has(role)) ||

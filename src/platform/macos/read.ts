@@ -46,6 +46,7 @@ const BATCH = [
   "AXSelected",
   "AXExpanded",
   "AXRequired",
+  "AXInvalid",
   "AXChildren",
   "AXTitleUIElement",
   "AXMinValue",
@@ -208,6 +209,8 @@ function readElement(
   if (typeof f.AXExpanded === "boolean") el.exp = f.AXExpanded;
   else if (role === "AXRow" && typeof f.AXDisclosing === "boolean") el.exp = f.AXDisclosing;
   if (f.AXRequired === true) el.req = true;
+  // WebKit says "true" (or "spelling", "grammar" for text marked so, not a rejected entry).
+  if (f.AXInvalid === true || str(f.AXInvalid) === "true") el.inv = true;
   const ph = str(f.AXPlaceholderValue);
   if (ph) el.ph = ph;
   if (typeof f.AXMinValue === "number") el.min = f.AXMinValue;
