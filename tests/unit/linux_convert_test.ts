@@ -520,3 +520,23 @@ Deno.test("convert: a progress bar's figure has the digits a single-precision nu
   }));
   assert.equal(spin.v, "1234567.89");
 });
+
+Deno.test("convert: a scroll bar's position is whole pixels; a spin's typed number not taken is its value text", () => {
+  const bar = rawToElement(
+    node({ role: 48, value: { current: 1118.99605249, min: 0, max: 2000 } }),
+  );
+  assert.equal(bar.v, "1119");
+  // GTK: "5" typed into a spin that still holds 10 (not committed by Return or Tab).
+  const spin = rawToElement(
+    node({ role: 52, name: "Minutes", text: "5", value: { current: 10, min: 1, max: 100 } }),
+  );
+  assert.equal(spin.v, "10");
+  assert.equal(spin.vt, "5");
+  const held = rawToElement(
+    node({ role: 52, name: "Minutes", text: "10", value: { current: 10, min: 1, max: 100 } }),
+  );
+  assert.equal(held.v, "10");
+  assert.equal(held.vt, undefined);
+  // A field the app rejects.
+  assert.equal(rawToElement(node({ role: 79, states: states(...LIVE, 36) })).inv, true);
+});

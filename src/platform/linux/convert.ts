@@ -395,6 +395,10 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
       el.v = v;
     }
   }
+  // A scroll bar's value is a position in pixels: its fractions (GTK's 1118.99605249) are noise.
+  if (code === R.SCROLL_BAR && el.v !== undefined && node.value && !node.text) {
+    el.v = String(Math.round(node.value.current));
+  }
   // A spin button that shows its number in words ("January", "01:30") reads as a slider with a
   // value text: its number is its value, what it shows its value text.
   const shown = el.v !== undefined && node.value ? spinWords(code, el.v) : undefined;
