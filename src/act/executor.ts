@@ -610,6 +610,10 @@ class Execution {
       throw blockedByModal(modal);
     }
     this.el.raise();
+    // With no target the keys go where the keyboard focus is, never moved: the element taken
+    // as focused may stand for it (Calc's row for the cell in column B), and focusing it would
+    // move the cursor to another cell.
+    if (this.opts.focusedGuess) return false;
     const focused = () => this.el.facts().focused || (this.el.focusInPopup?.() ?? false);
     if (focused()) return false;
     if (f.topLevel) return false;

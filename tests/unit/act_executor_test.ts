@@ -658,3 +658,16 @@ Deno.test("type into a Qt list's item: no editor to open by a click, ACTION_NOT_
   const guessed = run(spec, { kind: "type", text: "delta" }, { focusedGuess: true });
   assert.ok(guessed.sent.includes("type delta"), JSON.stringify(guessed.sent));
 });
+
+Deno.test("executor type and key: with no target, the keyboard focus is never moved (no focus request, no click)", () => {
+  // LibreOffice Calc: the element taken as focused was the row (its column A cell), while the
+  // focus sat in column B; focusing it moved the cursor to A, and the text overwrote A3.
+  for (
+    const action of [{ kind: "type", text: "=A3*2" }, { kind: "key", combo: "Delete" }] as Action[]
+  ) {
+    const r = run({ role: "row", name: "3", focused: false }, action, { focusedGuess: true });
+    assert.ok(!r.calls.includes("grabFocus"), JSON.stringify(r.calls));
+    assert.ok(!r.sent.some((s) => s.startsWith("click")), JSON.stringify(r.sent));
+    assert.ok(r.sent.length > 0, "the keys were sent");
+  }
+});
