@@ -396,6 +396,14 @@ function isEcho(el: Element, ownerLabel: string, partial = true): boolean {
   return partial ? fold(ownerLabel).includes(fold(label)) : fold(ownerLabel) === fold(label);
 }
 
+/**
+ * Whether a field's value holds several lines (a rich editor's paragraphs):
+ * each text inside it says a part of the value, already on its line.
+ */
+function holdsLines(el: Element): boolean {
+  return el.r === "input" && el.v !== undefined && el.v.includes("\n");
+}
+
 /** Text with no letter or digit: a list bullet, a `·` or `/` between items. */
 const NO_WORD = /^[^\p{L}\p{N}]*$/u;
 
@@ -688,7 +696,7 @@ export function unprintedParts(root: Element): Set<Element> {
 function isUnprinted(owner: Element, kid: Element): boolean {
   if (printsNothing(kid) || isOwnEditor(owner, kid)) return true;
   if (isEcho(kid, labelOf(owner), !TITLED_OWNERS.has(owner.r))) return true;
-  return owner.v !== undefined && isEcho(kid, owner.v, false);
+  return owner.v !== undefined && isEcho(kid, owner.v, holdsLines(owner));
 }
 
 /** An element and everything inside it. */
@@ -741,7 +749,7 @@ export function shownChildren(
     // Punctuation alone says nothing; inside a paragraph (origins asked for) it is joined.
     if (isPunctuation(kid) && !(origins && isStaticText(kid))) continue;
     // A rich-text field's text child says its value again (a contenteditable's paragraph).
-    if (el.v !== undefined && isEcho(kid, el.v, false)) continue;
+    if (el.v !== undefined && isEcho(kid, el.v, holdsLines(el))) continue;
     if (isOwnEditor(el, kid)) continue;
     if (kid.r === "separator" && !kid.c?.length) continue; // a line that only says "a line"
     if (isEmptyBar(kid)) continue;

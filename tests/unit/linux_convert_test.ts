@@ -540,3 +540,26 @@ Deno.test("convert: a scroll bar's position is whole pixels; a spin's typed numb
   // A field the app rejects.
   assert.equal(rawToElement(node({ role: 79, states: states(...LIVE, 36) })).inv, true);
 });
+
+Deno.test("convert: a rich editor's value holds its embedded paragraphs, each on its line", () => {
+  // Chromium's contenteditable: "Line one" inline, the second paragraph a section child holding a
+  // text run (its text read by name), standing in the field's text as U+FFFC.
+  const editor = rawToElement(
+    node({
+      role: 79,
+      name: "Note body",
+      text: "Line one\uFFFC",
+      interfaces: ["org.a11y.atspi.Accessible", "org.a11y.atspi.EditableText"],
+      states: states(...LIVE, 7),
+      children: [
+        node({ role: 116, name: "Line one", path: "/a/1" }),
+        node({
+          role: 85,
+          path: "/a/2",
+          children: [node({ role: 116, name: "Line two", path: "/a/3" })],
+        }),
+      ],
+    }),
+  );
+  assert.equal(editor.v, "Line one\nLine two");
+});

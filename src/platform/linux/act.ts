@@ -65,6 +65,12 @@ const R = ATSPI_ROLE;
 
 /** How far above an element its scrolled view's bars are looked for. */
 const MAX_SCROLL_BAR_DEPTH = 6;
+/** The character that stands for an embedded object (a child) in a text. */
+const EMBEDDED = "\uFFFC";
+/** How deep embedded objects are followed in a field's text (paragraphs, a list in them). */
+const MAX_EMBED_DEPTH = 3;
+/** The most children looked at for a field's embedded objects. */
+const MAX_EMBEDDED = 500;
 
 /** Menu items (plain, check, radio, tear-off). */
 const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([
@@ -400,14 +406,53 @@ export class LinuxElement implements ElementDelegate {
   }
 
   textNow(): string | null {
-    const n = this.#n;
     if (this.#role() === ATSPI_ROLE.PASSWORD_TEXT) return null;
-    using field = n.own(n.sym.atspi_accessible_get_text_iface(this.#acc));
+    const budget = { chars: MAX_KEPT_TEXT };
+    return this.#expandedText(this.#acc, 0, budget);
+  }
+
+  /**
+   * An object's text with each embedded object (U+FFFC) replaced by that
+   * child's own text: a rich editor's second paragraph is a child of its
+   * field (Chromium's contenteditable), and keys typed there change only the
+   * child. Null without text, or past {@link MAX_KEPT_TEXT} characters.
+   */
+  #expandedText(acc: Ptr, depth: number, budget: { chars: number }): string | null {
+    const n = this.#n;
+    using field = n.own(n.sym.atspi_accessible_get_text_iface(acc));
     if (!field) return null;
     const count = n.sym.atspi_text_get_character_count(field.ptr, n.err.buf);
     n.check("read the element's text", "ACTION_FAILED");
-    if (count > MAX_KEPT_TEXT) return null;
-    return n.str(n.sym.atspi_text_get_text(field.ptr, 0, count, n.err.buf), "read text");
+    if (count > budget.chars) return null;
+    budget.chars -= count;
+    const text = n.str(n.sym.atspi_text_get_text(field.ptr, 0, count, n.err.buf), "read text");
+    if (!text.includes(EMBEDDED) || depth >= MAX_EMBED_DEPTH) return text;
+    // The embedded objects are the children that are not inline text runs, in order.
+    using held = new DisposableStack();
+    const embedded: Ptr[] = [];
+    const kids = Math.min(n.sym.atspi_accessible_get_child_count(acc, n.err.buf), MAX_EMBEDDED);
+    n.check("child count");
+    for (let i = 0; i < kids; i++) {
+      const child = held.use(n.own(n.sym.atspi_accessible_get_child_at_index(acc, i, n.err.buf)));
+      n.check("child");
+      if (!child) continue;
+      const role = n.sym.atspi_accessible_get_role(child.ptr, n.err.buf);
+      n.check("read role");
+      if (role !== ATSPI_ROLE.STATIC) embedded.push(child.ptr);
+    }
+    let k = 0;
+    let out = "";
+    for (const ch of text) {
+      if (ch !== EMBEDDED) {
+        out += ch;
+        continue;
+      }
+      const inner = k < embedded.length ? this.#expandedText(embedded[k], depth + 1, budget) : null;
+      k++;
+      if (inner === null) return budget.chars < 0 ? null : text;
+      out += `\n${inner}`;
+    }
+    return out;
   }
 
   grabFocus(): void {

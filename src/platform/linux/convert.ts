@@ -671,7 +671,9 @@ function valueOf(node: AtspiRawNode): string | undefined {
   // that turned out to have children keeps no text unless it is an input.
   const input = TEXT_VALUE_ROLES.has(node.role) ||
     node.interfaces.includes("org.a11y.atspi.EditableText");
-  const text = input || node.children.length === 0
+  const text = input
+    ? withEmbedded(node, 0)
+    : node.children.length === 0
     ? node.text?.replaceAll("\uFFFC", "")
     : undefined;
   // An empty field with a number (Chromium's date parts) shows the number.
@@ -716,6 +718,36 @@ export function pendingSpinText(
 
 /** A number as a spin button's field shows it, plainly: `5`, `-2.5`. */
 const PLAIN_NUMBER = /^\s*[-+]?\d+(\.\d+)?\s*$/;
+
+/**
+ * A field's text with each embedded object (U+FFFC) replaced by that child's
+ * text on a line of its own: a rich editor's second paragraph is a child of
+ * the field (Chromium's contenteditable), so its text is part of the value.
+ * The embedded objects are the children that are not inline text runs, in
+ * order; a child whose text was not read stands for its children's.
+ */
+function withEmbedded(node: AtspiRawNode, depth: number): string | undefined {
+  const text = node.text;
+  if (text === undefined || !text.includes("\uFFFC")) return text;
+  if (depth >= MAX_EMBED_DEPTH) return text.replaceAll("\uFFFC", "");
+  const embedded = node.children.filter((c) => c.role !== R.STATIC);
+  // A child whose own text was not read (or reads empty: a section around a text run) stands
+  // for its children's; a text run read by its name (Chromium's static text) for that.
+  const inner = (c: AtspiRawNode): string =>
+    c.text
+      ? withEmbedded(c, depth + 1) ?? ""
+      : c.children.length
+      ? c.children.map(inner).join("")
+      : c.name;
+  let k = 0;
+  return text.replace(/\uFFFC/g, () => {
+    const child = embedded[k++];
+    return child ? `\n${inner(child)}` : "";
+  });
+}
+
+/** How deep a field's embedded objects are followed (paragraphs, a list in them). */
+const MAX_EMBED_DEPTH = 3;
 
 /** Whether a range is a real one, not the ±DBL_MAX "any number" of a spreadsheet cell. */
 function bounded(v: { min: number; max: number }): boolean {
