@@ -403,7 +403,12 @@ function movesOf(
       }
     });
     if (stayed.length < 2) continue;
-    const kept = longestIncreasing(stayed.map((s) => s.from));
+    // Of the runs that kept their order, one holding the rows whose place did not change: a
+    // row left out of it moved relative to the others even at its old index (A,B,C,D sorted to
+    // D,B,A,C: D and A moved, B stayed), and is said to, so the lines give the new order.
+    const kept = stayed.length <= WEIGHED_MOVES
+      ? longestIncreasingKeeping(stayed.map((s) => s.from), stayed.map((s) => s.from === s.to))
+      : longestIncreasing(stayed.map((s) => s.from));
     stayed.forEach((s, n) => {
       // One that kept its place while others moved around it did not move ("3 -> 3").
       if (!kept.has(n) && s.from !== s.to) {
@@ -411,6 +416,38 @@ function movesOf(
       }
     });
   }
+  return out;
+}
+
+/** Most siblings whose moves are weighed to keep unmoved rows in place (quadratic). */
+const WEIGHED_MOVES = 1500;
+
+/**
+ * The positions of a longest strictly increasing subsequence that, among the
+ * longest, holds the most positions marked `stay` (quadratic).
+ */
+function longestIncreasingKeeping(xs: readonly number[], stay: readonly boolean[]): Set<number> {
+  const len: number[] = new Array(xs.length).fill(1);
+  const kept: number[] = xs.map((_, n) => (stay[n] ? 1 : 0));
+  const back: number[] = new Array(xs.length).fill(-1);
+  for (let n = 0; n < xs.length; n++) {
+    for (let m = 0; m < n; m++) {
+      if (xs[m] >= xs[n]) continue;
+      const l = len[m] + 1, k = kept[m] + (stay[n] ? 1 : 0);
+      if (l > len[n] || (l === len[n] && k > kept[n])) {
+        len[n] = l;
+        kept[n] = k;
+        back[n] = m;
+      }
+    }
+  }
+  // Ties go to the run that ends last, as patience sorting's does (the row moved up is said).
+  let best = -1;
+  for (let n = 0; n < xs.length; n++) {
+    if (best < 0 || len[n] > len[best] || (len[n] === len[best] && kept[n] >= kept[best])) best = n;
+  }
+  const out = new Set<number>();
+  for (let n = best; n >= 0; n = back[n]) out.add(n);
   return out;
 }
 

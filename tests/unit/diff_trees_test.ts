@@ -301,3 +301,23 @@ Deno.test("diff: twin rows drawn anew in another order are a move, not their che
     [],
   );
 });
+
+Deno.test("diff: a sort's moved rows give the new order, also a row that left and took its old index", () => {
+  // A,B,C,D sorted to D,B,A,C (rows drawn anew): D and A moved; B is at its old index.
+  const table = (keys: string[]) => {
+    const root = el("app", "shop", [
+      el("table", "Stock", keys.map((k) => el("row", undefined, [el("cell", k)]))),
+    ]);
+    assignIds(root);
+    assignRefs(root);
+    return root;
+  };
+  const changes = diffTrees(
+    table(["A-100", "B-200", "C-300", "D-404"]),
+    table(["D-404", "B-200", "A-100", "C-300"]),
+  );
+  const moved = changes.flatMap((c) =>
+    c.type === "changed" && c.changes.at ? [[c.ref, c.changes.at]] : []
+  );
+  assert.deepEqual(moved, [["stock/d-404", [3, 0]], ["stock/a-100", [0, 2]]]);
+});
