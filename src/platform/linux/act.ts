@@ -48,7 +48,7 @@ import {
   windowOrigin,
 } from "./windows.ts";
 import { X11 } from "./x11.ts";
-import { OPENABLE_MENU_ROLES } from "./atspi_roles.ts";
+import { EDIT_ROLES, OPENABLE_MENU_ROLES } from "./atspi_roles.ts";
 import { waylandInput } from "./wayland/mod.ts";
 import { swayWindowOriginSync } from "./wayland/sway_ipc.ts";
 import {
@@ -70,7 +70,7 @@ const EMBEDDED = "\uFFFC";
 /** How deep embedded objects are followed in a field's text (paragraphs, a list in them). */
 const MAX_EMBED_DEPTH = 3;
 /** The most children looked at for a field's embedded objects. */
-const MAX_EMBEDDED = 500;
+const MAX_EMBEDDED = 100;
 
 /** Menu items (plain, check, radio, tear-off). */
 const MENU_ITEM_ROLES: ReadonlySet<number> = new Set([
@@ -406,9 +406,12 @@ export class LinuxElement implements ElementDelegate {
   }
 
   textNow(): string | null {
-    if (this.#role() === ATSPI_ROLE.PASSWORD_TEXT) return null;
+    const role = this.#role();
+    if (role === ATSPI_ROLE.PASSWORD_TEXT) return null;
     const budget = { chars: MAX_KEPT_TEXT };
-    return this.#expandedText(this.#acc, 0, budget);
+    // A text field's paragraphs are read too; a document's embedded objects are left alone
+    // (each would cost round trips, and typing checks a field).
+    return this.#expandedText(this.#acc, EDIT_ROLES.has(role) ? 0 : MAX_EMBED_DEPTH, budget);
   }
 
   /**

@@ -671,9 +671,11 @@ function valueOf(node: AtspiRawNode): string | undefined {
   // that turned out to have children keeps no text unless it is an input.
   const input = TEXT_VALUE_ROLES.has(node.role) ||
     node.interfaces.includes("org.a11y.atspi.EditableText");
-  const text = input
+  // A text field's paragraphs are its value; a frame's or document's embedded objects are its
+  // content, printed as its children (Firefox's window has the Text interface).
+  const text = input && EDIT_ROLES.has(node.role)
     ? withEmbedded(node, 0)
-    : node.children.length === 0
+    : input || node.children.length === 0
     ? node.text?.replaceAll("\uFFFC", "")
     : undefined;
   // An empty field with a number (Chromium's date parts) shows the number.
