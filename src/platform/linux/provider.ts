@@ -931,7 +931,12 @@ function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
       }
     }
     if (e.details?.reason !== "noMatch") throw e;
-    const off = findUnregistered(scope, new Set(apps.map((a) => a.pid)));
+    const onDisplay = pidsWithWindows();
+    const off = findUnregistered(
+      scope,
+      new Set(apps.map((a) => a.pid)),
+      onDisplay.length ? new Set(onDisplay) : undefined,
+    );
     if (!off) throw e;
     throw new DesktopError(
       "APP_NOT_FOUND",
