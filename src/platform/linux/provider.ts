@@ -931,12 +931,7 @@ function matchRunningApp(apps: readonly LiveApp[], scope: Scope): number {
       }
     }
     if (e.details?.reason !== "noMatch") throw e;
-    const onDisplay = pidsWithWindows();
-    const off = findUnregistered(
-      scope,
-      new Set(apps.map((a) => a.pid)),
-      onDisplay.length ? new Set(onDisplay) : undefined,
-    );
+    const off = findUnregistered(scope, new Set(apps.map((a) => a.pid)));
     if (!off) throw e;
     throw new DesktopError(
       "APP_NOT_FOUND",

@@ -119,14 +119,11 @@ function readText(path: string): string | undefined {
  *
  * @param scope the app name or pid asked for
  * @param registered pids of the apps on the bus
- * @param shown pids that show a window on this display (an app asked by name must be one);
- *   absent where windows cannot be told (no X display)
  * @returns the process, or undefined when none runs (or /proc is unreadable)
  */
 export function findUnregistered(
   scope: { app?: string; pid?: number },
   registered: ReadonlySet<number>,
-  shown?: ReadonlySet<number>,
 ): UnregisteredApp | undefined {
   const query = scope.app;
   let pids: number[];
@@ -142,9 +139,6 @@ export function findUnregistered(
   } else return undefined;
   for (const pid of pids) {
     if (registered.has(pid) || pid === Deno.pid) continue;
-    // Found by name, a process that shows no window on this display is not the app meant (a
-    // browser of another desktop session): this session's may have exited.
-    if (shown && scope.pid === undefined && !shown.has(pid)) continue;
     const name = readText(`/proc/${pid}/comm`)?.trim();
     if (!name || (query && !nameMatches(name, query))) continue;
     const maps = readText(`/proc/${pid}/maps`);
