@@ -321,9 +321,11 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
  */
 function twinsByContent(before: Element, after: Element): Map<Element, Element> {
   const out = new Map<Element, Element>();
-  const groups = (root: Element) => {
+  const oldNids = new Set<string>();
+  const groups = (root: Element, nids?: Set<string>) => {
     const by = new Map<string, Element[]>();
     for (const el of preorder(root)) {
+      if (el.nid !== undefined) nids?.add(el.nid);
       if (el.ref === undefined || indexedBase(el.ref) === undefined) continue;
       const base = stripIndex(el.ref);
       const list = by.get(base);
@@ -332,10 +334,9 @@ function twinsByContent(before: Element, after: Element): Map<Element, Element> 
     }
     return by;
   };
-  const olds = groups(before);
+  // One walk of the earlier tree gives its twins and its native ids.
+  const olds = groups(before, oldNids);
   if (olds.size === 0) return out;
-  const oldNids = new Set<string>();
-  for (const el of preorder(before)) if (el.nid !== undefined) oldNids.add(el.nid);
   for (const [base, news] of groups(after)) {
     const was = olds.get(base);
     if (!was || was.length !== news.length || news.some((n) => out.has(n))) continue;
