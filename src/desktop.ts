@@ -155,15 +155,17 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
   /**
    * Keeps with the last read what an action's changes printed, so that a ref
    * they printed means that element until the next read (see
-   * {@link StoredRead.printed}).
+   * {@link StoredRead.printed}). Changes the caller does not show give no ref
+   * a new meaning: they only follow what the read showed.
    */
   async function rememberPrinted(
     run: StoredRead | null,
     changes: Change[],
     after: Element | undefined,
+    shown: boolean | undefined,
   ): Promise<void> {
-    if (!run || !after || !changes.some((c) => c.type !== "removed")) return;
-    await store.save({ ...run, printed: printedSince(run, changes, after) });
+    if (!run || !after || !changes.length) return;
+    await store.save({ ...run, printed: printedSince(run, changes, after, shown !== false) });
   }
 
   /** The last read, only when it is of this very run of the app. */
@@ -357,7 +359,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
         );
         const run = await lastReadOfRun(before.app);
         const changes = changesAsLastRead(effect.changes, before.root, run);
-        await rememberPrinted(run, changes, lastTree);
+        await rememberPrinted(run, changes, lastTree, opts.changesShown);
         return { ...result, changes, ...unverifiedOf(effect, result) };
       }
       let snapshot = await readFull(scope, deadline);
@@ -444,7 +446,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       }
       const run = await lastReadOfRun(snapshot.app);
       const changes = changesAsLastRead(effect.changes, snapshot.root, run);
-      await rememberPrinted(run, changes, lastTree);
+      await rememberPrinted(run, changes, lastTree, opts.changesShown);
       return {
         ...result,
         element: effect.after ? afterAsLastRead(effect.after, element, run) : element,

@@ -87,6 +87,12 @@ export interface ActOptions {
   verify?: boolean;
   /** List moves and resizes among the changes (default false: a scroll's boxes are noise). */
   bounds?: boolean;
+  /**
+   * Whoever acts next sees the changes (default true). Only changes shown give
+   * the refs they print a meaning until the next read (see
+   * `StoredRead.printed` in src/identity/stored.ts): the CLI without `--diff` shows none.
+   */
+  changesShown?: boolean;
 }
 
 /** Conditions `wait` can wait for. */

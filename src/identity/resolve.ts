@@ -281,8 +281,14 @@ function resolveRefIn(
   stored: StoredRead | null,
   run: StoredRead | null,
 ): Element {
-  // What an action printed since the read is the latest the agent saw under that ref.
-  const meant = run ? meaningInPrinted(run, ref) ?? meaningInLastRead(run, ref) : undefined;
+  // What an action printed since the read is the latest the agent saw under that ref; when the
+  // read showed another element under it, which one is meant is not known.
+  const printed = run ? meaningInPrinted(run, ref) : undefined;
+  const read = run ? meaningInLastRead(run, ref) : undefined;
+  if (printed && read && !sameStored(printed, read)) {
+    throw twoMeanings(root, ref, read, printed, run!);
+  }
+  const meant = printed ?? read;
   if (meant) {
     return refound(refind(locateAll(root), meant, `ref ${ref}`, run ?? undefined), meant.i);
   }
@@ -294,6 +300,43 @@ function resolveRefIn(
     return refound(refind(locateAll(root), was, `ref ${ref}`, stored ?? undefined), 0);
   }
   return numberedAsLastRead(resolveRef(root, ref), run);
+}
+
+/** Whether two stored elements are one: the same native node, else the same ref. */
+function sameStored(a: StoredElement, b: StoredElement): boolean {
+  return a.nid !== undefined && b.nid !== undefined ? a.nid === b.nid : a.ref === b.ref;
+}
+
+/**
+ * The AMBIGUOUS_TARGET of a ref that named one element in the last read and
+ * another in what an action printed since (a tab `permissions`, then a panel
+ * whose whole ref is `permissions`): both are candidates, those still there.
+ */
+function twoMeanings(
+  root: Element,
+  ref: string,
+  read: StoredElement,
+  printed: StoredElement,
+  run: StoredRead,
+): DesktopError {
+  const fresh = locateAll(root);
+  const live: Element[] = [];
+  for (const [was, i] of [[read, read.i], [printed, 0]] as const) {
+    try {
+      live.push(refound(refind(fresh, was, `ref ${ref}`, run), i));
+    } catch { /* gone since: not a candidate */ }
+  }
+  const idHint = read.i ? ` (--id ${read.i} is the ${read.r} of the last read)` : "";
+  return new DesktopError(
+    "AMBIGUOUS_TARGET",
+    `ref ${ref} named ${describe(read)} in the last read and ${describe(printed)} in what an ` +
+      `action printed since`,
+    {
+      suggestion: `Use the full ref of the one you mean${idHint}; a new read gives each a ref ` +
+        `of its own`,
+      candidates: live.map(toCandidate),
+    },
+  );
 }
 
 /**
@@ -403,11 +446,14 @@ export function meaningInPrinted(run: StoredRead, query: string): StoredElement 
  * What actions printed since the last read, with the elements `changes`
  * printed added (newest last, replacing older ones under the same refs):
  * those their lines name, and the insides of added ones. At most
- * {@link MAX_PRINTED} are kept.
+ * {@link MAX_PRINTED} are kept. Changes not shown to the agent keep only
+ * the elements their `~` lines name (what the read showed, on its new node or
+ * under its new label).
  *
  * @param run the last read of this app run
  * @param changes an action's changes
  * @param after the tree the changes were read from
+ * @param shown whether whoever acts next sees the changes
  * @returns the elements to keep as printed
  * @example
  * ```ts
@@ -420,21 +466,36 @@ export function meaningInPrinted(run: StoredRead, query: string): StoredElement 
  * assert.deepEqual(kept.map((e) => [e.ref, e.nid, e.i]), [["find", "n1", 0], ["find/input", "n2", 0]]);
  * ```
  */
-export function printedSince(run: StoredRead, changes: Change[], after: Element): StoredElement[] {
+export function printedSince(
+  run: StoredRead,
+  changes: Change[],
+  after: Element,
+  shown = true,
+): StoredElement[] {
   const refs = new Set<string>();
+  // A removal shown says its ref names nothing now: it means again what the last read showed.
+  const gone = new Set<string>();
   for (const ch of changes) {
-    if (ch.type === "removed") continue;
+    if (ch.type === "removed") {
+      if (shown) gone.add(ch.ref);
+      continue;
+    }
+    // Unshown, only an element the read showed is followed (to its new node or label):
+    // a newcomer never takes a ref the agent knows for another element.
+    if (ch.type === "added" && !shown) continue;
     refs.add(ch.ref);
     if (ch.type === "added") walk(ch.el, (el) => void (el.ref !== undefined && refs.add(el.ref)));
   }
-  if (!refs.size) return run.printed ?? [];
+  if (!refs.size && !gone.size) return run.printed ?? [];
   const all = locateAll(after);
   const twins = twinCounts(all);
   const now = all.filter((x) => x.el.ref !== undefined && refs.has(x.el.ref)).map((x) => {
     const base = indexedBase(x.el.ref);
     return { ...toStored(x, base ? twins.get(base) : undefined), i: 0 };
   });
-  const kept = (run.printed ?? []).filter((e) => e.ref === undefined || !refs.has(e.ref));
+  const kept = (run.printed ?? []).filter((e) =>
+    e.ref === undefined || (!refs.has(e.ref) && !gone.has(e.ref))
+  );
   return [...kept, ...now].slice(-MAX_PRINTED);
 }
 

@@ -159,7 +159,8 @@ async function runStep(desktop: Desktop, s: Step): Promise<StepReport> {
   const base = { step: s.index, verb: s.verb, ok: true };
   const a = s.args;
   if (ACT_VERBS.has(s.verb)) {
-    const res = await desktop.act(s.scope, s.target ?? {}, actionOf(s));
+    // A step's report lists no changes: they give no ref a new meaning.
+    const res = await desktop.act(s.scope, s.target ?? {}, actionOf(s), { changesShown: false });
     return {
       ...base,
       ...(res.element ? { element: summary(res.element) } : {}),

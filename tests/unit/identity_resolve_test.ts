@@ -637,3 +637,70 @@ Deno.test("a ref an action's changes printed means that element until the next r
   assert.equal(again.element?.nid, "find-input");
   assert.deepEqual(p.actedNids(), ["search", "find-input", "find-input"]);
 });
+
+Deno.test("a short ref of the last read is not taken over by a newcomer an action printed under it", async () => {
+  // A tab "Permissions" (ref detail-tabs/permissions, printed short: `permissions`); clicking
+  // it shows a tab panel "Permissions" outside the tab list, whose full ref is `permissions`.
+  const tabs = el("tablist", "Detail tabs", {
+    c: [
+      el("tab", "General", { nid: "tab-general", b: [0, 0, 80, 20] }),
+      el("tab", "Permissions", { nid: "tab-perm", b: [90, 0, 80, 20] }),
+    ],
+  });
+  const panel = el("tabpanel", "Permissions", {
+    nid: "panel",
+    b: [0, 30, 400, 300],
+    c: [el("chk", "Executable", { nid: "exec", b: [10, 40, 20, 20] })],
+  });
+  const make = (open: boolean) => app(open ? [tabs, panel] : [tabs]);
+  const setUp = () => {
+    const p = new FakeProvider(make(false), {
+      react: (s, action) => {
+        if (action.kind === "click") s.root = make(true).root;
+      },
+    });
+    return { p, desktop: createDesktop(p, { store: createMemoryRefStore() }) };
+  };
+  // The changes were not shown (the CLI without --diff): the ref keeps the read's meaning.
+  {
+    const { p, desktop } = setUp();
+    const { snapshot } = await desktop.read({});
+    assert.equal(
+      locateAll(snapshot.root).find((x) => x.el.nid === "tab-perm")?.el.ref,
+      "detail-tabs/permissions",
+    );
+    await desktop.act({}, { ref: "permissions" }, { kind: "click" }, {
+      settleMs: 50,
+      changesShown: false,
+    });
+    await desktop.act({}, { ref: "permissions" }, { kind: "focus" }, {
+      settleMs: 50,
+      changesShown: false,
+    });
+    assert.deepEqual(p.actedNids(), ["tab-perm", "tab-perm"]);
+  }
+  // Shown: the ref names one element in the read and another in the changes since: refused.
+  {
+    const { p, desktop } = setUp();
+    await desktop.read({});
+    const opened = await desktop.act({}, { ref: "permissions" }, { kind: "click" }, {
+      settleMs: 50,
+    });
+    assert.match(renderChanges(opened.changes ?? [], "agent"), /\[-\|permissions\] tabpanel/);
+    const err = await rejectsWith(
+      desktop.act({}, { ref: "permissions" }, { kind: "focus" }),
+      "AMBIGUOUS_TARGET",
+    );
+    // Only the tab's full ref is a candidate: the panel's (`permissions`) is the ref in question.
+    assert.deepEqual(err.candidates?.map((c) => (c as { ref?: string }).ref), [
+      "detail-tabs/permissions",
+    ]);
+    assert.match(err.message, /tab "Permissions".* tabpanel "Permissions"/);
+    assert.match(err.suggestion ?? "", /--id \d+ is the tab of the last read\); a new read/);
+    // The full ref of the tab still names it; a new read gives `permissions` to the panel.
+    await desktop.act({}, { ref: "detail-tabs/permissions" }, { kind: "focus" }, { settleMs: 50 });
+    await desktop.read({});
+    await desktop.act({}, { ref: "permissions" }, { kind: "focus" }, { settleMs: 50 });
+    assert.deepEqual(p.actedNids(), ["tab-perm", "tab-perm", "panel"]);
+  }
+});

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Target } from "../../desktop.ts";
+import type { ActOptions, Target } from "../../desktop.ts";
 import type { Action } from "../../platform/provider.ts";
 import { SCOPE_PARAMS, type ScopeArgs, toScope } from "../params.ts";
 import { type ActReport, actReport, actText, withChanges } from "../render.ts";
@@ -94,13 +94,25 @@ export const ACT_OUT = {
 export async function act(
   ctx: OpContext,
   verb: string,
-  args: ScopeArgs & { bounds?: boolean },
+  args: ScopeArgs & { bounds?: boolean; diff?: boolean },
   target: Target,
   action: Action,
 ): Promise<ActReport> {
   const desktop = await ctx.desktop();
-  const opts = args.bounds ? { bounds: true } : {};
-  return actReport(verb, await desktop.act(toScope(args), target, action, opts));
+  return actReport(verb, await desktop.act(toScope(args), target, action, actOptions(ctx, args)));
+}
+
+/**
+ * The library's options of an action called from a face: boxes when asked,
+ * and whether the face shows the changes (the CLI lists them with `--diff`,
+ * MCP unless `diff` is false).
+ */
+export function actOptions(
+  ctx: OpContext,
+  args: { bounds?: boolean; diff?: boolean },
+): ActOptions {
+  const changesShown = ctx.face === "cli" ? args.diff === true : args.diff !== false;
+  return { changesShown, ...(args.bounds ? { bounds: true } : {}) };
 }
 
 /** An action's text: one line, or JSON. */

@@ -22,6 +22,7 @@ import {
   ACT_OUT,
   type ActArgs,
   actData,
+  actOptions,
   BOUNDS_CHANGES,
   DIFF,
   LIVE,
@@ -101,7 +102,15 @@ export const drag: Op<DragArgs, ActReport> = defineOp<DragArgs, ActReport>({
           args.to_ref !== undefined ? { ref: args.to_ref } : { id: args.to_id },
         ),
       );
-    return actReport("drag", await desktop.act(toScope(args), source, { kind: "drag", to }));
+    return actReport(
+      "drag",
+      await desktop.act(
+        toScope(args),
+        source,
+        { kind: "drag", to },
+        actOptions(ctx, args),
+      ),
+    );
   },
   render: renderAct,
   data: actData,
