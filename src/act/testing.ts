@@ -34,6 +34,8 @@ export interface FakeElementSpec extends Partial<ElementFacts> {
   valueText?: string;
   /** Whether the app ignores a number set through the API (a custom widget). */
   ignoresNumber?: boolean;
+  /** Takes setText and keeps its text (Firefox's text inputs). */
+  ignoresText?: boolean;
   /** Options it offers by name; undefined: it holds none. */
   optionNames?: string[];
   /** A modal window of its app in the way. */
@@ -108,7 +110,7 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     },
     setText(t) {
       calls.push(`setText ${JSON.stringify(t)}`);
-      state.text = t;
+      if (!spec.ignoresText) state.text = t;
     },
     setNumber(n) {
       calls.push(`setNumber ${n}`);

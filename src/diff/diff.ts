@@ -29,6 +29,7 @@ import {
   DIFF_FIELDS,
   type Element,
   type FlatElement,
+  type Role,
   shownValue,
   shownValueText,
 } from "../model/element.ts";
@@ -135,6 +136,38 @@ function preorder(root: Element, parents?: Map<Element, Element>): Element[] {
       parents?.set(kids[k], el);
       stack.push(kids[k]);
     }
+  }
+  return out;
+}
+
+/** Roles that show a web page's title again: its window, its tab in the browser's tab strip. */
+const TITLE_ECHO_ROLES: ReadonlySet<Role> = new Set(["window", "tab"]);
+
+/**
+ * The changes that only repeat a web page's new title: a window or a tab whose
+ * label alone changed (its ref following it), from one holding the page's old
+ * title to one holding its new one ("Inbox (3) - Chromium"). The page's own
+ * change says it once.
+ */
+function titleEchoes(
+  changedOf: ReadonlyMap<Element, Extract<Change, { type: "changed" }>>,
+): Set<Change> {
+  const titles: Array<[string, string]> = [];
+  for (const [el, ch] of changedOf) {
+    const t = ch.changes.t;
+    if (el.r === "web" && t && typeof t[1] === "string" && t[1]) {
+      titles.push([String(t[0] ?? ""), t[1]]);
+    }
+  }
+  const out = new Set<Change>();
+  if (!titles.length) return out;
+  for (const [el, ch] of changedOf) {
+    if (!TITLE_ECHO_ROLES.has(el.r)) continue;
+    if (!Object.keys(ch.changes).every((k) => k === "t" || k === "ref")) continue;
+    const t = ch.changes.t;
+    if (!t) continue;
+    const [was, now] = [String(t[0] ?? ""), String(t[1] ?? "")];
+    if (titles.some(([a, b]) => now.includes(b) && was.includes(a))) out.add(ch);
   }
   return out;
 }
@@ -253,6 +286,10 @@ export function diffTrees(before: Element, after: Element, opts: DiffOptions = {
       const up = nearest(el, newParents, (a) => addedEls.has(a));
       if (up) ch.up = up;
     }
+  }
+  const echoes = titleEchoes(changedOf);
+  if (echoes.size) {
+    for (let k = out.length - 1; k >= 0; k--) if (echoes.has(out[k])) out.splice(k, 1);
   }
   const removedEls = new Set([...old.values()].filter((el) => !matched.has(el)));
   for (const [ref, el] of old) {

@@ -671,3 +671,24 @@ Deno.test("executor type and key: with no target, the keyboard focus is never mo
     assert.ok(r.sent.length > 0, "the keys were sent");
   }
 });
+
+Deno.test("executor set-value: a text field that ignores its text being set is typed over", () => {
+  // Firefox: EditableText.SetTextContents answers, and the input keeps its text.
+  const { result, calls, sent, state } = run(
+    { role: "input", editableText: true, ignoresText: true, text: "old", focused: true },
+    { kind: "set-value", value: "new" },
+  );
+  assert.deepEqual(calls.slice(0, 1), ['setText "new"']);
+  assert.deepEqual(sent, ["key ctrl+a x1", "type new"]);
+  assert.equal(state.text, "oldnew", "the fake field appends; a real one replaces the selection");
+  assert.equal(result.via, "input");
+  assert.match(result.detail ?? "", /ignored its text being set/);
+  // One that takes it is not typed into.
+  const taken = run({ role: "input", editableText: true, text: "old" }, {
+    kind: "set-value",
+    value: "new",
+  });
+  assert.deepEqual(taken.sent, []);
+  assert.equal(taken.state.text, "new");
+  assert.equal(taken.result.via, "accessible");
+});

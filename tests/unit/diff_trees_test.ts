@@ -321,3 +321,42 @@ Deno.test("diff: a sort's moved rows give the new order, also a row that left an
   );
   assert.deepEqual(moved, [["stock/d-404", [3, 0]], ["stock/a-100", [0, 2]]]);
 });
+
+Deno.test("diff: a page's new title is said once, not again by its window and its browser tab", () => {
+  const browser = (title: string) => ({
+    i: 1,
+    ref: "app",
+    r: "app" as const,
+    c: [{
+      i: 2,
+      ref: `${title}-chromium`,
+      r: "window" as const,
+      nid: "w",
+      t: `${title} - Chromium`,
+      c: [
+        { i: 3, ref: `tabs/${title}`, r: "tab" as const, t: title, nid: "t" },
+        {
+          i: 4,
+          ref: title,
+          r: "web" as const,
+          t: title,
+          nid: "d",
+          c: [{ i: 5, ref: "save", r: "btn" as const, t: "Save", nid: "s" }],
+        },
+        // An app's own tab named like something else is news.
+        {
+          i: 6,
+          ref: "tabs/other",
+          r: "tab" as const,
+          nid: "o",
+          t: title === "inbox" ? "Drafts" : "Sent",
+        },
+      ],
+    }],
+  });
+  const changes = diffTrees(browser("inbox"), browser("inbox-3"));
+  assert.deepEqual(changes.map((c) => [c.ref, c.type === "changed" ? c.changes.t : null]), [
+    ["inbox-3", ["inbox", "inbox-3"]],
+    ["tabs/other", ["Drafts", "Sent"]],
+  ]);
+});

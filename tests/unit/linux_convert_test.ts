@@ -275,10 +275,39 @@ Deno.test("convert: an empty spin with a number shows the number (Chromium's dat
     interfaces: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Text", "org.a11y.atspi.Value"],
     text: "",
     value: { current: 12, min: 1, max: 12 },
+    attributes: { valuetext: "12" },
   }));
   assert.equal(month.v, "12");
   const empty = rawToElement(node({ role: 79, name: "Search", text: "" }));
   assert.equal(empty.v, undefined, "an empty entry with no number stays empty");
+});
+
+Deno.test("convert: a field that shows nothing has no value, whatever number it holds", () => {
+  // Chromium 156, <input type="number" min="0" max="10"> left empty: Value says 0, the text is
+  // empty and there is no value text (one holding 0 has `valuetext:0` and text "0").
+  const spin = { role: 52, interfaces: ["org.a11y.atspi.Text", "org.a11y.atspi.Value"] };
+  const qty = rawToElement(
+    node({ ...spin, name: "Qty", text: "", value: { current: 0, min: 0, max: 10 } }),
+  );
+  assert.equal(qty.v, undefined);
+  const zero = rawToElement(node({
+    ...spin,
+    name: "Qty",
+    text: "0",
+    value: { current: 0, min: 0, max: 10 },
+    attributes: { valuetext: "0" },
+  }));
+  assert.equal(zero.v, "0");
+  // An empty part of a time field: 0 outside its range 1..12, value text "0", shown as `--`.
+  const hours = rawToElement(node({
+    ...spin,
+    name: "Hours",
+    text: "",
+    value: { current: 0, min: 1, max: 12 },
+    attributes: { valuetext: "0" },
+  }));
+  assert.equal(hours.v, undefined);
+  assert.equal(hours.vt, undefined);
 });
 
 Deno.test("convert: a single-precision value prints without float noise (Chromium's <meter>)", () => {

@@ -387,7 +387,7 @@ export function rawToElement(raw: AtspiRawNode, inScrolledOutItem = false): Elem
     // Its text is its children's, in place; a split pane's value is where its divider sits.
   } else {
     const combo = code === R.COMBO_BOX;
-    const v = valueOf(node) || valueText(node) ||
+    const v = showsNoValue(node) ? undefined : valueOf(node) || valueText(node) ||
       (combo ? chosenOption(node) ?? (closedChoice(choices, label) || node.chosen) : undefined);
     // A label's or cell's text that only repeats its name says nothing new; a combo box named
     // after its choice keeps it as its value (semantics then finds it its label).
@@ -598,7 +598,7 @@ function itemLabel(item: Element): string | undefined {
  * `aria-valuetext` (Chromium: the `valuetext` attribute) or AT-SPI's value
  * text, when it is more than the number again.
  */
-function valueText(node: AtspiRawNode): string | undefined {
+function valueText(node: Pick<AtspiRawNode, "value" | "attributes">): string | undefined {
   const t = (node.value?.text ?? node.attributes?.valuetext)?.trim();
   return t ? t : undefined;
 }
@@ -752,6 +752,34 @@ function withEmbedded(node: AtspiRawNode, depth: number): string | undefined {
 const MAX_EMBED_DEPTH = 3;
 
 /** Whether a range is a real one, not the ±DBL_MAX "any number" of a spreadsheet cell. */
+/**
+ * Whether a field shows no value whatever number its Value interface holds:
+ * a field whose text is empty and that has no value text (Chromium's empty
+ * `<input type="number" min max>` holds 0; a date part's empty text comes
+ * with its value text, `01`), or a number outside its own range (an empty
+ * part of Chromium's time field holds 0 in 1..12 and shows `--`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { showsNoValue } from "./convert.ts";
+ * import { ATSPI_ROLE } from "../../ffi/atspi.ts";
+ * const field = { role: ATSPI_ROLE.SPIN_BUTTON, text: "", value: { current: 0, min: 0, max: 10 } };
+ * assert.equal(showsNoValue(field), true);
+ * assert.equal(showsNoValue({ ...field, text: "0" }), false);
+ * assert.equal(showsNoValue({ ...field, attributes: { valuetext: "00" } }), false);
+ * assert.equal(showsNoValue({ ...field, text: "--", value: { current: 0, min: 1, max: 12 } }), true);
+ * ```
+ */
+export function showsNoValue(
+  node: Pick<AtspiRawNode, "role" | "text" | "value" | "attributes">,
+): boolean {
+  const v = node.value;
+  if (v === undefined) return false;
+  if (node.text === "" && EDIT_ROLES.has(node.role) && !valueText(node)) return true;
+  return v.max > v.min && bounded(v) && (v.current < v.min || v.current > v.max);
+}
+
 function bounded(v: { min: number; max: number }): boolean {
   return Math.abs(v.min) < 1e300 && Math.abs(v.max) < 1e300;
 }
