@@ -449,7 +449,7 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
       await rememberPrinted(run, changes, lastTree, opts.changesShown);
       return {
         ...result,
-        element: effect.after ? afterAsLastRead(effect.after, element, run) : element,
+        element: effect.after ? afterAsLastRead(effect.after, element, run, changes) : element,
         changes,
         ...unverifiedOf(effect, result),
         ...(effect.after === null ? { gone: true as const } : {}),
@@ -499,14 +499,24 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
  * node: a toggle that renamed itself keeps its id, as the action's changes
  * show it; without native ids, the same ref: a twin row whose `.N` shifted
  * since the last read keeps the id the agent named it by), else looked up as
- * usual.
+ * usual, else the id of its own line among the changes (drawn anew, the
+ * differ followed it).
  */
-function afterAsLastRead(after: Element, acted: Element, run: StoredRead | null): Element {
+function afterAsLastRead(
+  after: Element,
+  acted: Element,
+  run: StoredRead | null,
+  changes: readonly Change[],
+): Element {
   const same = after.nid !== undefined
     ? after.nid === acted.nid
     : acted.nid === undefined && after.ref === acted.ref && after.r === acted.r;
   if (same && acted.i) return { ...after, i: acted.i };
-  return numberedAsLastRead(after, run);
+  const numbered = numberedAsLastRead(after, run);
+  if (numbered.i) return numbered;
+  // Drawn anew on another node: the line says the id its own change line says.
+  const own = changes.find((c) => c.type === "changed" && c.ref === after.ref);
+  return own?.type === "changed" && own.i ? { ...after, i: own.i } : numbered;
 }
 
 /**

@@ -89,11 +89,29 @@ function partOf(kid: Element): RowPart | null {
   // content, so a cell holding a Refund button is called "Refund"); so does a heading that
   // only wraps its link (a search result's title).
   if (
-    (kid.r === "cell" || kid.r === "heading") && !hasState(kid) && inner.length === 1 &&
+    (kid.r === "cell" || kid.r === "heading") && inner.length === 1 &&
     (!label || fold(label) === fold(labelOf(inner[0])))
-  ) return partOf(inner[0]);
+  ) {
+    // A cell one clicks (a date picker's day) keeps its handle and states, shown with the text
+    // it holds.
+    if (kid.r === "cell" && clickable(kid)) {
+      const part = partOf(inner[0]);
+      if (part && "text" in part) return { el: { ...kid, t: part.text } };
+    }
+    if (!hasState(kid)) return partOf(inner[0]);
+  }
   if (inner.length === 0) return { el: kid };
   return null;
+}
+
+/**
+ * Whether a cell is what one clicks, not only a place for what it shows: the
+ * browsers name the action of an element with a click handler `click` (a
+ * plain cell's is `doDefault` in Chromium, none in Firefox). A toolkit's
+ * cells that all list `activate` (GTK's tree views) are not told apart by it.
+ */
+function clickable(el: Element): boolean {
+  return el.a?.some((a) => a.toLowerCase() === "click") ?? false;
 }
 
 /** A cell that says nothing: no label, value, state, informative action or content (an icon renderer). */

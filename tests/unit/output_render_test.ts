@@ -1323,3 +1323,34 @@ Deno.test("agent: a field whose entry the app rejects says invalid, and a diff s
   const text = renderChanges(diffTrees(valid, field), "agent");
   assert.equal(text, "~ [5|form/weight] inv: false -> true\n");
 });
+
+Deno.test("agent: a date grid's day cells carry their ids, a day one clicks on is not a bare text", () => {
+  // Chromium: a day cell with a click handler has the action `click`, an empty one `doDefault`;
+  // the day's number is a text inside the cell.
+  const day = (n: number, extra: Partial<Element> = {}) =>
+    el("cell", undefined, [el("txt", String(n))], { a: ["click", "showContextMenu"], ...extra });
+  const names = ["Mo", "Tu", "We"];
+  const week = (first: number) =>
+    el("row", undefined, names.map((_, k) => day(first + k, first + k === 9 ? { s: true } : {})));
+  const root = el("app", "Cal", [
+    el("window", "Cal", [
+      el("table", "March 2025", [
+        el("row", undefined, names.map((n) => el("colheader", n))),
+        week(1),
+        week(8),
+        week(15),
+        el("row", undefined, [el("cell", undefined, [el("txt", "22")], { a: ["doDefault"] })]),
+      ]),
+    ]),
+  ]);
+  assignIds(root);
+  assignRefs(root);
+  const text = renderElements(root, { format: "agent", bounds: false, shortRefs: true });
+  assert.match(text, /rows: \[id\|<row>\/mo\] cell "…" \| \[id\|<row>\/tu\] cell "…"/);
+  // The selected day keeps its state on the row's line, and the run is not broken by it.
+  assert.match(text, /\[\d+\]: \[\d+\] "8" \| \[(\d+)\] "9" selected \| \[\d+\] "10"\n/);
+  const nine = Number(text.match(/\[(\d+)\] "9" selected/)![1]);
+  assert.equal(findByRef(root, "march-2025/8/tu")?.i, nine);
+  // A cell with no click of its own stays its text.
+  assert.match(text, /row: "22"\n/);
+});
