@@ -348,7 +348,8 @@ export function judgeEffect(
     // item selected while this one is not means the press went there (a list that moved).
     const took = otherItemSelected(changes, settled.root, after);
     if (took) {
-      effect.unverified = `another row took the click: ${took} became selected, not the element`;
+      effect.unverified =
+        `another item took the click: ${took.ref} became ${took.state}, not the element`;
       return effect;
     }
     const lives = changes.length > 0 ? listLifeOnly(changes, settled, target, after) : 0;
@@ -457,19 +458,27 @@ const LIST_ITEM_ROLES: ReadonlySet<string> = new Set([
  * item clicked, as it is now) is not selected: neither it, its row, nor an
  * item inside it. Undefined when no other item was selected.
  */
-function otherItemSelected(changes: Change[], root: Element, el: Element): string | undefined {
-  const selected = (x: Element | undefined) => x?.s === true;
+function otherItemSelected(
+  changes: Change[],
+  root: Element,
+  el: Element,
+): { ref: string; state: "selected" | "focused" } | undefined {
   const path = pathTo(root, el);
   if (!path) return undefined;
-  // The element, a row or item around it, or a cell in it took the selection: the press landed.
-  if (path.some(selected)) return undefined;
   const inside = descendantRefs(el);
-  if (findAll(el, selected)) return undefined;
   const around = new Set(path.map((x) => x.ref).filter((r) => r !== undefined));
-  for (const c of changes) {
-    if (c.type !== "changed" || !("s" in c.changes) || c.changes.s[1] !== true) continue;
-    if (around.has(c.ref) || inside.has(c.ref)) continue;
-    return c.ref;
+  // The selection first, then the focus: a spreadsheet's click moves its cursor (focus) alone.
+  for (const [key, state] of [["s", "selected"], ["f", "focused"]] as const) {
+    const has = (x: Element | undefined) => x?.[key] === true;
+    // The element, a row or item around it, or a cell in it took it: the press landed.
+    if (path.some(has) || findAll(el, has)) return undefined;
+    for (const c of changes) {
+      if (c.type !== "changed" || !(key in c.changes) || c.changes[key][1] !== true) continue;
+      if (around.has(c.ref) || inside.has(c.ref)) continue;
+      // Only another item witnesses where the press went (a field may take the focus anyway).
+      if (key === "f" && !LIST_ITEM_ROLES.has(findByRef(root, c.ref)?.r ?? "")) continue;
+      return { ref: c.ref, state };
+    }
   }
   return undefined;
 }
@@ -539,6 +548,16 @@ function pathWhere(root: Element, test: (x: Element) => boolean): Element[] | nu
 }
 
 /** Whether an element below `el` passes `test`. */
+/** The first element of `root` with this ref. */
+function findByRef(root: Element, ref: string): Element | undefined {
+  let hit: Element | undefined;
+  walk(root, (x) => {
+    if (hit) return false;
+    if (x.ref === ref) hit = x;
+  });
+  return hit;
+}
+
 function findAll(el: Element, test: (x: Element) => boolean): boolean {
   for (const c of el.c ?? []) if (test(c) || findAll(c, test)) return true;
   return false;

@@ -627,7 +627,17 @@ function indexTable(
     });
     return;
   }
-  if (headers.length === 0) return;
+  if (headers.length === 0) {
+    // A spreadsheet's cells are named by their address ("B2"), not by what they hold: that
+    // name is their key (`sheet-sheet1/a2/b2`), where other cells would be `cell.2`.
+    for (const row of rows) {
+      const cells = cellsOf(row);
+      if (cells.length && cells.every((c) => c.r === "cell" && isCellAddress(c.t))) {
+        for (const c of cells) keys.set(c, slugOf(c, true));
+      }
+    }
+    return;
+  }
   for (const row of rows) {
     cellsOf(row).forEach((c, k) => {
       if (c.r === "cell" && headers[k]) keys.set(c, headers[k]);
@@ -641,6 +651,14 @@ function indexTable(
     const colKey = headers[col] || "cell";
     keys.set(flat[j], rowKey && col > 0 ? `${rowKey}/${colKey}` : rowKey || colKey);
   }
+}
+
+/** A spreadsheet cell's address as its name: a column's letters, then its row's number. */
+const CELL_ADDRESS = /^\$?[A-Z]{1,3}\$?[1-9]\d{0,6}$/;
+
+/** Whether a cell's name is its address in a sheet (`B2`, `AA10`). */
+function isCellAddress(name: string | undefined): boolean {
+  return name !== undefined && CELL_ADDRESS.test(name);
 }
 
 /**

@@ -59,7 +59,7 @@ Deno.test({
       }
       if (
         click.code === 0 &&
-        /unverified: (the list moved as the click went in|another row took the click)/.test(
+        /unverified: (the list moved as the click went in|another item took the click)/.test(
           click.stdout,
         )
       ) {

@@ -74,8 +74,11 @@ Deno.test({
       if (!b2) await new Promise((r) => setTimeout(r, 1000));
     }
     assert.ok(b2, "cell B2 shows");
+    // A cell is keyed by its address (its name), not by its place among its row's cells.
+    assert.match(b2.ref, /\/a2\/b2$/);
     const scope = ["--app", d.appName, "--timeout", "60000"];
-    await runCliOk(d, ["type", ...scope, "--ref", b2.ref, "--text", "42"]);
+    // The short ref an agent writes.
+    await runCliOk(d, ["type", ...scope, "--ref", "b2", "--text", "42"]);
     const committed = await runCliOk(d, ["key", ...scope, "Return", "--diff"]);
     // The key's own report names the cell and its new value.
     assert.ok(committed.stdout.includes(`|${b2.ref}] v: none -> "42"`), committed.stdout);

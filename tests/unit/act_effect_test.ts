@@ -553,3 +553,37 @@ Deno.test("judge: a click that left its check box or toggle unchecked while the 
   }, 100);
   assert.equal(ok.unverified, undefined);
 });
+
+Deno.test("judge: a click on a cell after which another cell has the focus is unverified (a spreadsheet)", () => {
+  // LibreOffice Calc reported B2's box one row high (the sheet moved under it): the click
+  // moved the cursor (the focus) to B1, which then took the typing.
+  const sheet = (focused: string): Element => ({
+    i: 1,
+    ref: "sheet",
+    r: "table",
+    c: [["A1", "B1"], ["A2", "B2"]].map((cells, k) => ({
+      i: 10 * (k + 1),
+      ref: `sheet/${cells[0].toLowerCase()}`,
+      r: "row" as const,
+      c: cells.map((t, j) => ({
+        i: 10 * (k + 1) + j + 1,
+        ref: `sheet/${cells[0].toLowerCase()}/${t.toLowerCase()}`,
+        r: "cell" as const,
+        t,
+        ...(t === focused ? { f: true as const } : {}),
+      })),
+    })),
+  });
+  const target = sheet("A1").c![1].c![1];
+  const judge = (after: Element) =>
+    judgeEffect({ kind: "click" }, target, {
+      root: after,
+      changes: diffTrees(sheet("A1"), after),
+    }, 1500);
+  assert.match(
+    judge(sheet("B1")).unverified ?? "",
+    /another item took the click: sheet\/a1\/b1 became focused, not the element/,
+  );
+  // The cell itself took the cursor: the press landed (whatever else the judge says of it).
+  assert.doesNotMatch(judge(sheet("B2")).unverified ?? "", /another item/);
+});

@@ -805,3 +805,39 @@ Deno.test("refs: twins told apart only by their numbers keep them ('1 m', '5 m':
   const sameRefs = refsOf(same);
   assert.deepEqual(same.c!.map((c) => sameRefs.get(c)), ["presets/m.1", "presets/m.2"]);
 });
+
+Deno.test("refs: a spreadsheet's cells are keyed by their address, a table's other cells by their column", () => {
+  const sheet = {
+    i: 1,
+    r: "table" as const,
+    t: "Sheet Sheet1",
+    c: [1, 2].map((n) => ({
+      i: 10 * n,
+      r: "row" as const,
+      c: ["A", "B", "AA"].map((col, k) => ({
+        i: 10 * n + k + 1,
+        r: "cell" as const,
+        t: `${col}${n}`,
+      })),
+    })),
+  };
+  assignRefs(sheet);
+  assert.deepEqual(sheet.c[1].c.map((c) => (c as { ref?: string }).ref), [
+    "sheet-sheet1/a2/a2",
+    "sheet-sheet1/a2/b2",
+    "sheet-sheet1/a2/aa2",
+  ]);
+  // Names that are not addresses stay out of the ref (a cell named by what it holds).
+  const plain = {
+    i: 1,
+    r: "table" as const,
+    t: "T",
+    c: [{
+      i: 2,
+      r: "row" as const,
+      c: [{ i: 3, r: "cell" as const, t: "Ada" }, { i: 4, r: "cell" as const, t: "42" }],
+    }],
+  };
+  assignRefs(plain);
+  assert.equal((plain.c[0].c[1] as { ref?: string }).ref, "t/ada/cell.2");
+});

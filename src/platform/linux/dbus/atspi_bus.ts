@@ -662,17 +662,45 @@ const FOCUSED_BIT = 1 << 12;
  * keyboard's cursor row), not its cells: GTK marks every cell of the row (and
  * the icon and text inside a packed cell), so the row made to group them
  * takes those states, and the cells say no more. A row is selected when all
- * its cells are (a spreadsheet selects one cell of a row: that cell keeps its
+ * its cells are, focused when it is selected or several cells are (a
+ * spreadsheet selects or focuses one cell of a row: that cell keeps its
  * selection and its focus).
+ *
+ * @param row a row made to group cells, its cells as its children
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { liftRowStates } from "./atspi_bus.ts";
+ * const [SELECTED, FOCUSED] = [1 << 23, 1 << 12];
+ * const cell = (states: number) => ({
+ *   bus: ":1.5", path: "", role: 29, name: "", description: "", states: [states, 0] as [number, number],
+ *   interfaces: [], children: [],
+ * });
+ * const row = (...cells: ReturnType<typeof cell>[]) => ({ ...cell(0), role: 90, children: cells });
+ * // GTK's cursor row: every cell selected, one focused; the row takes both.
+ * const gtk = row(cell(SELECTED | FOCUSED), cell(SELECTED));
+ * liftRowStates(gtk);
+ * assert.equal(gtk.states[0] & (SELECTED | FOCUSED), SELECTED | FOCUSED);
+ * assert.equal(gtk.children[0].states[0] & FOCUSED, 0);
+ * // A spreadsheet's cursor: one cell focused, none selected; the cell keeps it.
+ * const calc = row(cell(FOCUSED), cell(0));
+ * liftRowStates(calc);
+ * assert.equal(calc.states[0] & FOCUSED, 0);
+ * assert.equal(calc.children[0].states[0] & FOCUSED, FOCUSED);
+ * ```
  */
-function liftRowStates(row: AtspiRawNode): void {
+export function liftRowStates(row: AtspiRawNode): void {
   const cells = row.children;
   const has = (n: AtspiRawNode, bit: number) => (n.states[0] & bit) !== 0;
   const expander = cells.find((c) => has(c, EXPANDER_BITS));
   const selected = cells.length > 0 && cells.every((c) => has(c, SELECTED_BIT));
   const focusedIn = (n: AtspiRawNode): boolean => has(n, FOCUSED_BIT) || n.children.some(focusedIn);
   const oneCellSelected = !selected && cells.some((c) => has(c, SELECTED_BIT));
-  const focused = !oneCellSelected && cells.some(focusedIn);
+  // A tree view's cursor row is selected and marks its cells (or one of them) focused; a
+  // spreadsheet's cursor is one cell of a row it does not select.
+  const focusedCells = cells.filter(focusedIn).length;
+  const focused = !oneCellSelected && focusedCells > 0 &&
+    (selected || focusedCells > 1 || cells.length === 1);
   const lifted = (expander ? expander.states[0] & EXPANDER_BITS : 0) |
     (selected ? SELECTED_BIT : 0) | (focused ? FOCUSED_BIT : 0);
   if (!lifted) return;
