@@ -119,6 +119,8 @@ export interface ElementFacts {
   enabled: boolean;
   /** Whether it holds the keyboard focus. */
   focused: boolean;
+  /** Whether it can take the keyboard focus (unknown: undefined). */
+  focusable?: boolean;
   /** Its accessible action names as the API gives them, in the app's order. */
   actions: string[];
   /** The same actions as `read` shows them, where that differs (AX's `AXShowMenu` is `show-menu`). */

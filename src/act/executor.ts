@@ -359,8 +359,14 @@ class Execution {
       buttonLike: f.buttonLike,
       itemActionIsNotAClick: f.habits.itemActionIsNotAClick ?? false,
       actionBlocksOnModal: f.habits.actionBlocksOnModal ?? false,
+      cellFocusIsItsClick: f.role === "cell" && f.actions.length === 0 && f.focusable === true,
     });
     for (const route of routes) {
+      if (route.via === "focus") {
+        const moved = quietly(() => (el.grabFocus(), true)) && (el.settle(), el.facts().focused);
+        if (moved) return { via: "accessible", detail: "focus: a cell's click moves the cursor" };
+        continue;
+      }
       if (route.via !== "action" && this.noInput()) continue;
       if (route.via === "menu-pointer") {
         const done = unlessNoPointer(() => this.clickMenuItem(el));

@@ -79,7 +79,9 @@ export type ClickRoute =
    */
   | { via: "clear-pointer" }
   /** A synthesized click at the visible centre (scrolled into view first). */
-  | { via: "pointer" };
+  | { via: "pointer" }
+  /** The app's focus moved onto the element: what a click on a spreadsheet's cell does. */
+  | { via: "focus" };
 
 /** What the click policy needs to know about the element and the backend. */
 export interface ClickFacts {
@@ -110,6 +112,13 @@ export interface ClickFacts {
    * then keeps the request on the app's stack until the dialog closes.
    */
   actionBlocksOnModal: boolean;
+  /**
+   * A cell with no accessible action that takes the keyboard focus (a
+   * spreadsheet's): a click moves the app's cursor onto it, which focusing it
+   * does without aiming the pointer by the boxes the app reports (LibreOffice
+   * Calc's lagged its sheet's layout by a row after start).
+   */
+  cellFocusIsItsClick?: boolean;
 }
 
 /**
@@ -121,7 +130,7 @@ export interface ClickFacts {
  * opened first, and button-like elements with the pointer where nothing
  * covers them. An item whose action is not a click (GTK's rows and cells
  * open, Qt's toggle their selection) is clicked with the pointer only: a
- * single click selects it.
+ * single click selects it. A spreadsheet's cell is focused.
  *
  * @param f the facts
  * @returns the routes to try, in order
@@ -135,6 +144,9 @@ export interface ClickFacts {
 export function clickRoutes(f: ClickFacts): ClickRoute[] {
   if (f.count !== 1 || f.button === "middle") return [{ via: "pointer" }];
   if (f.button === "right") return [{ via: "action", names: MENU_ACTIONS }, { via: "pointer" }];
+  if (f.cellFocusIsItsClick) {
+    return [{ via: "focus" }, { via: "clear-pointer" }, { via: "pointer" }];
+  }
   if (f.itemActionIsNotAClick) return [{ via: "clear-pointer" }, { via: "pointer" }];
   if (f.menuItem && f.actionBlocksOnModal) {
     return [{ via: "menu-pointer" }, { via: "action", names: PRESS_ACTIONS }, { via: "pointer" }];

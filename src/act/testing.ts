@@ -26,6 +26,8 @@ export interface FakeElementSpec extends Partial<ElementFacts> {
   moved?: boolean | boolean[];
   /** Whether it takes the focus when asked (default: when it has a point). */
   takesFocus?: boolean;
+  /** Whether it says it can take the focus (the FOCUSABLE state). */
+  focusable?: boolean;
   /** Its text (a field). */
   text?: string;
   /** Its number now. */
@@ -83,6 +85,7 @@ export function fakeElement(spec: FakeElementSpec = {}): FakeElement {
     name: spec.name ?? "",
     enabled: spec.enabled ?? true,
     focused: state.focused,
+    ...(spec.focusable !== undefined ? { focusable: spec.focusable } : {}),
     actions: spec.actions ?? [],
     ...(spec.actionLabels ? { actionLabels: spec.actionLabels } : {}),
     topLevel: spec.topLevel ?? false,

@@ -692,3 +692,22 @@ Deno.test("executor set-value: a text field that ignores its text being set is t
   assert.equal(taken.state.text, "new");
   assert.equal(taken.result.via, "accessible");
 });
+
+Deno.test("executor click: a spreadsheet's cell (no action, focusable) is focused, not aimed at", () => {
+  // LibreOffice Calc's cells have no action; its reported boxes lagged the sheet by a row.
+  const cell = { role: "cell" as const, actions: [], focusable: true, at: { x: 200, y: 210 } };
+  const { result, calls, sent } = run(cell, { kind: "click" });
+  assert.deepEqual(calls.filter((c) => c === "grabFocus"), ["grabFocus"]);
+  assert.deepEqual(sent, [], "no pointer click");
+  assert.equal(result.via, "accessible");
+  // One that does not take the focus is clicked with the pointer.
+  const stubborn = run({ ...cell, takesFocus: false }, { kind: "click" });
+  assert.equal(stubborn.result.via, "input");
+  // A right click, or a cell with an action of its own (a browser's), is not focused instead.
+  assert.equal(run(cell, { kind: "click", button: "right" }).calls.includes("grabFocus"), false);
+  assert.equal(run({ ...cell, actions: ["click"] }, { kind: "click" }).result.via, "accessible");
+  assert.equal(
+    run({ ...cell, actions: ["click"] }, { kind: "click" }).calls.includes("grabFocus"),
+    false,
+  );
+});

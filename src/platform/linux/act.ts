@@ -301,6 +301,7 @@ export class LinuxElement implements ElementDelegate {
       enabled: !said || hasState(states, ATSPI_STATE.ENABLED) ||
         hasState(states, ATSPI_STATE.SENSITIVE),
       focused: hasState(states, ATSPI_STATE.FOCUSED),
+      focusable: hasState(states, ATSPI_STATE.FOCUSABLE),
       actions: optional(() => readActions(n, this.#acc)) ?? [],
       topLevel: this.#isTopLevel(),
       menuItem: MENU_ITEM_ROLES.has(code),
