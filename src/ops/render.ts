@@ -44,11 +44,14 @@ export interface ElementSummary extends ElementBrief {
  * ```
  */
 export function summary(el: Element): ElementSummary {
+  // A cell with no label of its own is named by the one text it holds, as a read shows it.
+  const t = el.t ??
+    (el.r === "cell" && el.c?.length === 1 && el.c[0].r === "txt" ? el.c[0].t : undefined);
   return {
     ...(el.i ? { i: el.i } : {}),
     ...(el.ref !== undefined ? { ref: el.ref } : {}),
     r: el.r,
-    ...(el.t !== undefined ? { t: el.t } : {}),
+    ...(t !== undefined ? { t } : {}),
     ...(shownValue(el) !== undefined ? { v: String(shownValue(el)) } : {}),
     ...(el.sec ? { sec: true } : {}),
     ...(el.b !== undefined ? { b: el.b } : {}),

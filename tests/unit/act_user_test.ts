@@ -214,3 +214,16 @@ Deno.test("ops: type replace and key repeat reach the action; repeat is bounded 
   }
   checkActionArgs({ kind: "key", combo: "Right", repeat: 100 });
 });
+
+Deno.test("an action's line names a cell by the one text it holds, as the read shows it", () => {
+  // A date picker's day: a cell with no label, its number a text inside (Chromium).
+  const day = {
+    i: 94,
+    ref: "april-2025/14/tu",
+    r: "cell" as const,
+    s: true as const,
+    c: [{ i: 95, r: "txt" as const, t: "15" }],
+  };
+  const line = actLine(actReport("click", { element: day, via: "accessible", detail: "click" }));
+  assert.equal(line, 'ok click [94|april-2025/14/tu] cell "15" selected via accessible (click)');
+});
