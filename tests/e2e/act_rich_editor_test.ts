@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../harness/cli.ts";
 import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pageTitle } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 Deno.test({
@@ -34,11 +34,7 @@ Deno.test({
       const r = await runCli(d, ["find", "--app", d.appName, "--ref", "note-body"]);
       return r.code === 0 ? true : undefined;
     }, 30_000);
-    const title = () =>
-      pyatspiJson<string>(
-        d,
-        `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
-      );
+    const title = () => pageTitle(d);
     const first = await cli(["type", "--ref", "note-body", "--text", "Line one\nLine two"]);
     assert.equal(await title(), "Editor: Line one / Line two");
     assert.doesNotMatch(first, /unverified/);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { runCli, runCliOk } from "../harness/cli.ts";
 import { type DesktopApp, hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pageTitle } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 for (const app of ["firefox-esr", "chromium"] as DesktopApp[]) {
@@ -23,11 +23,7 @@ for (const app of ["firefox-esr", "chromium"] as DesktopApp[]) {
         app,
         url: `${REPO_ROOT}tests/fixtures/web/text_fields.html`,
       });
-      const title = () =>
-        pyatspiJson<string>(
-          d,
-          `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
-        );
+      const title = () => pageTitle(d);
       await eventually("the fields", async () => {
         const r = await runCli(d, ["read", "--app", d.appName, "--no-daemon"]);
         return r.code === 0 && r.stdout.includes('input "Notes"') ? r.stdout : undefined;

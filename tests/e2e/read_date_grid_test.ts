@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { runCli, runCliOk } from "../harness/cli.ts";
 import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pageTitle } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 Deno.test({
@@ -24,11 +24,7 @@ Deno.test({
       app: "chromium",
       url: `${REPO_ROOT}tests/fixtures/web/date_grid.html`,
     });
-    const title = () =>
-      pyatspiJson<string>(
-        d,
-        `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
-      );
+    const title = () => pageTitle(d);
     const read = () =>
       eventually("the grid", async () => {
         const r = await runCli(d, ["read", "--app", d.appName, "--no-daemon"]);

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { cliError, runCli, runCliOk } from "../harness/cli.ts";
 import { hasDesktopTools, REPO_ROOT, startDesktop } from "../harness/desktop.ts";
-import { pyatspiJson } from "../harness/pyatspi.ts";
+import { pageTitle } from "../harness/pyatspi.ts";
 import { eventually } from "../harness/tree.ts";
 
 Deno.test({
@@ -24,11 +24,7 @@ Deno.test({
       app: "chromium",
       url: `${REPO_ROOT}tests/fixtures/web/detail_tabs.html`,
     });
-    const title = () =>
-      pyatspiJson<string>(
-        d,
-        `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
-      );
+    const title = () => pageTitle(d);
     const cli = (...args: string[]) => runCliOk(d, [...args, "--app", d.appName, "--no-daemon"]);
     const read = async () => {
       const out = await eventually("the tabs", async () => {

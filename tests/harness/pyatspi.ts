@@ -124,3 +124,18 @@ export function firstWindowTitle(d: TestDesktop): Promise<string> {
     `print(json.dumps(next((w.name for w in app if w is not None and w.name), "")))`,
   );
 }
+
+/**
+ * The title of the web page the browser shows, as pyatspi reads it from its
+ * document: pages under test set `document.title` to say what their own
+ * handlers saw.
+ *
+ * @param d the test desktop (a browser)
+ * @returns the page's title
+ */
+export function pageTitle(d: TestDesktop): Promise<string> {
+  return pyatspiJson<string>(
+    d,
+    `print(json.dumps(next(o.name for o in walk(app) if o.getRoleName() == "document web")))`,
+  );
+}
