@@ -165,7 +165,10 @@ export function createDesktop(provider: Provider, opts: CreateDesktopOptions = {
     shown: boolean | undefined,
   ): Promise<void> {
     if (!run || !after || !changes.length) return;
-    await store.save({ ...run, printed: printedSince(run, changes, after, shown !== false) });
+    const printed = printedSince(run, changes, after, shown !== false);
+    // Changes that gave no ref a meaning and took none away leave the store as it is.
+    if (printed === run.printed || (!run.printed && !printed.length)) return;
+    await store.save({ ...run, printed });
   }
 
   /** The last read, only when it is of this very run of the app. */

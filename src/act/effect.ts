@@ -476,7 +476,12 @@ function otherItemSelected(
       if (c.type !== "changed" || !(key in c.changes) || c.changes[key][1] !== true) continue;
       if (around.has(c.ref) || inside.has(c.ref)) continue;
       // Only another item witnesses where the press went (a field may take the focus anyway).
-      if (key === "f" && !LIST_ITEM_ROLES.has(findByRef(root, c.ref)?.r ?? "")) continue;
+      if (
+        key === "f" &&
+        !LIST_ITEM_ROLES.has(pathWhere(root, (x) => x.ref === c.ref)?.at(-1)?.r ?? "")
+      ) {
+        continue;
+      }
       return { ref: c.ref, state };
     }
   }
@@ -548,16 +553,6 @@ function pathWhere(root: Element, test: (x: Element) => boolean): Element[] | nu
 }
 
 /** Whether an element below `el` passes `test`. */
-/** The first element of `root` with this ref. */
-function findByRef(root: Element, ref: string): Element | undefined {
-  let hit: Element | undefined;
-  walk(root, (x) => {
-    if (hit) return false;
-    if (x.ref === ref) hit = x;
-  });
-  return hit;
-}
-
 function findAll(el: Element, test: (x: Element) => boolean): boolean {
   for (const c of el.c ?? []) if (test(c) || findAll(c, test)) return true;
   return false;

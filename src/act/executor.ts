@@ -363,8 +363,12 @@ class Execution {
     });
     for (const route of routes) {
       if (route.via === "focus") {
-        const moved = quietly(() => (el.grabFocus(), true)) && (el.settle(), el.facts().focused);
-        if (moved) return { via: "accessible", detail: "focus: a cell's click moves the cursor" };
+        if (quietly(() => el.grabFocus()) !== false) {
+          el.settle();
+          if (el.facts().focused) {
+            return { via: "accessible", detail: "focus: a cell's click moves the cursor" };
+          }
+        }
         continue;
       }
       if (route.via !== "action" && this.noInput()) continue;

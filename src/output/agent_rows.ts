@@ -92,13 +92,13 @@ function partOf(kid: Element): RowPart | null {
     (kid.r === "cell" || kid.r === "heading") && inner.length === 1 &&
     (!label || fold(label) === fold(labelOf(inner[0])))
   ) {
+    const part = partOf(inner[0]);
     // A cell one clicks (a date picker's day) keeps its handle and states, shown with the text
     // it holds.
-    if (kid.r === "cell" && clickable(kid)) {
-      const part = partOf(inner[0]);
-      if (part && "text" in part) return { el: { ...kid, t: part.text } };
+    if (kid.r === "cell" && clickable(kid) && part && "text" in part) {
+      return { el: { ...kid, t: part.text } };
     }
-    if (!hasState(kid)) return partOf(inner[0]);
+    if (!hasState(kid)) return part;
   }
   if (inner.length === 0) return { el: kid };
   return null;
